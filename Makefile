@@ -1,0 +1,46 @@
+# Thin wrapper around CMake (style.md S12). Targets:
+#   make               build (build/)
+#   make check         install missing packages (as root), build with ASan and
+#                      UBSan and -Werror (build-check/), run every test with ctest
+#   make format-check  fail if any C file is not clang-formatted
+#   make format        reformat the C files in place
+#   make fuzz          build the libFuzzer targets with clang, run each FUZZ_SECONDS
+#   make bench         build and run the micro-benchmarks
+JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
+FUZZ_SECONDS ?= 30
+CTEST_ARGS  ?=
+C_FILES      = $(shell git ls-files '*.c' '*.h' 2>/dev/null || find include src tests bench tools -name '*.[ch]')
+
+.PHONY: all deps check format-check format fuzz bench clean
+
+all:
+	@./scripts/install-deps.sh
+	cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	cmake --build build -j $(JOBS)
+
+deps:
+	@./scripts/install-deps.sh
+
+check: deps
+	cmake -S . -B build-check -DCMAKE_BUILD_TYPE=Debug -DETHDRV_ASAN=ON \
+		-DETHDRV_UBSAN=ON -DETHDRV_WERROR=ON >/dev/null
+	cmake --build build-check -j $(JOBS)
+	cd build-check && ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS)
+
+format-check:
+	clang-format --dry-run -Werror $(C_FILES)
+
+format:
+	clang-format -i $(C_FILES)
+
+fuzz: deps
+	CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DETHDRV_FUZZ=ON \
+		-DETHDRV_BUILD_BENCH=OFF -DETHDRV_TSAN=OFF -DETHDRV_WERROR=ON >/dev/null
+	cmake --build build-fuzz -j $(JOBS)
+	./scripts/run-fuzzers.sh build-fuzz/tests $(FUZZ_SECONDS)
+
+bench: all
+	./scripts/run-bench.sh build
+
+clean:
+	rm -rf build build-check build-fuzz

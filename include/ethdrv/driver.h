@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Driver-facing API (internal to ethdrv and its drivers; DPDK's
+ * ethdev_driver.h split): the device struct drivers embed, the ops they
+ * fill in, the calls they make from their datapath, and the bus interface
+ * they talk to hardware through (style.md S3, S6). Drivers include only
+ * this header set, never OS headers.
+ */
+#ifndef ETHDRV_DRIVER_H
+#define ETHDRV_DRIVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "compiler.h"
+#include "dql.h"
+#include "netdev.h"
+#include "napi.h"
+#include "pkt.h"
+#include "stats.h"
+
+struct ethdrv_loop;
+
+/* Return values of start_xmit. */
+#define ETHDRV_TX_OK 0 /* the driver took the frame */
+#define ETHDRV_TX_BUSY 1 /* no room: the caller keeps the frame; stop the queue first */
+
+/* Control operations (kernel net_device_ops). NULL means unsupported:
+ * the core returns -EOPNOTSUPP and drivers never re-check arguments. */
+struct ethdrv_netdev_ops {
+	/** Reset and configure the hardware, enable pollers and the IRQ. */
+	int (*open)(struct ethdrv_netdev *dev);
+	/** Stop traffic, disable pollers and the IRQ; free queued frames. */
+	int (*stop)(struct ethdrv_netdev *dev);
+	/** Take one frame; ETHDRV_TX_OK or ETHDRV_TX_BUSY. Loop thread only. */
+	int (*start_xmit)(struct ethdrv_netdev *dev, struct ethdrv_pkt *pkt);
+	/** Program a new station address (already validated). */
+	int (*set_mac)(struct ethdrv_netdev *dev, const uint8_t mac[ETHDRV_ETH_ALEN]);
+	/** Apply dev->rx_flags and dev->mc_list to the hardware filters. */
+	int (*set_rx_mode)(struct ethdrv_netdev *dev);
+	/** Report carrier, speed and duplex. */
+	int (*get_link)(struct ethdrv_netdev *dev, struct ethdrv_link_state *st);
+	/** Refresh hardware counters before a stats dump. */
+	int (*get_stats)(struct ethdrv_netdev *dev);
+	/** Set a driver knob; -ENOENT for a key the driver does not know. */
+	int (*set_param)(struct ethdrv_netdev *dev, const char *key, const char *value);
+	/** Read a driver knob as text; -ENOENT for an unknown key. */
+	int (*get_param)(struct ethdrv_netdev *dev, const char *key, char *buf, size_t size);
+	/** Free the driver's private state (the core frees nothing of it). */
+	void (*destroy)(struct ethdrv_netdev *dev);
+};
+
+/* The single TX queue of a device: byte queue limits plus stop bits. */
+struct ethdrv_txq {
+	struct ethdrv_dql dql; /* byte queue limits (dql.h) */
+	unsigned state; /* ETHDRV_TXQ_* bits, atomic */
+	ethdrv_tx_wake_fn wake; /* application wake handler */
+	void *wake_arg; /* its argument */
+	ethdrv_counter_t stops; /* times the queue was stopped (BQL or driver) */
+	ethdrv_counter_t wakes; /* times it was woken */
+};
+
+#define ETHDRV_TXQ_DRV_XOFF 0x1u /* stopped by the driver (no room) */
+#define ETHDRV_TXQ_STACK_XOFF 0x2u /* stopped by byte queue limits */
+
+/*
+ * The generic device. Drivers embed it as the first member of their
+ * private struct and recover it with ethdrv_container_of() (style.md S3).
+ * Fields are owned by the core; drivers read them and use the calls below.
+ */
+struct ethdrv_netdev {
+	char name[16]; /* interface name, "t1s0" */
+	const struct ethdrv_netdev_ops *ops; /* control operations */
+	struct ethdrv_loop *loop; /* the loop it runs on */
+	struct ethdrv_pkt_pool *pool; /* RX buffers come from here */
+	uint8_t mac[ETHDRV_ETH_ALEN]; /* station address */
+	unsigned mtu; /* L3 MTU, default 1500 */
+	bool up; /* opened */
+	unsigned rx_flags; /* ETHDRV_RXF_* */
+	uint8_t mc_list[ETHDRV_MC_MAX][ETHDRV_ETH_ALEN]; /* multicast filter list */
+	unsigned mc_count; /* entries in mc_list */
+	struct ethdrv_link_stats stats; /* rtnl_link_stats64 counters */
+	struct ethdrv_stats_set *stats_set; /* all counters of this device */
+	struct ethdrv_txq txq; /* the TX queue */
+	ethdrv_rx_handler_fn rx_handler; /* where ethdrv_netdev_receive() delivers */
+	void *rx_handler_arg; /* its argument */
+	struct ethdrv__napi_list *napis; /* pollers of this device (core-private) */
+	struct ethdrv_napi_config napi_cfg; /* knobs applied to new pollers */
+};
+
+/**
+ * ethdrv_netdev_init() - initialise an embedded device struct
+ * @dev: zeroed storage inside the driver's private struct
+ * @name: interface name (at most 15 chars)
+ * @ops: the driver's ops
+ * @loop: the loop the device runs on
+ * @pool: the packet pool RX buffers come from
+ *
+ * Registers the link counters in a new stats set.
+ *
+ * Return: 0, -EINVAL or -ENOMEM.
+ * Context: setup.
+ */
+ETHDRV_EXPORT int ethdrv_netdev_init(struct ethdrv_netdev *dev, const char *name,
+				     const struct ethdrv_netdev_ops *ops, struct ethdrv_loop *loop,
+				     struct ethdrv_pkt_pool *pool);
+
+/**
+ * ethdrv_netdev_cleanup() - release what ethdrv_netdev_init() and the core
+ * allocated (pollers, stats set); called by ethdrv_netdev_destroy() before
+ * ops->destroy
+ * @dev: the device
+ */
+ETHDRV_EXPORT void ethdrv_netdev_cleanup(struct ethdrv_netdev *dev);
+
+/**
+ * ethdrv_netdev_receive() - deliver one received frame up
+ * @dev: the device
+ * @pkt: the frame, FCS removed; ownership passes to the core
+ *
+ * Counts rx_packets/rx_bytes (and multicast), then calls the RX handler;
+ * with no handler the frame is freed and counted in rx_nohandler and
+ * rx_dropped.
+ * Context: the device's poll context.
+ */
+ETHDRV_EXPORT void ethdrv_netdev_receive(struct ethdrv_netdev *dev, struct ethdrv_pkt *pkt);
+
+/**
+ * ethdrv_netdev_tx_sent() - account @bytes handed to the hardware queue
+ * @dev: the device
+ * @bytes: frame bytes (the same figure must be completed later)
+ *
+ * Stops the queue when byte queue limits are exceeded
+ * (netdev_tx_sent_queue).
+ * Context: start_xmit (the loop thread).
+ */
+ETHDRV_EXPORT void ethdrv_netdev_tx_sent(struct ethdrv_netdev *dev, unsigned bytes);
+
+/**
+ * ethdrv_netdev_tx_completed() - account one completion round
+ * @dev: the device
+ * @pkts: frames completed
+ * @bytes: their bytes, as passed to ethdrv_netdev_tx_sent()
+ *
+ * Counts tx_packets/tx_bytes, updates the byte limit and wakes the queue if
+ * it had been stopped by the limit and there is room now
+ * (netdev_tx_completed_queue). Call once per round, not per frame.
+ * Context: the completion context (single completer).
+ */
+ETHDRV_EXPORT void ethdrv_netdev_tx_completed(struct ethdrv_netdev *dev, unsigned pkts,
+					      unsigned bytes);
+
+/** ethdrv_netdev_tx_stop() - the driver has no room (netif_stop_queue). */
+ETHDRV_EXPORT void ethdrv_netdev_tx_stop(struct ethdrv_netdev *dev);
+
+/** ethdrv_netdev_tx_wake() - the driver has room again (netif_wake_queue). */
+ETHDRV_EXPORT void ethdrv_netdev_tx_wake(struct ethdrv_netdev *dev);
+
+/**
+ * ethdrv_netdev_tx_reset() - forget in-flight bytes after the driver
+ * flushed its queue (netdev_tx_reset_queue); wakes the queue
+ * @dev: the device
+ */
+ETHDRV_EXPORT void ethdrv_netdev_tx_reset(struct ethdrv_netdev *dev);
+
+/*
+ * The bus: the only way drivers reach hardware (style.md S6). Real boards
+ * implement it over spidev and a GPIO line (src/platform/linux), the
+ * hardware models in-process (src/emu).
+ */
+struct ethdrv_spi_ops {
+	/**
+	 * Full-duplex transfer of @len bytes with chip select asserted for the
+	 * whole transfer (one CS assertion). Returns 0 or -errno.
+	 */
+	int (*transfer)(void *ctx, const uint8_t *tx, uint8_t *rx, size_t len);
+	/** Release the bus (close fds, stop threads). May be NULL. */
+	void (*close)(void *ctx);
+};
+
+struct ethdrv_spi_bus {
+	const struct ethdrv_spi_ops *ops; /* transfer and close */
+	void *ctx; /* backend state */
+	int irq_fd; /* level IRQ: readable while IRQ_N is asserted; -1 = none (poll) */
+	uint32_t hz; /* SCLK, for reporting */
+	char desc[96]; /* "spidev:/dev/spidev0.0" or "emu:lan8650", for messages */
+};
+
+/**
+ * ethdrv_spi_transfer() - one full-duplex transfer on @bus
+ * @bus: the bus
+ * @tx: @len bytes to send
+ * @rx: @len bytes received
+ * @len: transfer length
+ *
+ * Return: 0 or the backend's -errno.
+ */
+static inline int ethdrv_spi_transfer(const struct ethdrv_spi_bus *bus, const uint8_t *tx,
+				      uint8_t *rx, size_t len)
+{
+	return bus->ops->transfer(bus->ctx, tx, rx, len);
+}
+
+#endif /* ETHDRV_DRIVER_H */
