@@ -127,7 +127,9 @@ static int nl_recv(int fd, uint32_t seq, nl_reply_fn fn, void *arg)
 {
 	struct sockaddr_nl from;
 	struct iovec iov;
-	struct msghdr msg = { .msg_name = &from, .msg_namelen = sizeof(from), .msg_iov = &iov };
+	struct msghdr msg = {
+		.msg_name = &from, .msg_namelen = sizeof(from), .msg_iov = &iov, .msg_iovlen = 1
+	};
 	void *buf = malloc(NL_RX_SIZE);
 	int ret = 1;
 
