@@ -160,7 +160,8 @@ static int nl_talk(struct nl_req *req, nl_reply_fn fn, void *arg)
 	if (fd < 0)
 		return fd;
 	req->nh.nlmsg_seq = atomic_fetch_add(&nl_seq, 1) + 1;
-	if (!(req->nh.nlmsg_flags & NLM_F_DUMP))
+	/* NLM_F_DUMP shares bits with CREATE/EXCL: it means a dump only on RTM_GET*. */
+	if ((req->nh.nlmsg_type & 3) != 2 || (req->nh.nlmsg_flags & NLM_F_DUMP) != NLM_F_DUMP)
 		req->nh.nlmsg_flags |= NLM_F_ACK;
 	if (sendto(fd, req, req->nh.nlmsg_len, 0, (struct sockaddr *)&kernel, sizeof(kernel)) < 0)
 		err = -errno;
@@ -183,6 +184,8 @@ static const char *link_fix(int err)
 		return "already exists";
 	case EINVAL:
 		return "the kernel refused the value";
+	case EOPNOTSUPP:
+		return "this kind of link does not support it";
 	default:
 		return "rtnetlink request failed";
 	}
