@@ -239,6 +239,7 @@ static void test_tap_exclusive_and_not_persistent(void **state)
 		ethdrv_tap_open(tap_name, ETHDRV_TAP_EXCL | ETHDRV_TAP_NO_PERSIST, &tap_fd), 0);
 	assert_true(ethdrv_link_ifindex(tap_name) > 1);
 	assert_int_equal(ethdrv_tap_open(tap_name, ETHDRV_TAP_EXCL, &fd2), -EBUSY);
+	assert_int_equal(ethdrv_tap_open("lo", 0, &fd2), -EINVAL); /* exists, not a TAP */
 	assert_int_equal(fd2, -1);
 	/* Without the persist flag the TAP goes away with its fd. */
 	ethdrv_tap_close(tap_fd);
