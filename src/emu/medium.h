@@ -116,7 +116,8 @@ static inline int emu_medium_attach(struct emu_medium *m, unsigned port,
  * @m: the medium
  * @port: the port
  *
- * A frame on the wire from or to @port is lost.
+ * A frame on the wire towards @port is lost (counted); one from @port is
+ * still delivered to its peer, but its tx_done is not called.
  * Context: any thread except the medium's; the node's lock must not be held.
  */
 static inline void emu_medium_detach(struct emu_medium *m, unsigned port)
@@ -155,10 +156,12 @@ static inline void emu_medium_free(struct emu_medium *m)
  * One thread schedules frames against absolute deadlines (host-measurements
  * §4: a late wakeup never shifts later frames).
  *
- * Frame n from a port starts at max(t_ready, medium free, now) (now only in
- * real-time mode), ends at start + emu_frame_wire_ns(len), which is when the
- * peer's rx and the sender's tx_done are called; the medium is free again
- * EMU_IFG_NS later.
+ * A frame starts at max(t_ready, medium free) (never at "when the thread got
+ * round to it", so its wakeup lateness does not accumulate), ends at
+ * start + emu_frame_wire_ns(len), which is when the peer's rx and then the
+ * sender's tx_done are called (in real-time mode not before that instant);
+ * the medium is free again EMU_IFG_NS later. Ports take turns when both
+ * have frames; port 0 goes first.
  */
 struct emu_p2p_medium;
 
@@ -170,7 +173,7 @@ struct emu_p2p_config {
 struct emu_p2p_stats {
 	uint64_t frames[2]; /* frames sent by port 0 / 1 */
 	uint64_t bytes[2]; /* their bytes incl. FCS */
-	uint64_t dropped; /* frames lost (peer detached, or detached while on the wire) */
+	uint64_t dropped; /* frames with no peer attached when they ended */
 	uint64_t busy_ns; /* wire time incl. preamble and gap */
 	uint64_t now_ns; /* the medium's clock: end of the last gap (virtual mode) */
 };
