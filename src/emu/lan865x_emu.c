@@ -19,6 +19,9 @@
 #include "crc32.h"
 #include "ethdrv/bits.h"
 #include "ethdrv/compiler.h"
+#include "ethdrv/log.h"
+
+ETHDRV_LOG_MODULE(lan865x_emu);
 
 /* Control header fields (§1.2). */
 #define HDR_DNC ETHDRV_BIT(31)
@@ -835,8 +838,10 @@ static void mms0_write(struct lan865x_emu *emu, uint16_t a, uint32_t v)
 {
 	switch (a) {
 	case R_RESET:
-		if (v & ETHDRV_BIT(0))
+		if (v & ETHDRV_BIT(0)) {
+			ethdrv_dbg(NULL, "emu%u: software reset", emu->cfg.node_id);
 			do_reset(emu); /* SWRESET, self-clearing (§3.2) */
+		}
 		break;
 	case R_CONFIG0:
 		config0_write(emu, v);
@@ -1506,6 +1511,11 @@ int lan865x_emu_inject(struct lan865x_emu *emu, enum lan865x_emu_fault fault)
 {
 	if ((unsigned)fault >= LAN865X_EMU_FAULT_COUNT)
 		return -EINVAL;
+	static const char *const names[LAN865X_EMU_FAULT_COUNT] = {
+		"rx_overflow", "loss_of_frame", "reset", "tx_protocol", "hdr_parity", "internal",
+	};
+
+	ethdrv_info(NULL, "emu%u: injecting %s", emu->cfg.node_id, names[fault]);
 	pthread_mutex_lock(&emu->lock);
 	cnt(&emu->st.faults);
 	switch (fault) {

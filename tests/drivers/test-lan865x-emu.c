@@ -14,6 +14,7 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "emu/lan865x_emu.h"
 
@@ -998,6 +999,82 @@ static void test_plca_and_trim(void **state)
 	assert_int_equal(rd1(t, 4, 0xF8), 0xB900);
 }
 
+static void test_rx_32_byte_chunks(void **state)
+{
+	struct t *t = *state;
+	uint8_t a[100];
+	uint32_t f[3];
+
+	bring_up(t, 1u << 12);
+	wr1(t, 0, 0x04, 0x9004); /* CPS=4 (16 B) is not supported: ignored (§2.1) */
+	assert_int_equal(rd1(t, 0, 0x04), 0x9006);
+	wr1(t, 0, 0x04, 0x9005); /* CPS=5: 32-byte payloads, 36-byte chunks */
+	deliver(t, a, mkframe(a, 66, MAC_US, 3)); /* 70 bytes: 32 + 32 + 6 */
+	for (unsigned k = 0; k < 3; k++)
+		put32(t->tx + k * 36, dh(0, 0, 0, 0, 0, 0));
+	xfer(t, 3 * 36);
+	for (unsigned k = 0; k < 3; k++) {
+		f[k] = get32(t->rx + k * 36 + 32);
+		assert_int_equal(ones(f[k]) % 2, 1);
+	}
+	assert_true(F_SV(f[0]) && F_RCA(f[0]) == 2);
+	assert_true(F_DV(f[1]) && !F_SV(f[1]) && !F_EV(f[1]));
+	assert_true(F_EV(f[2]) && F_EBO(f[2]) == 5);
+	assert_memory_equal(t->rx + 36, a + 32, 32);
+	assert_memory_equal(t->rx + 72, a + 64, 6);
+}
+
+static void test_rx_csarfe(void **state)
+{
+	struct t *t = *state;
+	uint8_t a[100], b[100];
+	uint32_t h[2] = { dh(0, 0, 0, 0, 0, 0), dh(0, 0, 0, 0, 0, 0) }, f[2];
+
+	bring_up(t, 2u << 12); /* CSARFE: frames start only in the first chunk of a CS */
+	deliver(t, a, mkframe(a, 60, MAC_US, 1));
+	deliver(t, b, mkframe(b, 60, MAC_US, 2));
+	chunks(t, h, NULL, 2, f);
+	assert_true(F_SV(f[0]) && F_EV(f[0]));
+	assert_int_equal(F_DV(f[1]), 0);
+	chunks(t, h, NULL, 2, f);
+	assert_true(F_SV(f[0]) && F_EV(f[0]));
+	assert_memory_equal(t->rx, b, 64);
+}
+
+static uint64_t mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void test_realtime_hold(void **state)
+{
+	struct lan865x_emu_config cfg;
+	struct lan865x_emu *emu;
+	static uint8_t tx[1250], rx[1250];
+	struct lan865x_emu_stats st;
+	uint64_t t0, el;
+
+	lan865x_emu_config_default(&cfg);
+	cfg.spi_hz = 1000000;
+	cfg.setup_ns = 0;
+	cfg.slack_ns = 1000000;
+	assert_int_equal(lan865x_emu_new(&cfg, &emu), 0);
+	/* 1250 bytes at 1 MHz = 10 ms of bus; the caller is held until 1 ms before the end. */
+	t0 = mono();
+	assert_int_equal(lan865x_emu_transfer(emu, tx, rx, sizeof(tx)), 0);
+	el = mono() - t0;
+	lan865x_emu_get_stats(emu, &st);
+	assert_true(el >= 8900000);
+	assert_true(ethdrv_counter_get(&st.held_ns) >= 8900000);
+	assert_int_equal(ethdrv_counter_get(&st.bus_ns), 10000000);
+	assert_true(lan865x_emu_bus_time(emu) >= t0 + 10000000);
+	lan865x_emu_free(emu);
+	(void)state;
+}
+
 /* ---- bus ---- */
 
 static void test_bus_clock(void **state)
@@ -1077,6 +1154,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_internal_fault, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_data_header_parity, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_plca_and_trim, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rx_32_byte_chunks, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rx_csarfe, setup, teardown),
+		cmocka_unit_test(test_realtime_hold),
 		cmocka_unit_test_setup_teardown(test_bus_clock, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bit_errors, setup, teardown),
 	};
