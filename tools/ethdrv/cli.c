@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* Argument parsing for the ethdrv command (cli.h). */
 #include "cli.h"
+#include "ethdrv/log.h"
+#include "platform/linux/platform.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -144,7 +146,11 @@ int cli_parse_device(const char *cmd, const char *spec, struct cli_device *out)
 		return cli_parse_emu(cmd, spec[3] ? spec + 4 : "", &out->emu);
 	}
 	if (!strncmp(spec, "spidev:", 7)) {
+		struct ethdrv_spidev_spec sp;
+
 		out->kind = CLI_DEV_SPIDEV;
+		if (ethdrv_spidev_spec_parse(spec, &sp)) /* it names the bad part */
+			return cli_error(cmd, "device spec '%s': use %s", spec, DEV_FORMS);
 		return 0;
 	}
 	return cli_error(cmd, "device spec '%s': unknown kind: use %s", spec, DEV_FORMS);
@@ -219,6 +225,14 @@ void cli_node_mac(unsigned index, uint8_t mac[6])
 
 	memcpy(mac, base, 6);
 	mac[5] = (uint8_t)index;
+}
+
+int cli_check_log_level(const char *cmd, const char *s)
+{
+	if (ethdrv_log_parse_level(s) < 0)
+		return cli_error(cmd, "--log-level: bad value '%s': use err, warn, info or debug",
+				 s);
+	return 0;
 }
 
 bool cli_is_help(const char *arg)

@@ -83,8 +83,8 @@ int cli_parse_ulong(const char *cmd, const char *what, const char *s, unsigned l
  *        "spidev:/dev/spidevB.C,irq=/dev/gpiochipN:LINE[,hz=N]"
  * @out: the parsed spec
  *
- * spidev specs are only checked for their prefix here; the platform parser
- * (ethdrv_spidev_spec_parse()) checks the rest when the device is opened.
+ * spidev specs are checked with the platform parser
+ * (ethdrv_spidev_spec_parse()), which logs the bad part.
  *
  * Return: 0 or -EINVAL (message names the bad part and the accepted values).
  */
@@ -138,6 +138,15 @@ int cli_parse_knob(const char *cmd, char *arg, struct cli_knob *knob);
  * @mac: receives 02:45:54:48:00:<index> ("ETH" in the middle bytes)
  */
 void cli_node_mac(unsigned index, uint8_t mac[6]);
+
+/**
+ * cli_check_log_level() - check a --log-level value
+ * @cmd: the subcommand
+ * @s: "err", "warn", "info" or "debug"
+ *
+ * Return: 0 or -EINVAL (message printed).
+ */
+int cli_check_log_level(const char *cmd, const char *s);
 
 /** cli_is_help() - true for "-h" and "--help". */
 bool cli_is_help(const char *arg);

@@ -74,17 +74,13 @@ void daemon_signals_stop(struct daemon_signals *ds)
 
 int daemon_log_setup(bool use_syslog, const char *level, const char *cmd)
 {
-	int lvl;
+	int lvl = level ? ethdrv_log_parse_level(level) : 0;
 
-	if (level) {
-		lvl = ethdrv_log_parse_level(level);
-		if (lvl < 0)
-			return cli_error(cmd,
-					 "--log-level: bad value '%s': use err, warn, info or "
-					 "debug",
-					 level);
+	if (lvl < 0)
+		return cli_error(cmd, "--log-level: bad value '%s': use err, warn, info or debug",
+				 level);
+	if (level)
 		ethdrv_log_set_level(NULL, lvl);
-	}
 	if (use_syslog) {
 		openlog("ethdrv", LOG_PID, LOG_DAEMON);
 		ethdrv_log_set_sink(ethdrv_log_sink_syslog, NULL);

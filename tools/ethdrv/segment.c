@@ -286,13 +286,23 @@ static int seg_ctl_set(void *arg, const char *key, const char *value)
 	return -EOPNOTSUPP; /* the medium has no knobs: set them on the nodes */
 }
 
+/* Read-only facts a client needs to compute the medium limit. */
 static int seg_ctl_get(void *arg, const char *key, char *buf, size_t size)
 {
 	struct seg *s = arg;
+	unsigned v;
 
-	if (strcmp(key, "nodes"))
+	if (!strcmp(key, "nodes"))
+		v = s->args.nodes;
+	else if (!strcmp(key, "beacon_bt"))
+		v = EMU_T1S_BEACON_BT;
+	else if (!strcmp(key, "ifg_bt"))
+		v = EMU_T1S_IFG_BT;
+	else if (!strcmp(key, "bit_ns"))
+		v = EMU_BIT_NS;
+	else
 		return -ENOENT;
-	return snprintf(buf, size, "%u", s->args.nodes) < (int)size ? 0 : -ENOSPC;
+	return snprintf(buf, size, "%u", v) < (int)size ? 0 : -ENOSPC;
 }
 
 static int seg_ctl_info(void *arg, struct ctl_reply *r)
@@ -480,7 +490,7 @@ static int seg_option(int c, struct seg_args *a, char **argv)
 		return CLI_EXIT_OK;
 	case 'L':
 		a->log_level = optarg;
-		return CLI_EXIT_OK;
+		return cli_check_log_level("segment", optarg) ? CLI_EXIT_USAGE : CLI_EXIT_OK;
 	}
 	return cmd_bad_option("segment", argv, SEG_OPTS);
 }

@@ -86,7 +86,7 @@ static int up_option(int c, struct up_args *a, char **argv)
 		return CLI_EXIT_OK;
 	case 'L':
 		a->log_level = optarg;
-		return CLI_EXIT_OK;
+		return cli_check_log_level("up", optarg) ? CLI_EXIT_USAGE : CLI_EXIT_OK;
 	}
 	return cmd_bad_option("up", argv, UP_OPTS);
 }
