@@ -88,6 +88,9 @@ fi
 echo "sha256 identical: $SUM_GOT"
 
 TO_TMR=$("$ETHDRV" get t1s0 to-tmr | cut -d= -f2)
+# The driver reports the configured value; 0 means the default 32 bit times
+# (lan865x.h struct lan865x_plca, the PLCA TOTMR reset value).
+[[ $TO_TMR -eq 0 ]] && TO_TMR=32
 BEACON_BT=$("$ETHDRV" get segment beacon_bt | cut -d= -f2)
 
 python3 - "$TMP" "$CURL" "$TO_TMR" "$BEACON_BT" "$RTT" <<'PY'

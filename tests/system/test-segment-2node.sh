@@ -52,7 +52,7 @@ for dir in "" "-R"; do
 	bps=$(ip netns exec t1s0 iperf3 -c "$A1" -t 5 $dir -J |
 		python3 -c 'import json,sys; print(int(json.load(sys.stdin)["end"]["sum_received"]["bits_per_second"]))') ||
 		fail "iperf3 $dir"
-	echo "iperf3 ${dir:-(t1s0 -> t1s1)} $dir: $bps bit/s"
+	if [[ -z $dir ]]; then echo "iperf3 t1s0 -> t1s1: $bps bit/s"; else echo "iperf3 t1s1 -> t1s0: $bps bit/s"; fi
 	[[ $bps -gt 0 ]] || fail "iperf3 $dir: zero throughput"
 done
 

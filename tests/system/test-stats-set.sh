@@ -70,9 +70,10 @@ r=$(req 'help\n');            [[ $r == "ok" ]] || fail "help: $r"
 r=$(req 'info\n');            [[ $r == "ok" ]] || fail "info: $r"
 # a client that never sends is dropped and the server goes on
 python3 -c 'import socket,time; s=socket.socket(socket.AF_UNIX); s.connect("/run/ethdrv/t1s0.sock"); time.sleep(3)' &
+SILENT=$!
 sleep 0.2
 "$ETHDRV" get t1s0 budget >/dev/null || fail "server stuck behind a silent client"
-wait
+wait "$SILENT"
 ping_ok 0 1 || fail "ping at the end"
 stop_segment
 assert_clean

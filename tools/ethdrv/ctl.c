@@ -27,6 +27,7 @@ struct ctl_conn {
 	struct ethdrv_watch watch; /* readable */
 	struct ethdrv_timer idle; /* closes a silent client */
 	bool used; /* slot taken */
+	bool draining; /* replied: discard input until the client closes */
 	size_t len; /* bytes in buf */
 	char buf[CTL_REQ_MAX + 1]; /* the request so far, NUL-terminated */
 };
@@ -346,16 +347,24 @@ static void ctl_conn_finish(struct ctl_conn *c, struct ctl_reply *r)
 		err = ctl_write_all(c->watch.fd, oom, sizeof(oom) - 1, CTL_IDLE_MS);
 	else
 		err = ctl_write_all(c->watch.fd, r->buf, r->len, CTL_IDLE_MS);
-	if (err)
+	if (err) {
 		ethdrv_warn(NULL, "control: reply not sent: %d", err);
-	ctl_conn_close(c);
+		ctl_conn_close(c);
+		return;
+	}
+	/* Closing with unread input would reset the connection and lose the
+	 * reply (AF_UNIX), so read the rest until the client closes. */
+	shutdown(c->watch.fd, SHUT_WR);
+	c->draining = true;
+	ethdrv_timer_start(&c->idle, (uint64_t)CTL_IDLE_MS * 1000000u, 0);
 }
 
 static void ctl_conn_on_read(struct ethdrv_watch *w, unsigned events)
 {
 	struct ctl_conn *c = w->data;
 	struct ctl_reply r = { 0 };
-	ssize_t n = recv(w->fd, c->buf + c->len, CTL_REQ_MAX - c->len, MSG_DONTWAIT);
+	size_t at = c->draining ? 0 : c->len;
+	ssize_t n = recv(w->fd, c->buf + at, CTL_REQ_MAX - at, MSG_DONTWAIT);
 	char *nl;
 
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
@@ -364,6 +373,8 @@ static void ctl_conn_on_read(struct ethdrv_watch *w, unsigned events)
 		ctl_conn_close(c);
 		return;
 	}
+	if (c->draining)
+		return;
 	c->len += (size_t)n;
 	c->buf[c->len] = '\0';
 	nl = memchr(c->buf, '\n', c->len);
@@ -428,6 +439,7 @@ static void ctl_on_accept(struct ethdrv_watch *w, unsigned events)
 	c->srv = srv;
 	c->len = 0;
 	c->used = true;
+	c->draining = false;
 	c->watch.data = c;
 	ethdrv_timer_init(srv->loop, &c->idle, ctl_conn_on_idle);
 	c->idle.data = c;
