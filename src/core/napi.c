@@ -323,6 +323,7 @@ static int napi_run_poll(struct ethdrv_napi *n, int budget)
 		n->timer_poll = false;
 		ethdrv_counter_inc(&n->stats.defer_timer_polls);
 	}
+	ethdrv_counter_inc(&n->stats.polls);
 	work = n->poll(n, budget);
 	if (ethdrv_unlikely(work < 0 || work > budget)) {
 		/* A driver bug (napi-facts.md §1.2): log once, treat as the budget. */
@@ -331,7 +332,6 @@ static int napi_run_poll(struct ethdrv_napi *n, int budget)
 				   budget);
 		work = work < 0 ? 0 : budget;
 	}
-	ethdrv_counter_inc(&n->stats.polls);
 	ethdrv_counter_add(&n->stats.work, (uint64_t)work);
 	if (!work)
 		ethdrv_counter_inc(&n->stats.empty_polls);
