@@ -229,20 +229,27 @@ int ethdrv_watch_start(struct ethdrv_loop *loop, struct ethdrv_watch *w, int fd,
 }
 
 /*
- * Thread-safe for one caller at a time (napi masks an IRQ in the loop thread
- * and may unmask it from a poller thread; epoll_ctl itself is thread-safe).
+ * Safe against a concurrent caller (napi masks an IRQ in the loop thread and
+ * may unmask it from a poller thread; epoll_ctl itself is thread-safe):
+ * w->events is the truth, and whoever changed it re-applies it until the
+ * epoll registration it last wrote matches, so the last change wins.
  */
 int ethdrv_watch_set(struct ethdrv_watch *w, unsigned events)
 {
-	unsigned old = __atomic_exchange_n(&w->events, events, __ATOMIC_ACQ_REL);
+	unsigned old = __atomic_exchange_n(&w->events, events, __ATOMIC_SEQ_CST);
 	int ret;
 
 	if (old == events || !w->loop)
 		return 0;
-	ret = loop_epoll_ctl(w, EPOLL_CTL_MOD, events);
-	if (ret)
-		__atomic_store_n(&w->events, old, __ATOMIC_RELAXED);
-	return ret;
+	for (;;) {
+		ret = loop_epoll_ctl(w, EPOLL_CTL_MOD, events);
+		if (ret)
+			return ret;
+		old = events;
+		events = __atomic_load_n(&w->events, __ATOMIC_SEQ_CST);
+		if (events == old)
+			return 0;
+	}
 }
 
 void ethdrv_watch_stop(struct ethdrv_watch *w)

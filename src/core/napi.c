@@ -462,9 +462,14 @@ int ethdrv__napi_busy_run(struct ethdrv_loop *loop)
 	int total = 0;
 	uint64_t now;
 
-	if (!sn->busy || (!sn->busy_active && !__atomic_load_n(&sn->busy_kick, __ATOMIC_SEQ_CST)))
+	/* Clear a kick even with an empty list: a late one from a poller
+	 * thread must not keep the loop from sleeping. */
+	if (__atomic_load_n(&sn->busy_kick, __ATOMIC_RELAXED))
+		__atomic_store_n(&sn->busy_kick, 0, __ATOMIC_SEQ_CST);
+	else if (!sn->busy_active)
 		return 0;
-	__atomic_store_n(&sn->busy_kick, 0, __ATOMIC_SEQ_CST);
+	if (!sn->busy)
+		return 0;
 	now = ethdrv_now_ns();
 	for (n = sn->busy; n; n = n->busy_next) {
 		if (!n->busy_active && !napi_busy_start(n, now))

@@ -165,7 +165,7 @@ static void run_stress(struct stress *s, enum stress_mode mode)
 	/* Every schedule call either scheduled or marked MISSED. */
 	assert_int_equal(ethdrv_counter_get(&st->schedules) + ethdrv_counter_get(&st->missed),
 			 (uint64_t)PRODUCERS * EVENTS_PER_PRODUCER);
-	assert_true(ethdrv_counter_get(&st->schedules) > 100); /* it went idle often */
+	assert_true(ethdrv_counter_get(&st->schedules) > 1); /* it went idle at least once */
 	if (mode == MODE_SWITCHING)
 		assert_true(iter / 4 >= 8);
 	ethdrv_napi_disable(s->napi);
