@@ -127,6 +127,7 @@ struct emu_t1s_medium {
 	uint64_t kick_ns[EMU_T1S_MAX_PORTS]; /* first kick since then (real time) */
 	bool waiting; /* the medium thread is (about to be) in poll() */
 	uint64_t wake_before; /* kicks wake it only before this time */
+	bool reeval; /* a detach changed the ports: plan again */
 	bool stop; /* destroy requested */
 	bool idle; /* nothing pending, staged or on the wire */
 	struct emu_t1s_stats stats; /* counters */
@@ -439,6 +440,10 @@ static bool t1s_step_csma(struct emu_t1s_medium *m, struct t1s_state *s, struct 
 /* Walk @s forward to the next event on the wire (or none). */
 static void t1s_plan(struct emu_t1s_medium *m, struct t1s_state *s, struct t1s_event *ev)
 {
+	struct t1s_state now = *s;
+
+	/* PLCA status follows the coordinator at once, even while idle */
+	t1s_read_settings(m, &now);
 	memset(ev, 0, sizeof(*ev));
 	for (unsigned step = 0; step < T1S_PLAN_STEPS_MAX; step++) {
 		bool done;
@@ -473,6 +478,7 @@ static void t1s_take_kicks(struct emu_t1s_medium *m)
 	pthread_mutex_lock(&m->lock);
 	pend = m->pending;
 	m->pending = 0;
+	m->reeval = false;
 	memcpy(kick, m->kick_ns, sizeof(kick));
 	pthread_mutex_unlock(&m->lock);
 	for (unsigned i = 0; i < m->cfg.ports; i++) {
@@ -678,7 +684,7 @@ static bool t1s_sleep(struct emu_t1s_medium *m, uint64_t deadline, uint64_t wake
 	struct itimerspec its = { 0 };
 
 	pthread_mutex_lock(&m->lock);
-	if (m->stop || (m->pending && t1s_now(m) < wake_before)) {
+	if (m->stop || m->reeval || (m->pending && t1s_now(m) < wake_before)) {
 		pthread_mutex_unlock(&m->lock);
 		return false;
 	}
@@ -720,7 +726,7 @@ static bool t1s_wait_event(struct emu_t1s_medium *m, const struct t1s_event *ev)
 static void t1s_wait_none(struct emu_t1s_medium *m, const struct t1s_event *ev)
 {
 	pthread_mutex_lock(&m->lock);
-	if (!ev->stuck && !m->pending && !m->idle) {
+	if (!ev->stuck && !m->pending && !m->reeval && !m->idle) {
 		m->idle = true;
 		pthread_cond_broadcast(&m->idle_cond);
 	}
@@ -846,7 +852,9 @@ static void t1s_detach(struct emu_medium *b, unsigned port)
 		m->stats.port[port].dropped++;
 		m->stats.dropped++;
 	}
-	/* held frames may be gone: let the medium re-evaluate (and report idle) */
+	/* held frames or the coordinator may be gone: plan again, then report idle */
+	m->reeval = true;
+	m->idle = false;
 	wake = m->waiting;
 	m->waiting = false;
 	pthread_mutex_unlock(&m->lock);

@@ -511,6 +511,37 @@ static void test_csma_excessive_collisions(void **state)
 	world_free(w);
 }
 
+/* A CSMA/CD node on a PLCA segment starts after an IFG of silence. */
+static void test_mixed_csma_on_plca(void **state)
+{
+	struct emu_t1s_config cfg = { .ports = 3 };
+	struct world *w = world_new(&cfg, 3);
+
+	for (unsigned i = 0; i < 3; i++)
+		w->node[i].plca.node_cnt = 8;
+	w->node[2].has_plca = false;
+	world_attach(w);
+	assert_true(w->node[0].status);
+	assert_true(w->node[1].status);
+	assert_false(w->node[2].status);
+	queue(&w->node[2], 1, 64, 0);
+	kick_all_and_wait(w);
+	/*
+	 * Beacon [0,2000) then empty opportunities 0..2 of 3200 ns each; the
+	 * medium has been quiet for 96 bits at 11600 = opportunity 3's start,
+	 * where the CSMA/CD node starts: end 11600 + 57600.
+	 */
+	assert_int_equal(w->node[2].done, 1);
+	assert_int_equal(w->node[2].done_t[0], 11600 + WIRE64_NS);
+	assert_int_equal(w->node[0].rx_n, 1);
+	assert_int_equal(w->node[1].rx_n, 1);
+	/* the coordinator leaves: beacons are lost */
+	emu_medium_detach(w->b, 0);
+	assert_int_equal(emu_t1s_medium_wait_idle(w->m, IDLE_TIMEOUT_NS), 0);
+	assert_false(w->node[1].status);
+	world_free(w);
+}
+
 /* 5 ports, mixed counts: each frame reaches each other port exactly once. */
 static void test_bus_delivery(void **state)
 {
@@ -622,6 +653,7 @@ int main(void)
 		cmocka_unit_test(test_plca_runtime_node_cnt),
 		cmocka_unit_test(test_csma_collision_backoff),
 		cmocka_unit_test(test_csma_excessive_collisions),
+		cmocka_unit_test(test_mixed_csma_on_plca),
 		cmocka_unit_test(test_bus_delivery),
 		cmocka_unit_test(test_detach_drops),
 		cmocka_unit_test(test_realtime_idle),
