@@ -373,7 +373,7 @@ static void netdev_cfg_apply(struct ethdrv_napi_config *cfg, enum netdev_knob_id
 	}
 }
 
-/* A poller knob: the device default and every live poller. */
+/* A poller knob: the device default and every live poller (stops at the first failure). */
 static int netdev_set_napi_knob(struct ethdrv_netdev *dev, enum netdev_knob_id id, uint64_t v)
 {
 	struct ethdrv__napi_list *l;
