@@ -30,7 +30,8 @@ struct ethdrv_loop;
 struct ethdrv_netdev_ops {
 	/** Reset and configure the hardware, enable pollers and the IRQ. */
 	int (*open)(struct ethdrv_netdev *dev);
-	/** Stop traffic, disable pollers and the IRQ; free queued frames. */
+	/** Stop traffic, disable pollers and the IRQ; free queued frames and
+	 *  count them in tx_dropped. */
 	int (*stop)(struct ethdrv_netdev *dev);
 	/** Take one frame; ETHDRV_TX_OK or ETHDRV_TX_BUSY. Loop thread only. */
 	int (*start_xmit)(struct ethdrv_netdev *dev, struct ethdrv_pkt *pkt);
@@ -86,6 +87,7 @@ struct ethdrv_netdev {
 	void *rx_handler_arg; /* its argument */
 	struct ethdrv__napi_list *napis; /* pollers of this device (core-private) */
 	struct ethdrv_napi_config napi_cfg; /* knobs applied to new pollers */
+	int napi_weight; /* "budget" knob: RX poller weight; 0 = as the driver asked */
 };
 
 /**
