@@ -422,10 +422,10 @@ static void print_row(FILE *md, const struct run_cfg *c, const struct run_result
 	if (md)
 		fprintf(md,
 			"| %s | %u | %u | %u | %u | %" PRIu64 " | %.1f | %.1f | %.2f | %.2f | "
-			"%.2f | %.1f |\n",
+			"%.2f | %.1f | %.2f |\n",
 			c->mode, c->defer, c->flush_us, c->busy_us, c->rate, r->pkts, per,
 			per - base_ns, r->wakeups * k, r->irqs * k, r->polls * k,
-			r->polls ? (double)r->pkts / (double)r->polls : 0);
+			r->polls ? (double)r->pkts / (double)r->polls : 0, r->wakeups * k * 0.064);
 }
 
 int main(int argc, char **argv)
@@ -472,8 +472,8 @@ int main(int argc, char **argv)
 			"- machine: %s\n- date: %s- command: `%s`\n"
 			"- ring-only baseline (not core): %.1f ns/pkt\n\n"
 			"| mode | defer | flush us | busy us | rate pps | pkts | CPU ns/pkt | "
-			"core ns/pkt | wakeups/1000 | IRQs/1000 | polls/1000 | batch |\n"
-			"|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+			"core ns/pkt | wakeups/1000 | IRQs/1000 | polls/1000 | batch | wakeups/64 pkts |\n"
+			"|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
 			mach, ctime(&now), cmd, base);
 	if (run_batch(&batch, &r))
 		return 1;
