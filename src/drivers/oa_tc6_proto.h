@@ -253,6 +253,7 @@ struct oa_tc6_rx {
 	size_t size; /* its size: the oversize guard */
 	size_t len; /* bytes collected for the frame in flight */
 	bool in_frame; /* a frame is open (SV seen, EV not yet) */
+	bool discarding; /* skipping the rest of a frame already counted as dropped */
 	uint64_t drops[OA_TC6_RX_DROP_NR]; /* drops per reason */
 	uint64_t frames; /* frames emitted */
 };
@@ -282,7 +283,10 @@ void oa_tc6_rx_init(struct oa_tc6_rx *rx, uint8_t *buf, size_t size);
  * frame that would overflow @rx->buf, one flagged with FD, and one whose
  * offsets do not fit @cps. Data before the first SV is dropped and counted
  * once per fragment in OA_TC6_RX_DROP_NO_SV. Each drop counts one event in
- * @rx->drops.
+ * @rx->drops, and the rest of a dropped frame is skipped without counting
+ * again, so one lost frame is one count. A bad footer always counts
+ * OA_TC6_RX_DROP_BAD_FOOTER (the chunk may have held a frame start), even
+ * when no frame was in flight. RTSA is ignored: CONFIG0.FTSE must be off.
  *
  * Return: the number of frames emitted (0, 1 or 2).
  */
