@@ -5,6 +5,7 @@
  * both loops run alternately in the test thread, the model in virtual time.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -38,6 +39,7 @@ struct node {
 	struct lan865x_emu *emu; /* its MAC-PHY model */
 	struct ethdrv_spi_bus bus; /* the model's bus */
 	struct ethdrv_netdev *dev; /* the driver */
+	pthread_mutex_t rxq_lock; /* the RX handler may run in a poller thread */
 	struct ethdrv_pkt_queue rxq; /* frames received, not yet checked */
 	uint8_t mac[ETHDRV_ETH_ALEN]; /* station address */
 };
@@ -64,7 +66,21 @@ struct flow {
 
 static void rx_handler(void *arg, struct ethdrv_pkt *pkt)
 {
-	ethdrv_pkt_queue_push(&((struct node *)arg)->rxq, pkt);
+	struct node *nd = arg;
+
+	pthread_mutex_lock(&nd->rxq_lock);
+	ethdrv_pkt_queue_push(&nd->rxq, pkt);
+	pthread_mutex_unlock(&nd->rxq_lock);
+}
+
+static struct ethdrv_pkt *rx_pop(struct node *nd)
+{
+	struct ethdrv_pkt *pkt;
+
+	pthread_mutex_lock(&nd->rxq_lock);
+	pkt = ethdrv_pkt_queue_pop(&nd->rxq);
+	pthread_mutex_unlock(&nd->rxq_lock);
+	return pkt;
 }
 
 static int node_setup(struct fixture *f, unsigned i)
@@ -87,6 +103,7 @@ static int node_setup(struct fixture *f, unsigned i)
 	ecfg.seed = i + 1;
 	ecfg.node_id = (uint8_t)i;
 	ethdrv_pkt_queue_init(&nd->rxq);
+	pthread_mutex_init(&nd->rxq_lock, NULL);
 	assert_int_equal(ethdrv_loop_new(&nd->loop), 0);
 	assert_int_equal(ethdrv_pkt_pool_new(POOL_SIZE, &nd->pool), 0);
 	assert_int_equal(lan865x_emu_new(&ecfg, &nd->emu), 0);
@@ -139,8 +156,9 @@ static int teardown(void **state)
 	for (unsigned i = 0; i < 2; i++) {
 		struct node *nd = &f->n[i];
 
-		ethdrv_pkt_queue_purge(&nd->rxq);
 		ethdrv_netdev_destroy(nd->dev);
+		ethdrv_pkt_queue_purge(&nd->rxq);
+		pthread_mutex_destroy(&nd->rxq_lock);
 		lan865x_emu_detach(nd->emu);
 	}
 	emu_medium_free(emu_p2p_medium_base(f->medium));
@@ -254,7 +272,7 @@ static unsigned flow_drain(struct flow *fl)
 	struct ethdrv_pkt *pkt;
 	unsigned n = 0;
 
-	while ((pkt = ethdrv_pkt_queue_pop(&fl->dst->rxq))) {
+	while ((pkt = rx_pop(fl->dst))) {
 		check_frame(fl, pkt);
 		ethdrv_pkt_free(pkt);
 		n++;
@@ -385,6 +403,13 @@ static void test_credits_bql(void **state)
 	assert_true(ethdrv_counter_get(&a->dev->txq.wakes) > 0);
 	assert_true(stat(a, "tx_credit_stalls") > 0);
 	assert_int_equal(stat(a, "tx_packets"), fl.n);
+	print_message("bql: %u frames of %u B: %llu SPI transfers, %llu chunks sent, %llu empty, "
+		      "%llu credit stalls, %llu queue stops\n",
+		      fl.n, MAX_LEN, (unsigned long long)stat(a, "spi_transfers"),
+		      (unsigned long long)stat(a, "chunks_tx"),
+		      (unsigned long long)stat(a, "chunks_empty"),
+		      (unsigned long long)stat(a, "tx_credit_stalls"),
+		      (unsigned long long)ethdrv_counter_get(&a->dev->txq.stops));
 	assert_false(ethdrv_netdev_tx_stopped(a->dev));
 }
 
@@ -533,6 +558,43 @@ static void test_bit_errors(void **state)
 	}
 	for (int i = 0; i < 2; i++)
 		assert_int_equal(lan865x_emu_set_ber(f->n[i].emu, 0, 0), 0);
+	assert_traffic(f);
+}
+
+/*
+ * Pollers in their own threads with a tiny budget: the bus lock keeps
+ * control (loop thread) and data (poller thread) apart, and no poll delivers
+ * more than its budget (total work <= budget * polls).
+ */
+static void test_threaded_budget(void **state)
+{
+	static uint16_t lens[400];
+	struct fixture *f = *state;
+	struct flow fl[2];
+
+	for (unsigned i = 0; i < ETHDRV_ARRAY_SIZE(lens); i++)
+		lens[i] = (uint16_t)(60 + (i * 211) % 1455);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(ethdrv_netdev_set(f->n[i].dev, "budget", "2"), 0);
+		assert_int_equal(ethdrv_netdev_set(f->n[i].dev, "threaded", "1"), 0);
+	}
+	flow_init(&fl[0], &f->n[0], &f->n[1], lens, ETHDRV_ARRAY_SIZE(lens));
+	flow_init(&fl[1], &f->n[1], &f->n[0], lens, ETHDRV_ARRAY_SIZE(lens));
+	for (unsigned k = 0; k < 4; k++) {
+		/* Control traffic from the loop thread while data flows. */
+		assert_int_equal(ethdrv_netdev_set(f->n[0].dev, "policy", k % 2 ? "3" : "1"), 0);
+		fl[0].n = fl[1].n = (k + 1) * 100;
+		flows_run(f, fl, 2, 16, 3000);
+	}
+	for (int i = 0; i < 2; i++) {
+		struct node *nd = &f->n[i];
+
+		assert_int_equal(fl[i].bad, 0);
+		assert_int_equal(fl[i].rcvd, ETHDRV_ARRAY_SIZE(lens));
+		assert_true(stat(nd, "napi_rx_work") <= 2 * stat(nd, "napi_rx_polls"));
+		assert_true(stat(nd, "napi_rx_repolls") > 0);
+		assert_int_equal(ethdrv_netdev_set(nd->dev, "threaded", "0"), 0);
+	}
 	assert_traffic(f);
 }
 
@@ -698,6 +760,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fatal_reset, setup_64_prot, teardown),
 		cmocka_unit_test_setup_teardown(test_fatal_internal, setup_64, teardown),
 		cmocka_unit_test_setup_teardown(test_bit_errors, setup_64_prot, teardown),
+		cmocka_unit_test_setup_teardown(test_threaded_budget, setup_64, teardown),
 		cmocka_unit_test_setup_teardown(test_policies, setup_64, teardown),
 		cmocka_unit_test_setup_teardown(test_plca_and_link, setup_32, teardown),
 		cmocka_unit_test_setup_teardown(test_spi_trace, setup_64, teardown),
