@@ -66,9 +66,13 @@ ETHDRV_EXPORT void ethdrv_dql_reset(struct ethdrv_dql *dql);
  */
 static inline void ethdrv_dql_queued(struct ethdrv_dql *dql, unsigned count)
 {
-	dql->last_obj_cnt = count;
-	/* Pairs with the barrier in the netdev stop/wake protocol. */
-	dql->num_queued += count;
+	/* Atomic stores: the completer reads both concurrently (a plain store
+	 * would be a data race). Only this thread writes them, so the plain
+	 * read of num_queued is safe. Pairs with the barrier in the netdev
+	 * stop/wake protocol.
+	 */
+	__atomic_store_n(&dql->last_obj_cnt, count, __ATOMIC_RELAXED);
+	__atomic_store_n(&dql->num_queued, dql->num_queued + count, __ATOMIC_RELAXED);
 }
 
 /**

@@ -51,7 +51,8 @@ struct ethdrv_ratelimit {
  * @arg: the pointer given to ethdrv_log_set_sink()
  * @level: the message level
  * @module: the module name
- * @line: the formatted line without a trailing newline
+ * @line: the formatted line without a trailing newline: "<devname>: <message>",
+ *        or just the message without a device; the sink adds @module
  */
 typedef void (*ethdrv_log_sink_fn)(void *arg, int level, const char *module, const char *line);
 
@@ -80,8 +81,9 @@ ETHDRV_EXPORT void ethdrv_log_sink_syslog(void *arg, int level, const char *modu
  *
  * A module that has not logged yet picks the level up when it registers.
  *
- * Return: 0, or -EINVAL for a level outside ERR..DBG, or -ENOMEM when the
- * table of pending module levels is full.
+ * Return: 0, or -EINVAL for a level outside ERR..DBG or a NULL, empty or
+ * over-long (48+ chars) @module, or -ENOMEM when the table of pending
+ * module levels is full.
  * Context: any thread.
  */
 ETHDRV_EXPORT int ethdrv_log_set_level(const char *module, int level);

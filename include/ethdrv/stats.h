@@ -116,7 +116,7 @@ struct ethdrv_stats_set;
  * ethdrv_stats_set_new() - an empty set of counter groups and histograms
  * @out: receives the set
  *
- * Return: 0 or -ENOMEM.
+ * Return: 0, -EINVAL for a NULL @out, or -ENOMEM.
  */
 ETHDRV_EXPORT int ethdrv_stats_set_new(struct ethdrv_stats_set **out);
 
@@ -145,7 +145,7 @@ ETHDRV_EXPORT int ethdrv_stats_add_group(struct ethdrv_stats_set *set, const cha
  * @name: e.g. "irq_to_poll_ns"; copied
  * @h: the histogram; must outlive the set
  *
- * Return: 0, -EEXIST or -ENOMEM.
+ * Return: 0, -EINVAL (NULL or empty argument), -EEXIST or -ENOMEM.
  */
 ETHDRV_EXPORT int ethdrv_stats_add_hist(struct ethdrv_stats_set *set, const char *name,
 					const struct ethdrv_hist *h);
@@ -176,7 +176,8 @@ enum ethdrv_stats_format {
  * Histograms dump count, mean, p50, p99, max and the non-empty buckets.
  *
  * Return: the length the full output needs, excluding the NUL (as
- * snprintf); output is truncated when that is >= @size.
+ * snprintf); output is truncated when that is >= @size. -EINVAL for a
+ * NULL @set or an unknown @fmt.
  */
 ETHDRV_EXPORT int ethdrv_stats_dump(const struct ethdrv_stats_set *set,
 				    enum ethdrv_stats_format fmt, char *buf, size_t size);

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: MIT
+/*
+ * TAP interfaces through /dev/net/tun (style.md S6: O_CLOEXEC, IFF_TAP |
+ * IFF_NO_PI, close on failure, -errno; attaching to a pre-created persistent
+ * TAP works without privilege for its owner, as lwIP PRECONFIGURED_TAPIF).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+#include <linux/if.h>
+#include <linux/if_tun.h>
+#include "ethdrv/log.h"
+#include "platform.h"
+
+ETHDRV_LOG_MODULE(tap);
+
+#define TAP_DEV "/dev/net/tun"
+
+/* Log why TAP @name could not be opened and what the user can do about it. */
+static void tap_log_error(const char *name, const char *what, int err)
+{
+	const char *fix;
+
+	switch (err) {
+	case ENOENT:
+		fix = "load the tun module or create the node (mknod /dev/net/tun c 10 200)";
+		break;
+	case EACCES:
+	case EPERM:
+		fix = "run as root (CAP_NET_ADMIN) or pre-create the TAP for this user "
+		      "(ip tuntap add dev NAME mode tap user USER)";
+		break;
+	case EBUSY:
+		fix = "another process holds it, or it exists and exclusive creation was asked";
+		break;
+	case EINVAL:
+		fix = "an interface of that name exists and is not a TAP";
+		break;
+	default:
+		fix = "check that the tun driver works";
+		break;
+	}
+	ethdrv_err(NULL, "tap %s: %s: %s: %s", name, what, strerror(err), fix);
+}
+
+/* Issue TUNSETIFF (and TUNSETPERSIST) on the open @fd; -errno on failure. */
+static int tap_attach(int fd, const char *name, unsigned flags)
+{
+	struct ifreq ifr;
+
+	memset(&ifr, 0, sizeof(ifr));
+	ifr.ifr_flags = IFF_TAP | IFF_NO_PI;
+	if (flags & ETHDRV_TAP_EXCL)
+		ifr.ifr_flags |= IFF_TUN_EXCL;
+	memcpy(ifr.ifr_name, name, strlen(name) + 1);
+	if (ioctl(fd, TUNSETIFF, &ifr) < 0) {
+		tap_log_error(name, "TUNSETIFF", errno);
+		return -errno;
+	}
+	if ((flags & ETHDRV_TAP_NO_PERSIST) && ioctl(fd, TUNSETPERSIST, 0L) < 0) {
+		tap_log_error(name, "TUNSETPERSIST", errno);
+		return -errno;
+	}
+	return 0;
+}
+
+int ethdrv_tap_open(const char *name, unsigned flags, int *fd_out)
+{
+	size_t len = name ? strnlen(name, ETHDRV_IFNAMSIZ) : 0;
+	int fd, err;
+
+	if (len == 0 || len >= ETHDRV_IFNAMSIZ || strchr(name, '/') ||
+	    (flags & ~(ETHDRV_TAP_EXCL | ETHDRV_TAP_NO_PERSIST))) {
+		ethdrv_err(NULL, "tap %s: bad name or flags: use 1..15 chars without '/'",
+			   name ? name : "(null)");
+		return -EINVAL;
+	}
+	fd = open(TAP_DEV, O_RDWR | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0) {
+		err = -errno;
+		tap_log_error(name, TAP_DEV, -err);
+		return err;
+	}
+	err = tap_attach(fd, name, flags);
+	if (err) {
+		close(fd);
+		return err;
+	}
+	*fd_out = fd;
+	return 0;
+}
+
+ssize_t ethdrv_tap_read(int fd, void *buf, size_t size)
+{
+	ssize_t n = read(fd, buf, size);
+
+	return n < 0 ? -errno : n;
+}
+
+int ethdrv_tap_write(int fd, const void *frame, size_t len)
+{
+	ssize_t n = write(fd, frame, len);
+
+	if (n < 0)
+		return -errno;
+	/* tun takes a frame whole or not at all; a short count is a kernel surprise. */
+	return (size_t)n == len ? 0 : -EIO;
+}
+
+void ethdrv_tap_close(int fd)
+{
+	if (fd >= 0)
+		close(fd);
+}
