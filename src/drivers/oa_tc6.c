@@ -709,35 +709,48 @@ static int oa_tc6_xfer(struct oa_tc6 *tc6, unsigned rx_allow, struct oa_tc6_roun
 	tc6->tx_credits = s.last_ok ? s.last.txc : 0;
 	tc6->rca = s.last_ok ? s.last.rca : 0;
 	tc6->need_chunk = !s.last_ok;
+	/* A fault seen in this transfer may have cost its TX chunks: they stay
+	 * inflight, so the recovery aborts and counts them (better counted
+	 * twice than lost silently). */
 	if (s.hdrb) {
 		ethdrv_counter_inc(&tc6->st.hdrb);
 		oa_tc6_trigger(tc6, OA_TC6_CAUSE_HDRB);
-		return 0; /* frames of this transfer are aborted by the recovery */
-	}
-	oa_tc6_tx_complete(tc6, n_last, r);
-	if (s.unsync && tc6->synced) {
+	} else if (s.unsync && tc6->synced) {
 		ethdrv_counter_inc(&tc6->st.sync_lost);
 		oa_tc6_trigger(tc6, OA_TC6_CAUSE_SYNC);
 	} else if (s.exst) {
 		oa_tc6_handle_exst(tc6);
 	}
+	if (!tc6->recover_pending)
+		oa_tc6_tx_complete(tc6, n_last, r);
 	return 0;
 }
 
-/* Drop everything in flight or queued; the device forgot it (reset). */
-static void oa_tc6_flush(struct oa_tc6 *tc6)
+/*
+ * Abort the frames in flight (the device forgot them) and forget their BQL
+ * bytes; queued frames that never started are dropped too when @drop_queued,
+ * else kept and accounted again after the BQL reset.
+ */
+static void oa_tc6_flush(struct oa_tc6 *tc6, bool drop_queued)
 {
 	struct ethdrv_link_stats *ls = &tc6->dev->stats;
-	unsigned n;
+	struct ethdrv_pkt *pkt;
+	unsigned n, kept;
 
 	n = ethdrv_pkt_queue_purge(&tc6->inflight);
 	ethdrv_counter_add(&ls->tx_aborted_errors, n);
 	ethdrv_counter_add(&ls->tx_errors, n);
 	tc6->tx_cur_idx = 0;
 	mtx_lock(&tc6->tx_lock);
-	n = ethdrv_pkt_queue_purge(&tc6->txq);
-	ethdrv_counter_add(&ls->tx_dropped, n);
+	if (drop_queued)
+		ethdrv_counter_add(&ls->tx_dropped, ethdrv_pkt_queue_purge(&tc6->txq));
+	kept = tc6->txq.count;
+	pkt = tc6->txq.head;
+	/* The wake handler may queue more (tx_lock is recursive): those are
+	 * accounted by their own start_xmit, so re-account only @kept. */
 	ethdrv_netdev_tx_reset(tc6->dev);
+	for (; kept--; pkt = pkt->next)
+		ethdrv_netdev_tx_sent(tc6->dev, pkt->len - ETHDRV_ETH_FCS_LEN);
 	mtx_unlock(&tc6->tx_lock);
 	if (oa_tc6_rx_abort(&tc6->rx))
 		ethdrv_counter_inc(&ls->rx_dropped);
@@ -762,7 +775,7 @@ static void oa_tc6_recover(struct oa_tc6 *tc6)
 	uint64_t now, stall;
 	int ret;
 
-	oa_tc6_flush(tc6);
+	oa_tc6_flush(tc6, false);
 	ret = oa_tc6_chip_init(tc6);
 	now = ethdrv_now_ns();
 	if (ret) {
@@ -911,7 +924,7 @@ void oa_tc6_stop(struct oa_tc6 *tc6)
 	ethdrv_timer_stop(&tc6->watchdog);
 	ethdrv_napi_disable(tc6->napi);
 	mtx_lock(&tc6->bus_lock);
-	oa_tc6_flush(tc6);
+	oa_tc6_flush(tc6, true);
 	tc6->recover_pending = 0;
 	mtx_unlock(&tc6->bus_lock);
 }

@@ -1,0 +1,317 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Hardware model of the Microchip LAN8650/1 10BASE-T1S MAC-PHY as an OPEN
+ * Alliance TC6 SPI slave, at the byte level (architecture.md §5). Written
+ * from docs/tc6-facts.md only, not from any driver, so a driver bug is not
+ * mirrored here. The driver reaches it through struct ethdrv_spi_bus
+ * (lan865x_emu_get_bus()); a medium (medium.h) reaches it through port ops
+ * (lan865x_emu_attach()).
+ *
+ * What it models (section numbers are tc6-facts.md):
+ * - Control transactions (§1.2-§1.6): MISO is MOSI delayed by one 32-bit
+ *   word, header echoed, LEN+1 registers, AID, MMS, protected mode (value,
+ *   ~value) in both directions; a bad complement on a write skips that write
+ *   and sets STATUS0.CDPE; a header with bad parity is echoed with HDRB=1
+ *   (parity recomputed), nothing is accessed and STATUS0.HDRE is set.
+ * - Data chunks (§2): 64 or 32 byte payloads (CONFIG0.CPS), header/footer
+ *   odd parity, TX credits (48-chunk TX buffer, §5.4), RCA, SV/SWO/EV/EBO in
+ *   both directions, ZARFE/CSARFE or unaligned RX frame starts (two frames in
+ *   one chunk), NORX, EXST, SYNC, HDRB, FD.
+ * - IRQ_N (§2.5) as a level eventfd: readable while asserted.
+ * - Registers with reset values (§3, §5): MMS0 standard + PHY clause 22 at
+ *   0xFF00, MMS1 MAC filters, MMS4 PLCA + AN1760 registers + indirect trim
+ *   reads, MMS10 DEVID/QTXCFG/QRXCFG.
+ * - The MAC: FCS append or validation (TXFCSVE), RX address filter
+ *   (specific addresses, broadcast, hash, promiscuous), length checks,
+ *   FCS check, optional FCS strip (NCFGR.RFCS).
+ * - Bus timing on a virtual clock (architecture.md §4) and bit errors on
+ *   MOSI/MISO.
+ *
+ * Assumptions where the facts are unknown (all documented, some are
+ * config fields):
+ * - RX buffer size: cfg.rx_buf_chunks 64-byte blocks (default 64 = 4 KiB;
+ *   §5.4 says the figure is unknown). With CPS=32 it holds twice as many
+ *   32-byte chunks. A frame occupies ceil(len / payload size) chunks.
+ * - OA PHYID (MMS0 0x01) = 0x0007C1B3: OUI/model/rev taken from the clause-22
+ *   PHY ID 0x0007/0xC1B3 (§5.1) in the OA field layout (§3.2).
+ * - STDCAP = 0x0525: TXFCSVC, DPRAC, AIDC, MINBPS=5 (32 B); no cut-through,
+ *   timestamps, SEQ or indirect PHY access.
+ * - IMASK1 resets to 0x3FFE0003 (every STATUS1 bit masked), like IMASK0.
+ * - CONFIG0: SYNC can only be set by a write (a reset clears it, §3.3); a
+ *   CPS value other than 5 or 6 is ignored (the field keeps its old value).
+ *   SEQ, cut-through, timestamps (FTSE) and TXCTHRESH other than the IRQ
+ *   threshold are stored but have no effect.
+ * - BMCR resets to 0x0000; BMSR reads 0x0805 (10 Mb/s half duplex capable,
+ *   link up, extended capability) because the link is always up (§5.7).
+ * - MAC specific-address filter n is disabled by a write to SABn and
+ *   enabled by a write to SATn (Cadence-GEM convention, §5.2 unverified);
+ *   only the destination address is compared (FLTTYP/FLTBM ignored).
+ * - Hash filter: index bit j = XOR of DA bits j, j+6, ..., j+42, bit 0 being
+ *   the LSB of DA byte 0; index < 32 selects HRB bit index, else HRT
+ *   (§4.2). Used for multicast when NCFGR.MTIHEN, for unicast when UNIHEN.
+ * - RX: a frame with a bad FCS is dropped (counted) unless NCFGR.IRXFCS,
+ *   in which case it is delivered with FD=1 in its EV footer.
+ * - TX: the MAC pads frames shorter than 60 bytes with zeros before
+ *   appending the FCS; a frame longer than 1536 bytes incl. FCS is dropped
+ *   (counted tx_dropped_oversize). Frames completed while NCR.TXEN=0 are
+ *   dropped (tx_dropped_disabled). NCR.LBL (loopback) is not modelled.
+ * - TX protocol errors (STATUS0.TXPE, §3.4 trigger unverified): DV=1 with no
+ *   frame in progress and no SV; SV while a frame is in progress (unless EV
+ *   ends it earlier in the same chunk); EV with no frame in progress. The
+ *   frame in progress is dropped and the chunk ignored.
+ * - TXBOE: a DV=1 chunk with no free TX chunk is dropped; the rest of that
+ *   frame is discarded up to its EV (counted once, no TXPE cascade).
+ * - A chunk that carries the end of frame n and the start of frame n+1 is
+ *   charged to frame n (it is freed when frame n leaves the wire).
+ * - LOFE (§3.4: "CS deasserted before the chunk ended"): a data transfer
+ *   whose length is not a whole number of chunks. The whole chunks are
+ *   processed; the trailing partial chunk is ignored (MISO zeros for it),
+ *   the TX frame in progress is dropped and STATUS0.LOFE is set.
+ * - A chunk with bad header parity (or DNC=0 inside a data transfer) gets
+ *   a footer with HDRB=1 and DV=0; no TX or RX data moves in it; STATUS0.HDRE.
+ *   Only chunks with a good header release IRQ_N.
+ * - A control transfer whose length does not match LEN (8+4N / 8+8N bytes):
+ *   register i is written only if its data word (and complement) arrived
+ *   completely, reads fill what fits, bytes beyond the expected length read
+ *   0; counted in ctrl_len_errors, no status bit.
+ * - RCA counts chunks of frames already visible; for CSARFE it assumes each
+ *   frame starts at word 0 of a chunk. BUFSTS RCA/TXC are not saturated.
+ * - IRQ_N is asserted when (§2.5): RX chunks are pending and the last footer
+ *   reported RCA=0; TX credits reach the CONFIG0.TXCTHRESH threshold and the
+ *   last footer reported fewer; EXST becomes pending and was not reported
+ *   in a footer since it was last clear; a reset completes.
+ * - Trim offsets for AN1760 (indirect reads via 0xD8/0xDA/0xD9, §5.3):
+ *   cfg.trim_offset1/2 as 5-bit two's complement in bits 4:0 (defaults -3
+ *   and +2); indirect address 0x05 reads 0x0040 (bit 6: no chip error);
+ *   any other indirect address reads 0. MMS4 0x0000-0x00FF is plain
+ *   read/write storage (reset 0) except COL_DET_CTRL0 0x87 (reset 0x8083)
+ *   and 0xD8-0xDA, so every AN1760 write and read-modify-write works.
+ * - PLCA IDVER reads 0x0A10; CTRL0.RST (bit 14) restores the PLCA
+ *   registers to their reset values and self-clears.
+ * - MAC TI (MMS1 0x77) resets to 0; QTXCFG/QRXCFG reset to 0 and are stored
+ *   only (their BUFSZ is not checked against CPS).
+ * - A TX frame may be pulled by the medium as soon as its EV chunk has been
+ *   processed; its t_ready is the bus time of the end of that chunk.
+ * - Timing: a transfer of len bytes takes setup_ns + len*8e9/spi_hz ns
+ *   (truncated to whole ns) on the bus clock. In real-time mode the clock
+ *   starts each transfer at max(bus clock, CLOCK_MONOTONIC now); with
+ *   realtime=false "now" is the latest time the model has seen (bus clock or
+ *   an RX frame's t_end), so nothing ever sleeps.
+ */
+#ifndef ETHDRV_EMU_LAN865X_EMU_H
+#define ETHDRV_EMU_LAN865X_EMU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "ethdrv/driver.h"
+#include "ethdrv/stats.h"
+#include "medium.h"
+
+#define LAN865X_EMU_TX_CHUNKS 48u /* TX buffer in chunks: BUFSTS.TXC reset (§2.3, §5.4) */
+
+struct lan865x_emu;
+
+struct lan865x_emu_config {
+	uint32_t spi_hz; /* SCLK; default 25000000 (§1.1) */
+	uint32_t
+		setup_ns; /* per-transfer CS/setup overhead; default 1000 ns (assumed host+CS cost) */
+	uint64_t slack_ns; /* bus clock may run this far ahead of real time; default 200000 */
+	unsigned rx_buf_chunks; /* RX buffer in 64-byte blocks; default 64 (assumption, §5.4) */
+	uint8_t node_id; /* for log messages */
+	uint64_t seed; /* PRNG seed for bit errors; default 1 */
+	double mosi_ber; /* bit error rate host -> model; default 0 */
+	double miso_ber; /* bit error rate model -> host; default 0 */
+	bool realtime; /* false: never sleep (unit tests); the bus clock still advances */
+	uint16_t model; /* DEVID model: 0x8650 (default) or 0x8651 (§5.1) */
+	uint8_t rev; /* DEVID revision: 2 = B1 (default), 1 = B0 */
+	int8_t trim_offset1; /* AN1760 indirect 0x04, -16..15; default -3 (§5.3) */
+	int8_t trim_offset2; /* AN1760 indirect 0x08, -16..15; default +2 */
+};
+
+/* Faults that can be injected (architecture.md §5); each is counted. */
+enum lan865x_emu_fault {
+	/* Drop the RX frame at the head of the buffer (even if partly read:
+	 * the host then sees a frame without EV), or the next frame to arrive
+	 * if the buffer is empty, and set STATUS0.RXBOE. */
+	LAN865X_EMU_FAULT_RX_OVERFLOW,
+	/* STATUS0.LOFE as if CS rose inside a chunk; the TX frame in progress is dropped. */
+	LAN865X_EMU_FAULT_LOSS_OF_FRAME,
+	/* Spontaneous reset: registers to reset values, SYNC=0, buffers flushed, RESETC, IRQ. */
+	LAN865X_EMU_FAULT_RESET,
+	/* STATUS0.TXPE; the TX frame in progress is dropped. */
+	LAN865X_EMU_FAULT_TX_PROTOCOL,
+	/* The next header (control or data) is received with a parity error. */
+	LAN865X_EMU_FAULT_HDR_PARITY,
+	/* Internal fault STATUS1.FSMSTER (§3.5): frame data stops (footers DV=0,
+	 * TX chunks ignored, RX frames dropped) until a reset. */
+	LAN865X_EMU_FAULT_INTERNAL,
+	LAN865X_EMU_FAULT_COUNT
+};
+
+/* Counters; all monotonic since lan865x_emu_new(). */
+struct lan865x_emu_stats {
+	ethdrv_counter_t transfers; /* SPI transfers (CS assertions) */
+	ethdrv_counter_t bytes; /* bytes clocked in each direction */
+	ethdrv_counter_t ctrl_transfers; /* control transactions */
+	ethdrv_counter_t ctrl_reads; /* registers read */
+	ethdrv_counter_t ctrl_writes; /* registers written */
+	ethdrv_counter_t ctrl_len_errors; /* control transfers of the wrong length */
+	ethdrv_counter_t chunks; /* data chunks (complete ones) */
+	ethdrv_counter_t hdr_errors; /* headers with bad parity (HDRE/HDRB) */
+	ethdrv_counter_t cdpe; /* protected writes with a bad complement */
+	ethdrv_counter_t txpe; /* TX protocol errors */
+	ethdrv_counter_t txboe; /* DV chunks beyond the credits */
+	ethdrv_counter_t lofe; /* transfers ending inside a chunk */
+	ethdrv_counter_t tx_frames; /* frames that left the wire (tx_done) */
+	ethdrv_counter_t tx_bytes; /* their bytes incl. FCS */
+	ethdrv_counter_t tx_fcs_errors; /* TXFCSVE frames with a bad FCS (dropped) */
+	ethdrv_counter_t tx_dropped_protocol; /* frames aborted by TXPE/LOFE */
+	ethdrv_counter_t tx_dropped_overflow; /* frames cut by TXBOE */
+	ethdrv_counter_t tx_dropped_disabled; /* frames completed while NCR.TXEN=0 */
+	ethdrv_counter_t tx_dropped_oversize; /* frames longer than 1536 B incl. FCS */
+	ethdrv_counter_t tx_flushed; /* frames lost to a reset */
+	ethdrv_counter_t rx_frames; /* frames accepted into the RX buffer */
+	ethdrv_counter_t rx_bytes; /* their bytes as the host sees them */
+	ethdrv_counter_t rx_delivered; /* frames whose last chunk went to the host */
+	ethdrv_counter_t rx_dropped_overflow; /* no room in the RX buffer (RXBOE) */
+	ethdrv_counter_t rx_dropped_filter; /* address filter */
+	ethdrv_counter_t rx_dropped_sync; /* arrived while CONFIG0.SYNC=0 */
+	ethdrv_counter_t rx_dropped_disabled; /* NCR.RXEN=0 or internal fault */
+	ethdrv_counter_t rx_dropped_length; /* shorter than 64 or longer than the limit */
+	ethdrv_counter_t rx_dropped_fcs; /* bad FCS (NCFGR.IRXFCS clear) */
+	ethdrv_counter_t rx_flushed; /* frames lost to a reset */
+	ethdrv_counter_t mosi_flips; /* bits flipped host -> model */
+	ethdrv_counter_t miso_flips; /* bits flipped model -> host */
+	ethdrv_counter_t resets; /* resets of any kind */
+	ethdrv_counter_t irq_asserts; /* IRQ_N high -> low transitions */
+	ethdrv_counter_t faults; /* faults injected */
+	ethdrv_counter_t bus_ns; /* bus time of all transfers */
+	ethdrv_counter_t held_ns; /* real time callers were held (real-time mode) */
+};
+
+/* Names for registering struct lan865x_emu_stats in a stats set. */
+extern const struct ethdrv_stat_desc lan865x_emu_stats_desc[];
+extern const size_t lan865x_emu_stats_desc_count;
+
+/**
+ * lan865x_emu_config_default() - fill @cfg with the defaults listed above
+ * @cfg: the config
+ */
+void lan865x_emu_config_default(struct lan865x_emu_config *cfg);
+
+/**
+ * lan865x_emu_new() - create a model in the power-on-reset state
+ * @cfg: settings (NULL = defaults); copied
+ * @out: receives the model
+ *
+ * After creation IRQ_N is asserted and STATUS0.RESETC is set (§4.1).
+ *
+ * Return: 0, -EINVAL (spi_hz 0, rx_buf_chunks 0 or > 65536, BER outside
+ * 0..0.5, trim offsets outside -16..15), -ENOMEM, or the -errno of eventfd().
+ * Context: setup.
+ */
+int lan865x_emu_new(const struct lan865x_emu_config *cfg, struct lan865x_emu **out);
+
+/**
+ * lan865x_emu_free() - free the model (NULL is ignored); detaches it first
+ * @emu: the model
+ */
+void lan865x_emu_free(struct lan865x_emu *emu);
+
+/**
+ * lan865x_emu_get_bus() - the SPI bus the driver talks to
+ * @emu: the model
+ * @bus: filled: ops->transfer is the SPI slave, ops->close is NULL (the
+ *       model owns itself), irq_fd the IRQ_N eventfd (readable while
+ *       asserted; do not read it), hz = cfg.spi_hz, desc "emu:lan8650"
+ *       (or "emu:lan8651")
+ *
+ * The transfer returns 0 for every length (errors show up in the data, as
+ * on real hardware) or -EINVAL for a NULL buffer with a non-zero length.
+ */
+void lan865x_emu_get_bus(struct lan865x_emu *emu, struct ethdrv_spi_bus *bus);
+
+/**
+ * lan865x_emu_transfer() - the SPI slave itself (what bus->ops->transfer calls)
+ * @emu: the model
+ * @tx: @len bytes on MOSI
+ * @rx: receives @len bytes of MISO
+ * @len: bytes
+ *
+ * Return: 0 or -EINVAL.
+ * Context: any thread; serialised with the medium side by the model lock;
+ * may sleep in real-time mode when the bus clock is ahead of real time.
+ */
+int lan865x_emu_transfer(struct lan865x_emu *emu, const uint8_t *tx, uint8_t *rx, size_t len);
+
+/**
+ * lan865x_emu_attach() - connect the model's MAC to @port of @medium
+ * @emu: the model (not attached)
+ * @medium: the medium
+ * @port: the port
+ *
+ * Return: 0, -EBUSY if already attached, or the medium's error.
+ */
+int lan865x_emu_attach(struct lan865x_emu *emu, struct emu_medium *medium, unsigned port);
+
+/** lan865x_emu_detach() - disconnect from the medium (no-op when detached). */
+void lan865x_emu_detach(struct lan865x_emu *emu);
+
+/**
+ * lan865x_emu_port_ops() - the port ops the model gives a medium, for tests
+ * that play the medium themselves (node = the model)
+ */
+const struct emu_port_ops *lan865x_emu_port_ops(void);
+
+/**
+ * lan865x_emu_inject() - inject one fault now
+ * @emu: the model
+ * @fault: what
+ *
+ * Return: 0 or -EINVAL for an unknown fault.
+ */
+int lan865x_emu_inject(struct lan865x_emu *emu, enum lan865x_emu_fault fault);
+
+/**
+ * lan865x_emu_set_ber() - change the bit error rates at run time
+ * @emu: the model
+ * @mosi_ber: host -> model, 0..0.5
+ * @miso_ber: model -> host, 0..0.5
+ *
+ * Return: 0 or -EINVAL.
+ */
+int lan865x_emu_set_ber(struct lan865x_emu *emu, double mosi_ber, double miso_ber);
+
+/**
+ * lan865x_emu_get_stats() - copy the counters
+ * @emu: the model
+ * @st: receives them
+ */
+void lan865x_emu_get_stats(struct lan865x_emu *emu, struct lan865x_emu_stats *st);
+
+/**
+ * lan865x_emu_get_plca() - the PLCA settings in MMS4 0xCA01-0xCA05 (§3.6)
+ * @emu: the model
+ * @cfg: receives them
+ */
+void lan865x_emu_get_plca(struct lan865x_emu *emu, struct emu_plca_cfg *cfg);
+
+/**
+ * lan865x_emu_peek_reg() - read a register without side effects (tests, tools)
+ * @emu: the model
+ * @mms: memory map selector 0..15
+ * @addr: address
+ * @val: receives the value a control read would return
+ *
+ * Return: 0 or -ENOENT for an unimplemented register (*@val is then 0).
+ */
+int lan865x_emu_peek_reg(struct lan865x_emu *emu, unsigned mms, uint16_t addr, uint32_t *val);
+
+/** lan865x_emu_irq_asserted() - true while IRQ_N is asserted (low). */
+bool lan865x_emu_irq_asserted(struct lan865x_emu *emu);
+
+/** lan865x_emu_bus_time() - the bus clock: end of the last transfer, in ns. */
+uint64_t lan865x_emu_bus_time(struct lan865x_emu *emu);
+
+#endif /* ETHDRV_EMU_LAN865X_EMU_H */
