@@ -30,7 +30,7 @@ check: deps
 	cd build-check && ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS)
 
 format-check:
-	clang-format --dry-run -Werror $(C_FILES)
+	@clang-format --dry-run -Werror $(C_FILES) && echo "format-check: $(words $(C_FILES)) files clean"
 
 format:
 	clang-format -i $(C_FILES)

@@ -30,7 +30,8 @@ struct ethdrv_loop;
 struct ethdrv_netdev_ops {
 	/** Reset and configure the hardware, enable pollers and the IRQ. */
 	int (*open)(struct ethdrv_netdev *dev);
-	/** Stop traffic, disable pollers and the IRQ; free queued frames. */
+	/** Stop traffic, disable pollers and the IRQ; free queued frames and
+	 *  count them in tx_dropped. */
 	int (*stop)(struct ethdrv_netdev *dev);
 	/** Take one frame; ETHDRV_TX_OK or ETHDRV_TX_BUSY. Loop thread only. */
 	int (*start_xmit)(struct ethdrv_netdev *dev, struct ethdrv_pkt *pkt);
@@ -86,6 +87,7 @@ struct ethdrv_netdev {
 	void *rx_handler_arg; /* its argument */
 	struct ethdrv__napi_list *napis; /* pollers of this device (core-private) */
 	struct ethdrv_napi_config napi_cfg; /* knobs applied to new pollers */
+	int napi_weight; /* "budget" knob: RX poller weight; 0 = as the driver asked */
 };
 
 /**
@@ -200,5 +202,31 @@ static inline int ethdrv_spi_transfer(const struct ethdrv_spi_bus *bus, const ui
 {
 	return bus->ops->transfer(bus->ctx, tx, rx, len);
 }
+
+/**
+ * ethdrv_spi_trace_start() - log every transfer on @bus to a file
+ * @bus: the bus; its ops and ctx are replaced by a tracing wrapper
+ * @path: file to append to; one line per transfer:
+ *        "<monotonic_ns> <mosi-hex> <miso-hex>\n", lowercase hex, no spaces
+ *        inside either string
+ *
+ * Start it before a driver copies @bus, or through the driver's
+ * "spi_trace" knob; the wrapper's close op closes the inner bus and the file.
+ * Transfers must be serialised by the caller (drivers hold their bus lock).
+ *
+ * Return: 0, -EALREADY if @bus is already traced, -ENOMEM, or the -errno of
+ * opening @path.
+ * Context: setup, or with the driver's bus lock held.
+ */
+ETHDRV_EXPORT int ethdrv_spi_trace_start(struct ethdrv_spi_bus *bus, const char *path);
+
+/**
+ * ethdrv_spi_trace_stop() - flush and close the trace and restore @bus
+ * @bus: a bus traced with ethdrv_spi_trace_start()
+ *
+ * Return: 0, -EINVAL if @bus is not traced, or the -errno of closing the
+ * file (the bus is restored anyway).
+ */
+ETHDRV_EXPORT int ethdrv_spi_trace_stop(struct ethdrv_spi_bus *bus);
 
 #endif /* ETHDRV_DRIVER_H */

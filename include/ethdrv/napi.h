@@ -98,8 +98,13 @@ ETHDRV_EXPORT int ethdrv_napi_add_tx(struct ethdrv_netdev *dev, const char *name
 				     ethdrv_napi_poll_fn poll, void *ctx, struct ethdrv_napi **out);
 
 /**
- * ethdrv_napi_del() - unregister a disabled poller and free it
+ * ethdrv_napi_del() - unregister a disabled poller
  * @napi: the poller, or NULL
+ *
+ * Stops its thread, IRQ watcher and timer. Its counters stay registered
+ * (frozen) in the device's stats set, which has no way to drop them, so the
+ * memory is released with the device (ethdrv_netdev_cleanup()); adding a
+ * poller of the same name again reuses it and its counters.
  */
 ETHDRV_EXPORT void ethdrv_napi_del(struct ethdrv_napi *napi);
 

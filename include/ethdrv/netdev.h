@@ -98,7 +98,9 @@ ETHDRV_EXPORT void ethdrv_netdev_set_tx_wake_handler(struct ethdrv_netdev *dev,
  * counted: -ENETDOWN and -EMSGSIZE cases are also taken and counted, and
  * the error is returned for the caller's information); -EBUSY when the TX
  * queue is stopped: the caller keeps @pkt and retries after the wake
- * handler runs. Runts are padded by the device, not rejected.
+ * handler runs. Runts are padded by the device, not rejected. Also taken
+ * and counted in tx_dropped: -EINVAL for a frame shorter than an Ethernet
+ * header, -EOPNOTSUPP when the driver has no start_xmit.
  * Context: the loop thread (single enqueuer, dql.h).
  */
 ETHDRV_EXPORT int ethdrv_netdev_xmit(struct ethdrv_netdev *dev, struct ethdrv_pkt *pkt);

@@ -1,0 +1,514 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The event loop (loop.h): epoll, level-triggered, plus one timerfd armed at
+ * the earliest absolute deadline of a timer min-heap and one eventfd for
+ * cross-thread wakes. The timerfd is re-armed only before a blocking wait
+ * and only when the earliest deadline changed, so starting and stopping
+ * timers on the datapath costs no syscall.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/eventfd.h>
+#include <sys/prctl.h>
+#include <sys/timerfd.h>
+
+#include "ethdrv/loop.h"
+#include "loop_priv.h"
+
+_Static_assert(ETHDRV_EV_READ == EPOLLIN, "EV_READ must equal EPOLLIN");
+_Static_assert(ETHDRV_EV_WRITE == EPOLLOUT, "EV_WRITE must equal EPOLLOUT");
+_Static_assert(ETHDRV_EV_ERR == EPOLLERR, "EV_ERR must equal EPOLLERR");
+_Static_assert(ETHDRV_EV_HUP == EPOLLHUP, "EV_HUP must equal EPOLLHUP");
+
+#define NSEC_PER_SEC 1000000000ull
+#define LOOP_HEAP_MIN 16 /* initial timer heap slots */
+
+uint64_t ethdrv_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- timer heap ---- */
+
+static void heap_place(struct ethdrv_loop *loop, struct ethdrv_timer *t, unsigned i)
+{
+	loop->heap[i] = t;
+	t->heap_idx = i;
+}
+
+static void heap_sift_up(struct ethdrv_loop *loop, unsigned i)
+{
+	struct ethdrv_timer *t = loop->heap[i];
+
+	while (i > 0) {
+		unsigned p = (i - 1) / 2;
+
+		if (loop->heap[p]->deadline_ns <= t->deadline_ns)
+			break;
+		heap_place(loop, loop->heap[p], i);
+		i = p;
+	}
+	heap_place(loop, t, i);
+}
+
+static void heap_sift_down(struct ethdrv_loop *loop, unsigned i)
+{
+	struct ethdrv_timer *t = loop->heap[i];
+
+	for (;;) {
+		unsigned c = 2 * i + 1;
+
+		if (c >= loop->heap_len)
+			break;
+		if (c + 1 < loop->heap_len &&
+		    loop->heap[c + 1]->deadline_ns < loop->heap[c]->deadline_ns)
+			c++;
+		if (t->deadline_ns <= loop->heap[c]->deadline_ns)
+			break;
+		heap_place(loop, loop->heap[c], i);
+		i = c;
+	}
+	heap_place(loop, t, i);
+}
+
+static void heap_remove(struct ethdrv_loop *loop, struct ethdrv_timer *t)
+{
+	unsigned i = t->heap_idx;
+	struct ethdrv_timer *last = loop->heap[--loop->heap_len];
+
+	t->heap_idx = ~0u;
+	if (i == loop->heap_len)
+		return;
+	heap_place(loop, last, i);
+	heap_sift_down(loop, i);
+	heap_sift_up(loop, last->heap_idx);
+}
+
+static int heap_reserve(struct ethdrv_loop *loop)
+{
+	struct ethdrv_timer **h;
+	unsigned cap;
+
+	if (loop->heap_len < loop->heap_cap)
+		return 0;
+	cap = loop->heap_cap ? loop->heap_cap * 2 : LOOP_HEAP_MIN;
+	h = realloc(loop->heap, cap * sizeof(*h));
+	if (!h)
+		return -ENOMEM;
+	loop->heap = h;
+	loop->heap_cap = cap;
+	return 0;
+}
+
+void ethdrv_timer_init(struct ethdrv_loop *loop, struct ethdrv_timer *t, ethdrv_timer_cb cb)
+{
+	t->loop = loop;
+	t->deadline_ns = 0;
+	t->period_ns = 0;
+	t->heap_idx = ~0u;
+	t->cb = cb;
+}
+
+int ethdrv_timer_start_at(struct ethdrv_timer *t, uint64_t deadline_ns, uint64_t period_ns)
+{
+	struct ethdrv_loop *loop = t->loop;
+	int ret;
+
+	t->deadline_ns = deadline_ns;
+	t->period_ns = period_ns;
+	if (ethdrv_timer_is_active(t)) {
+		heap_sift_up(loop, t->heap_idx);
+		heap_sift_down(loop, t->heap_idx);
+		return 0;
+	}
+	ret = heap_reserve(loop);
+	if (ret)
+		return ret;
+	heap_place(loop, t, loop->heap_len++);
+	heap_sift_up(loop, t->heap_idx);
+	return 0;
+}
+
+int ethdrv_timer_start(struct ethdrv_timer *t, uint64_t delay_ns, uint64_t period_ns)
+{
+	return ethdrv_timer_start_at(t, ethdrv_now_ns() + delay_ns, period_ns);
+}
+
+void ethdrv_timer_stop(struct ethdrv_timer *t)
+{
+	if (ethdrv_timer_is_active(t))
+		heap_remove(t->loop, t);
+}
+
+/* Run expired timers; a timer re-armed at or before now waits for the next round. */
+static int loop_run_timers(struct ethdrv_loop *loop)
+{
+	unsigned limit = loop->heap_len;
+	uint64_t now;
+	int n = 0;
+
+	if (!loop->heap_len)
+		return 0;
+	now = ethdrv_now_ns();
+	while (loop->heap_len && loop->heap[0]->deadline_ns <= now && (unsigned)n < limit) {
+		struct ethdrv_timer *t = loop->heap[0];
+
+		if (t->period_ns) {
+			/* Skip missed periods; the grid stays deadline + k*period. */
+			uint64_t k = (now - t->deadline_ns) / t->period_ns + 1;
+
+			t->deadline_ns += k * t->period_ns;
+			heap_sift_down(loop, 0);
+		} else {
+			heap_remove(loop, t);
+		}
+		n++;
+		t->cb(t);
+	}
+	ethdrv_counter_add(&loop->st.timers_fired, (uint64_t)n);
+	return n;
+}
+
+/* Arm the timerfd for the earliest deadline if that changed. */
+static void loop_timerfd_sync(struct ethdrv_loop *loop)
+{
+	uint64_t want = loop->heap_len ? loop->heap[0]->deadline_ns : 0;
+	struct itimerspec its;
+
+	if (want == loop->armed_ns)
+		return;
+	memset(&its, 0, sizeof(its));
+	its.it_value.tv_sec = (time_t)(want / NSEC_PER_SEC);
+	its.it_value.tv_nsec = (long)(want % NSEC_PER_SEC);
+	if (want && !its.it_value.tv_sec && !its.it_value.tv_nsec)
+		its.it_value.tv_nsec = 1;
+	if (timerfd_settime(loop->timer_fd, TFD_TIMER_ABSTIME, &its, NULL) == 0)
+		loop->armed_ns = want;
+}
+
+static bool loop_timer_due(const struct ethdrv_loop *loop)
+{
+	return loop->heap_len && loop->heap[0]->deadline_ns <= ethdrv_now_ns();
+}
+
+/* ---- watchers ---- */
+
+static int loop_epoll_ctl(struct ethdrv_watch *w, int op, unsigned events)
+{
+	struct epoll_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.events = events & (EPOLLIN | EPOLLOUT);
+	ev.data.ptr = w;
+	if (epoll_ctl(w->loop->epfd, op, w->fd, &ev) < 0)
+		return -errno;
+	return 0;
+}
+
+int ethdrv_watch_start(struct ethdrv_loop *loop, struct ethdrv_watch *w, int fd, unsigned events,
+		       ethdrv_watch_cb cb)
+{
+	int ret;
+
+	if (!loop || !w || fd < 0 || !cb)
+		return -EINVAL;
+	w->loop = loop;
+	w->fd = fd;
+	w->cb = cb;
+	__atomic_store_n(&w->events, events, __ATOMIC_RELAXED);
+	ret = loop_epoll_ctl(w, EPOLL_CTL_ADD, events);
+	if (ret)
+		w->loop = NULL;
+	return ret;
+}
+
+/*
+ * Safe against a concurrent caller (napi masks an IRQ in the loop thread and
+ * may unmask it from a poller thread; epoll_ctl itself is thread-safe):
+ * w->events is the truth, and whoever changed it re-applies it until the
+ * epoll registration it last wrote matches, so the last change wins.
+ */
+int ethdrv_watch_set(struct ethdrv_watch *w, unsigned events)
+{
+	unsigned old = __atomic_exchange_n(&w->events, events, __ATOMIC_SEQ_CST);
+	int ret;
+
+	if (old == events || !w->loop)
+		return 0;
+	for (;;) {
+		ret = loop_epoll_ctl(w, EPOLL_CTL_MOD, events);
+		if (ret)
+			return ret;
+		old = events;
+		events = __atomic_load_n(&w->events, __ATOMIC_SEQ_CST);
+		if (events == old)
+			return 0;
+	}
+}
+
+void ethdrv_watch_stop(struct ethdrv_watch *w)
+{
+	struct ethdrv_loop *loop = w->loop;
+	int i;
+
+	if (!loop)
+		return;
+	epoll_ctl(loop->epfd, EPOLL_CTL_DEL, w->fd, NULL);
+	/* Drop events of this watcher still waiting in the current batch. */
+	for (i = loop->cur + 1; i < loop->nready; i++)
+		if (loop->events[i].data.ptr == w)
+			loop->events[i].data.ptr = NULL;
+	w->loop = NULL;
+}
+
+static void loop_drain_fd(int fd)
+{
+	uint64_t v;
+
+	while (read(fd, &v, sizeof(v)) < 0 && errno == EINTR)
+		;
+}
+
+/* Run the callbacks of one ready batch; returns the user events dispatched. */
+static int loop_dispatch(struct ethdrv_loop *loop)
+{
+	int n = 0;
+
+	for (loop->cur = 0; loop->cur < loop->nready; loop->cur++) {
+		struct epoll_event *ev = &loop->events[loop->cur];
+		struct ethdrv_watch *w = ev->data.ptr;
+		unsigned want, got;
+
+		if (!w)
+			continue;
+		if (w == &loop->timer_watch) {
+			loop_drain_fd(loop->timer_fd);
+			loop->armed_ns = 0; /* an expired absolute timerfd is disarmed */
+			continue;
+		}
+		if (w == &loop->wake_watch) {
+			loop_drain_fd(loop->wake_fd);
+			continue;
+		}
+		want = __atomic_load_n(&w->events, __ATOMIC_ACQUIRE);
+		if (!want)
+			continue; /* parked after the batch was collected */
+		got = ev->events & (want | EPOLLERR | EPOLLHUP);
+		if (!got)
+			continue;
+		w->cb(w, got);
+		n++;
+	}
+	loop->nready = 0;
+	loop->cur = 0;
+	return n;
+}
+
+/* ---- the loop ---- */
+
+static void loop_noop_watch(struct ethdrv_watch *w, unsigned events)
+{
+}
+
+int ethdrv_loop_new(struct ethdrv_loop **out)
+{
+	struct ethdrv_loop *loop;
+	int ret;
+
+	loop = calloc(1, sizeof(*loop));
+	if (!loop)
+		return -ENOMEM;
+	loop->timer_fd = loop->wake_fd = -1;
+	loop->budget_packets = 300;
+	loop->budget_usecs = 2000;
+	ret = ethdrv__softnet_init(&loop->sn);
+	if (ret)
+		goto err_free;
+	loop->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (loop->epfd < 0)
+		goto err_errno;
+	loop->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	if (loop->timer_fd < 0)
+		goto err_errno;
+	loop->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (loop->wake_fd < 0)
+		goto err_errno;
+	ret = ethdrv_watch_start(loop, &loop->timer_watch, loop->timer_fd, ETHDRV_EV_READ,
+				 loop_noop_watch);
+	if (ret)
+		goto err_close;
+	ret = ethdrv_watch_start(loop, &loop->wake_watch, loop->wake_fd, ETHDRV_EV_READ,
+				 loop_noop_watch);
+	if (ret)
+		goto err_close;
+	*out = loop;
+	return 0;
+
+err_errno:
+	ret = -errno;
+err_close:
+	if (loop->wake_fd >= 0)
+		close(loop->wake_fd);
+	if (loop->timer_fd >= 0)
+		close(loop->timer_fd);
+	if (loop->epfd >= 0)
+		close(loop->epfd);
+	ethdrv__softnet_destroy(&loop->sn);
+err_free:
+	free(loop);
+	return ret;
+}
+
+void ethdrv_loop_free(struct ethdrv_loop *loop)
+{
+	if (!loop)
+		return;
+	close(loop->wake_fd);
+	close(loop->timer_fd);
+	close(loop->epfd);
+	ethdrv__softnet_destroy(&loop->sn);
+	free(loop->heap);
+	free(loop);
+}
+
+/* First run: record the loop thread and make its timed waits precise. */
+static void loop_claim_thread(struct ethdrv_loop *loop)
+{
+	if (ethdrv_likely(__atomic_load_n(&loop->thread_set, __ATOMIC_RELAXED)))
+		return;
+	loop->thread = pthread_self();
+	__atomic_store_n(&loop->thread_set, 1, __ATOMIC_RELEASE);
+	/* host-measurements.md §1: the default 50 us slack delays every timer. */
+	prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+}
+
+/* Step 1: decide the epoll timeout; may run the before-sleep hook. */
+static int loop_wait_timeout(struct ethdrv_loop *loop, unsigned flags)
+{
+	if ((flags & ETHDRV_RUN_NOWAIT) || ethdrv__softnet_pending(&loop->sn))
+		return 0;
+	/* Publish "sleeping" before the last check; wakers test it after
+	 * publishing their work (seq_cst on both sides: no lost wakeup). */
+	__atomic_store_n(&loop->sleeping, 1, __ATOMIC_SEQ_CST);
+	if (loop->before_sleep)
+		loop->before_sleep(loop, loop->before_sleep_arg);
+	if (ethdrv__softnet_pending(&loop->sn) || loop_timer_due(loop)) {
+		__atomic_store_n(&loop->sleeping, 0, __ATOMIC_RELAXED);
+		return 0;
+	}
+	loop_timerfd_sync(loop);
+	ethdrv_counter_inc(&loop->st.sleeps);
+	return -1;
+}
+
+int ethdrv_loop_run_once(struct ethdrv_loop *loop, unsigned flags)
+{
+	int timeout, nready, n;
+
+	loop_claim_thread(loop);
+	ethdrv_counter_inc(&loop->st.iterations);
+
+	/* 1. Wait for fds, the earliest timer or a wake (unless work is pending). */
+	timeout = loop_wait_timeout(loop, flags);
+	nready = epoll_wait(loop->epfd, loop->events, LOOP_MAX_EVENTS, timeout);
+	if (timeout)
+		__atomic_store_n(&loop->sleeping, 0, __ATOMIC_RELAXED);
+	if (nready < 0) {
+		if (errno != EINTR)
+			return -errno;
+		nready = 0;
+	}
+	if (timeout && nready > 0)
+		ethdrv_counter_inc(&loop->st.wakeups);
+
+	/* 2. Dispatch ready watchers. */
+	loop->nready = nready;
+	n = loop_dispatch(loop);
+
+	/* 3. Expired timers. */
+	n += loop_run_timers(loop);
+
+	/* 4. The NAPI poll list, within netdev_budget / netdev_budget_usecs. */
+	n += ethdrv__napi_run_list(loop);
+
+	/* 5. Busy-poll pollers in busy mode. */
+	n += ethdrv__napi_busy_run(loop);
+	return n;
+}
+
+int ethdrv_loop_run(struct ethdrv_loop *loop)
+{
+	int ret;
+
+	do {
+		ret = ethdrv_loop_run_once(loop, 0);
+		if (ret < 0)
+			return ret;
+	} while (!__atomic_exchange_n(&loop->stop, 0, __ATOMIC_ACQ_REL));
+	return 0;
+}
+
+static void loop_signal(struct ethdrv_loop *loop)
+{
+	uint64_t one = 1;
+
+	/* EAGAIN means the counter is saturated: a wake is pending anyway. */
+	while (write(loop->wake_fd, &one, sizeof(one)) < 0 && errno == EINTR)
+		;
+}
+
+void ethdrv_loop_stop(struct ethdrv_loop *loop)
+{
+	__atomic_store_n(&loop->stop, 1, __ATOMIC_SEQ_CST);
+	loop_signal(loop);
+}
+
+void ethdrv_loop_wake(struct ethdrv_loop *loop)
+{
+	/* Only a loop that is (or may be about to be) blocked needs the syscall;
+	 * the first waker clears the flag so concurrent wakers write once. */
+	if (!__atomic_load_n(&loop->sleeping, __ATOMIC_SEQ_CST))
+		return;
+	if (!__atomic_exchange_n(&loop->sleeping, 0, __ATOMIC_SEQ_CST))
+		return;
+	loop_signal(loop);
+	ethdrv_counter_inc(&loop->st.wakes_sent);
+}
+
+bool ethdrv_loop_in_thread(const struct ethdrv_loop *loop)
+{
+	return __atomic_load_n(&loop->thread_set, __ATOMIC_ACQUIRE) &&
+	       pthread_equal(loop->thread, pthread_self());
+}
+
+void ethdrv_loop_set_before_sleep(struct ethdrv_loop *loop, ethdrv_loop_hook fn, void *arg)
+{
+	loop->before_sleep = fn;
+	loop->before_sleep_arg = arg;
+}
+
+int ethdrv_loop_set_budget(struct ethdrv_loop *loop, unsigned packets, unsigned usecs)
+{
+	if (!packets || !usecs)
+		return -EINVAL;
+	__atomic_store_n(&loop->budget_packets, packets, __ATOMIC_RELAXED);
+	__atomic_store_n(&loop->budget_usecs, usecs, __ATOMIC_RELAXED);
+	return 0;
+}
+
+void ethdrv_loop_get_stats(const struct ethdrv_loop *loop, struct ethdrv_loop_stats *st)
+{
+	st->iterations = ethdrv_counter_get(&loop->st.iterations);
+	st->sleeps = ethdrv_counter_get(&loop->st.sleeps);
+	st->wakeups = ethdrv_counter_get(&loop->st.wakeups);
+	st->wakes_sent = ethdrv_counter_get(&loop->st.wakes_sent);
+	st->processed = ethdrv_counter_get(&loop->st.processed);
+	st->time_squeeze = ethdrv_counter_get(&loop->st.time_squeeze);
+	st->timers_fired = ethdrv_counter_get(&loop->st.timers_fired);
+}

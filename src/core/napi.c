@@ -1,0 +1,953 @@
+// SPDX-License-Identifier: MIT
+/*
+ * NAPI-style pollers (napi.h): the SCHED/MISSED ownership protocol, the
+ * per-loop poll list ("softnet"), software IRQ coalescing, threaded and
+ * busy-poll modes. Facts: napi-facts.md §1.3 (state bits), §2.2 (defer
+ * table), §2.3 (busy polling), §3 (threaded NAPI).
+ *
+ * Ownership: whoever sets SCHED owns the poller until complete_done (or a
+ * release) clears it. The owner alone touches defer_count, timer_poll and
+ * poll_next. Ownership moves between contexts through the poll lists (a
+ * mutex for the cross-thread list) or the SCHED_THREADED bit (seq_cst),
+ * which also order those plain fields.
+ *
+ * Defer timer: in softirq mode an ethdrv_timer on the loop; when
+ * complete_done runs in a poller thread, that thread owns the deadline
+ * itself (timed condvar wait), since ethdrv_timer is loop-thread-only.
+ * When threaded mode is turned off, a pending thread deadline moves to the
+ * loop timer.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/prctl.h>
+
+#include "ethdrv/driver.h"
+#include "ethdrv/log.h"
+#include "ethdrv/napi.h"
+#include "loop_priv.h"
+#include "napi_priv.h"
+
+ETHDRV_LOG_MODULE(napi);
+
+#define NSEC_PER_USEC 1000ull
+#define NAPI_BUSY_BUDGET_MAX 65535u
+/* Bits complete_done clears (napi-facts.md §1.3 step 5). */
+#define NAPI_S_DONE_MASK \
+	(NAPI_S_SCHED | NAPI_S_MISSED | NAPI_S_SCHED_THREADED | NAPI_S_PREFER_BUSY_POLL)
+
+static const struct ethdrv_stat_desc napi_stats_desc[] = {
+	ETHDRV_STAT_DESC(struct ethdrv_napi_stats, irqs),
+	ETHDRV_STAT_DESC(struct ethdrv_napi_stats, schedules),
+	ETHDRV_STAT_DESC(struct ethdrv_napi_stats, missed),
+	ETHDRV_STAT_DESC(struct ethdrv_napi_stats, polls),
+	ETHDRV_STAT_DESC(struct ethdrv_napi_stats, work),
+	ETHDRV_STAT_DESC(struct ethdrv_napi_stats, repolls),
+	ETHDRV_STAT_DESC(struct ethdrv_napi_stats, empty_polls),
+	ETHDRV_STAT_DESC(struct ethdrv_napi_stats, completes),
+	ETHDRV_STAT_DESC(struct ethdrv_napi_stats, irq_rearms),
+	ETHDRV_STAT_DESC(struct ethdrv_napi_stats, defer_timer_polls),
+	ETHDRV_STAT_DESC(struct ethdrv_napi_stats, busy_polls),
+	ETHDRV_STAT_DESC(struct ethdrv_napi_stats, thread_wakeups),
+};
+
+/* The poller whose thread is the current thread, if any. */
+static __thread struct ethdrv_napi *napi_tls_thread;
+
+static inline unsigned napi_state(const struct ethdrv_napi *n)
+{
+	return __atomic_load_n(&n->state, __ATOMIC_ACQUIRE);
+}
+
+static inline void napi_clear_bits(struct ethdrv_napi *n, unsigned bits)
+{
+	__atomic_and_fetch(&n->state, ~bits, __ATOMIC_SEQ_CST);
+}
+
+/* True if the caller may touch loop-thread-only state of @loop. */
+static bool napi_loop_owner(const struct ethdrv_loop *loop)
+{
+	return !__atomic_load_n(&loop->thread_set, __ATOMIC_ACQUIRE) || ethdrv_loop_in_thread(loop);
+}
+
+/* ---- softnet: the per-loop poll lists ---- */
+
+int ethdrv__softnet_init(struct ethdrv__softnet *sn)
+{
+	memset(sn, 0, sizeof(*sn));
+	return -pthread_mutex_init(&sn->lock, NULL);
+}
+
+void ethdrv__softnet_destroy(struct ethdrv__softnet *sn)
+{
+	pthread_mutex_destroy(&sn->lock);
+}
+
+bool ethdrv__softnet_pending(struct ethdrv__softnet *sn)
+{
+	return sn->head || sn->busy_active ||
+	       __atomic_load_n(&sn->remote_pending, __ATOMIC_SEQ_CST) ||
+	       __atomic_load_n(&sn->busy_kick, __ATOMIC_RELAXED);
+}
+
+static void sn_append(struct ethdrv_napi **head, struct ethdrv_napi **tail, struct ethdrv_napi *n)
+{
+	n->poll_next = NULL;
+	if (*tail)
+		(*tail)->poll_next = n;
+	else
+		*head = n;
+	*tail = n;
+}
+
+static bool sn_remove(struct ethdrv_napi **head, struct ethdrv_napi **tail, struct ethdrv_napi *n)
+{
+	struct ethdrv_napi *prev = NULL, *it;
+
+	for (it = *head; it; prev = it, it = it->poll_next) {
+		if (it != n)
+			continue;
+		if (prev)
+			prev->poll_next = n->poll_next;
+		else
+			*head = n->poll_next;
+		if (*tail == n)
+			*tail = prev;
+		n->poll_next = NULL;
+		return true;
+	}
+	return false;
+}
+
+/* Queue an owned poller on its loop's poll list. */
+static void sn_queue(struct ethdrv_napi *n)
+{
+	struct ethdrv_loop *loop = n->loop;
+	struct ethdrv__softnet *sn = &loop->sn;
+
+	if (ethdrv_loop_in_thread(loop)) {
+		/* The loop drains this list before it sleeps: no lock, no wake. */
+		sn_append(&sn->head, &sn->tail, n);
+		return;
+	}
+	pthread_mutex_lock(&sn->lock);
+	sn_append(&sn->rhead, &sn->rtail, n);
+	__atomic_store_n(&sn->remote_pending, 1, __ATOMIC_SEQ_CST);
+	pthread_mutex_unlock(&sn->lock);
+	ethdrv_loop_wake(loop);
+}
+
+/* Move cross-thread schedules to the tail of the loop's list. */
+static void sn_splice_remote(struct ethdrv__softnet *sn)
+{
+	if (!__atomic_load_n(&sn->remote_pending, __ATOMIC_SEQ_CST))
+		return;
+	pthread_mutex_lock(&sn->lock);
+	if (sn->rhead) {
+		if (sn->tail)
+			sn->tail->poll_next = sn->rhead;
+		else
+			sn->head = sn->rhead;
+		sn->tail = sn->rtail;
+		sn->rhead = sn->rtail = NULL;
+	}
+	__atomic_store_n(&sn->remote_pending, 0, __ATOMIC_SEQ_CST);
+	pthread_mutex_unlock(&sn->lock);
+}
+
+/* Take @n off either poll list (loop thread); true if it was queued. */
+static bool sn_unqueue(struct ethdrv_napi *n)
+{
+	struct ethdrv__softnet *sn = &n->loop->sn;
+	bool found;
+
+	if (sn_remove(&sn->head, &sn->tail, n))
+		return true;
+	pthread_mutex_lock(&sn->lock);
+	found = sn_remove(&sn->rhead, &sn->rtail, n);
+	pthread_mutex_unlock(&sn->lock);
+	return found;
+}
+
+/* ---- scheduling ---- */
+
+static void napi_thread_wake(struct ethdrv_napi *n)
+{
+	/* Pairs with the thread publishing thread_sleeping before its check. */
+	if (!__atomic_load_n(&n->thread_sleeping, __ATOMIC_SEQ_CST))
+		return;
+	pthread_mutex_lock(&n->tlock);
+	pthread_cond_signal(&n->tcond);
+	pthread_mutex_unlock(&n->tlock);
+}
+
+bool ethdrv_napi_schedule_prep(struct ethdrv_napi *n)
+{
+	unsigned val = __atomic_load_n(&n->state, __ATOMIC_RELAXED), new;
+
+	do {
+		if (val & NAPI_S_DISABLE)
+			return false;
+		new = val | NAPI_S_SCHED;
+		/* Already owned: make the owner poll once more (§1.3). */
+		if (val & NAPI_S_SCHED)
+			new |= NAPI_S_MISSED;
+	} while (!__atomic_compare_exchange_n(&n->state, &val, new, true, __ATOMIC_SEQ_CST,
+					      __ATOMIC_RELAXED));
+	if (val & NAPI_S_SCHED) {
+		ethdrv_counter_inc(&n->stats.missed);
+		return false;
+	}
+	ethdrv_counter_inc(&n->stats.schedules);
+	return true;
+}
+
+void ethdrv__napi_schedule(struct ethdrv_napi *n)
+{
+	unsigned val = __atomic_load_n(&n->state, __ATOMIC_RELAXED);
+
+	/* Route and mark in one step, so turning threaded off cannot strand
+	 * a schedule: either the thread sees SCHED_THREADED or it goes to
+	 * the loop. */
+	do {
+		if (!(val & NAPI_S_THREADED))
+			break;
+	} while (!__atomic_compare_exchange_n(&n->state, &val, val | NAPI_S_SCHED_THREADED, true,
+					      __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+	if (val & NAPI_S_THREADED)
+		napi_thread_wake(n);
+	else
+		sn_queue(n);
+}
+
+bool ethdrv_napi_schedule(struct ethdrv_napi *n)
+{
+	if (!ethdrv_napi_schedule_prep(n))
+		return false;
+	ethdrv__napi_schedule(n);
+	return true;
+}
+
+/* Defer timer expiry (napi_watchdog): schedule without MISSED. */
+static void napi_watchdog(struct ethdrv_napi *n)
+{
+	unsigned val = __atomic_load_n(&n->state, __ATOMIC_RELAXED);
+
+	do {
+		if (val & (NAPI_S_DISABLE | NAPI_S_SCHED))
+			return;
+	} while (!__atomic_compare_exchange_n(&n->state, &val,
+					      (val | NAPI_S_SCHED) & ~NAPI_S_PREFER_BUSY_POLL, true,
+					      __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+	n->timer_poll = true;
+	ethdrv__napi_schedule(n);
+}
+
+static void napi_defer_timer_cb(struct ethdrv_timer *t)
+{
+	napi_watchdog(ethdrv_container_of(t, struct ethdrv_napi, defer_timer));
+}
+
+/* Arm the re-poll @timeout ns from now in the context that runs the poll. */
+static void napi_defer_arm(struct ethdrv_napi *n, uint64_t timeout)
+{
+	if (napi_tls_thread == n)
+		__atomic_store_n(&n->thread_deadline, ethdrv_now_ns() + timeout, __ATOMIC_RELEASE);
+	else if (napi_loop_owner(n->loop))
+		ethdrv_timer_start(&n->defer_timer, timeout, 0);
+	else
+		napi_watchdog(n); /* foreign context: re-poll now rather than never */
+}
+
+bool ethdrv_napi_complete_done(struct ethdrv_napi *n, int work_done)
+{
+	unsigned val = napi_state(n), new;
+	uint64_t timeout = 0;
+	bool ret = true;
+
+	ethdrv_counter_inc(&n->stats.completes);
+	/* 1. A busy-poller owns it and will poll again. */
+	if (val & NAPI_S_IN_BUSY_POLL)
+		return false;
+	/* 2-3. Software IRQ coalescing (napi-facts.md §2.2). */
+	if (work_done > 0)
+		n->defer_count = __atomic_load_n(&n->cfg.defer_hard_irqs, __ATOMIC_RELAXED);
+	if (n->defer_count > 0) {
+		n->defer_count--;
+		timeout = __atomic_load_n(&n->cfg.gro_flush_timeout_ns, __ATOMIC_RELAXED);
+		if (timeout)
+			ret = false;
+	}
+	/* 5. Release; a MISSED event keeps SCHED for one more poll. */
+	do {
+		new = val & ~NAPI_S_DONE_MASK;
+		if (val & NAPI_S_MISSED)
+			new |= NAPI_S_SCHED;
+	} while (!__atomic_compare_exchange_n(&n->state, &val, new, true, __ATOMIC_SEQ_CST,
+					      __ATOMIC_ACQUIRE));
+	/* 6. */
+	if (val & NAPI_S_MISSED) {
+		ethdrv__napi_schedule(n);
+		return false;
+	}
+	/* 7. */
+	if (timeout)
+		napi_defer_arm(n, timeout);
+	if (ret)
+		ethdrv_counter_inc(&n->stats.irq_rearms);
+	return ret;
+}
+
+/* Give up ownership without the defer logic (disable pending). */
+static void napi_release(struct ethdrv_napi *n)
+{
+	napi_clear_bits(n, NAPI_S_DONE_MASK | NAPI_S_IN_BUSY_POLL);
+}
+
+/* ---- polling ---- */
+
+/* One poll with bookkeeping; returns the work, clamped to @budget. */
+static int napi_run_poll(struct ethdrv_napi *n, int budget)
+{
+	uint64_t ts = __atomic_load_n(&n->irq_ts, __ATOMIC_RELAXED);
+	int work;
+
+	if (ts) {
+		ts = __atomic_exchange_n(&n->irq_ts, 0, __ATOMIC_RELAXED);
+		if (ts)
+			ethdrv_hist_record(&n->stats.irq_to_poll_ns, ethdrv_now_ns() - ts);
+	}
+	if (n->timer_poll) {
+		n->timer_poll = false;
+		ethdrv_counter_inc(&n->stats.defer_timer_polls);
+	}
+	ethdrv_counter_inc(&n->stats.polls);
+	work = n->poll(n, budget);
+	if (ethdrv_unlikely(work < 0 || work > budget)) {
+		/* A driver bug (napi-facts.md §1.2): log once, treat as the budget. */
+		if (!__atomic_exchange_n(&n->warned, 1, __ATOMIC_RELAXED))
+			ethdrv_err(n->dev, "napi %s: poll returned %d, budget %d", n->name, work,
+				   budget);
+		work = work < 0 ? 0 : budget;
+	}
+	ethdrv_counter_add(&n->stats.work, (uint64_t)work);
+	if (!work)
+		ethdrv_counter_inc(&n->stats.empty_polls);
+	else if (work == budget)
+		ethdrv_counter_inc(&n->stats.repolls);
+	return work;
+}
+
+/* A productive normal poll asks the busy-poller to take over. */
+static void napi_busy_kick(struct ethdrv_napi *n)
+{
+	struct ethdrv_loop *loop = n->loop;
+
+	if (n->tx || !__atomic_load_n(&n->cfg.busy_poll_us, __ATOMIC_RELAXED))
+		return;
+	__atomic_store_n(&n->busy_kick, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&loop->sn.busy_kick, 1, __ATOMIC_SEQ_CST);
+	if (!ethdrv_loop_in_thread(loop))
+		ethdrv_loop_wake(loop);
+}
+
+/* The poll used its whole weight and the core still owns it (§1.2). */
+static void napi_repoll(struct ethdrv_napi *n)
+{
+	unsigned val = napi_state(n);
+
+	if (val & NAPI_S_DISABLE)
+		napi_release(n);
+	else if (val & NAPI_S_THREADED)
+		ethdrv__napi_schedule(n); /* threaded was turned on: hand it over */
+	else
+		sn_append(&n->loop->sn.head, &n->loop->sn.tail, n);
+}
+
+int ethdrv__napi_run_list(struct ethdrv_loop *loop)
+{
+	struct ethdrv__softnet *sn = &loop->sn;
+	struct ethdrv_napi *n;
+	int budget, processed = 0;
+	uint64_t end;
+
+	sn_splice_remote(sn);
+	if (!sn->head)
+		return 0;
+	budget = (int)__atomic_load_n(&loop->budget_packets, __ATOMIC_RELAXED);
+	end = ethdrv_now_ns() +
+	      __atomic_load_n(&loop->budget_usecs, __ATOMIC_RELAXED) * NSEC_PER_USEC;
+	while ((n = sn->head)) {
+		int weight = __atomic_load_n(&n->weight, __ATOMIC_RELAXED), work;
+
+		/* 1. Take the first poller and poll it with its weight. */
+		sn->head = n->poll_next;
+		if (!sn->head)
+			sn->tail = NULL;
+		work = napi_run_poll(n, weight);
+		processed += work;
+		if (work > 0)
+			napi_busy_kick(n);
+		/* 2. Full weight: still ours; it goes to the tail. */
+		if (work == weight)
+			napi_repoll(n);
+		/* 3. Out of packets or time: the rest stays at the front. */
+		budget -= work;
+		if (sn->head && (budget <= 0 || ethdrv_now_ns() >= end)) {
+			ethdrv_counter_inc(&loop->st.time_squeeze);
+			break;
+		}
+	}
+	ethdrv_counter_add(&loop->st.processed, (uint64_t)processed);
+	return processed;
+}
+
+/* ---- busy polling (napi-facts.md §2.3) ---- */
+
+static bool napi_busy_start(struct ethdrv_napi *n, uint64_t now)
+{
+	unsigned val;
+
+	if (!__atomic_exchange_n(&n->busy_kick, 0, __ATOMIC_RELAXED))
+		return false;
+	val = __atomic_load_n(&n->state, __ATOMIC_RELAXED);
+	do {
+		/* Scheduled elsewhere: its poll will kick again if it finds work. */
+		if (val & (NAPI_S_SCHED | NAPI_S_DISABLE))
+			return false;
+	} while (!__atomic_compare_exchange_n(&n->state, &val,
+					      val | NAPI_S_SCHED | NAPI_S_IN_BUSY_POLL, true,
+					      __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+	n->busy_active = true;
+	n->loop->sn.busy_active++;
+	n->busy_last_work_ns = now;
+	return true;
+}
+
+/* Leave busy mode: drop IN_BUSY_POLL, keep SCHED for one more poll. */
+static void napi_busy_stop(struct ethdrv_napi *n, bool schedule)
+{
+	n->busy_active = false;
+	n->loop->sn.busy_active--;
+	napi_clear_bits(n, NAPI_S_IN_BUSY_POLL | NAPI_S_MISSED);
+	if (schedule)
+		ethdrv__napi_schedule(n); /* the last poll that may re-arm the IRQ */
+}
+
+static int napi_busy_poll(struct ethdrv_napi *n, uint64_t now, int limit)
+{
+	int budget = (int)__atomic_load_n(&n->cfg.busy_poll_budget, __ATOMIC_RELAXED);
+	uint64_t idle_ns = __atomic_load_n(&n->cfg.busy_poll_us, __ATOMIC_RELAXED) * NSEC_PER_USEC;
+	int work, total = 0;
+
+	do {
+		work = napi_run_poll(n, budget);
+		ethdrv_counter_inc(&n->stats.busy_polls);
+		total += work;
+	} while (work == budget && total < limit);
+	if (total)
+		n->busy_last_work_ns = now;
+	else if (now - n->busy_last_work_ns >= idle_ns)
+		napi_busy_stop(n, true);
+	return total;
+}
+
+int ethdrv__napi_busy_run(struct ethdrv_loop *loop)
+{
+	struct ethdrv__softnet *sn = &loop->sn;
+	int limit = (int)__atomic_load_n(&loop->budget_packets, __ATOMIC_RELAXED);
+	struct ethdrv_napi *n;
+	int total = 0;
+	uint64_t now;
+
+	/* Clear a kick even with an empty list: a late one from a poller
+	 * thread must not keep the loop from sleeping. */
+	if (__atomic_load_n(&sn->busy_kick, __ATOMIC_RELAXED))
+		__atomic_store_n(&sn->busy_kick, 0, __ATOMIC_SEQ_CST);
+	else if (!sn->busy_active)
+		return 0;
+	if (!sn->busy)
+		return 0;
+	now = ethdrv_now_ns();
+	for (n = sn->busy; n; n = n->busy_next) {
+		if (!n->busy_active && !napi_busy_start(n, now))
+			continue;
+		total += napi_busy_poll(n, now, limit);
+	}
+	ethdrv_counter_add(&loop->st.processed, (uint64_t)total);
+	return total;
+}
+
+static void napi_busy_list_update(struct ethdrv_napi *n)
+{
+	struct ethdrv__softnet *sn = &n->loop->sn;
+	struct ethdrv_napi **pp;
+	bool want = !n->deleted && !n->tx && n->cfg.busy_poll_us;
+
+	if (want == n->busy_listed)
+		return;
+	if (want) {
+		n->busy_next = sn->busy;
+		sn->busy = n;
+		n->busy_listed = true;
+		return;
+	}
+	if (n->busy_active)
+		napi_busy_stop(n, true);
+	__atomic_store_n(&n->busy_kick, 0, __ATOMIC_RELAXED);
+	for (pp = &sn->busy; *pp; pp = &(*pp)->busy_next) {
+		if (*pp == n) {
+			*pp = n->busy_next;
+			break;
+		}
+	}
+	n->busy_listed = false;
+}
+
+/* ---- threaded mode (napi-facts.md §3) ---- */
+
+/* Sleep until the thread owns a schedule (true) or must exit (false). */
+static bool napi_thread_wait(struct ethdrv_napi *n)
+{
+	bool slept = false, ret;
+
+	pthread_mutex_lock(&n->tlock);
+	__atomic_store_n(&n->thread_sleeping, 1, __ATOMIC_SEQ_CST);
+	for (;;) {
+		uint64_t dl;
+
+		if (__atomic_load_n(&n->thread_stop, __ATOMIC_ACQUIRE)) {
+			ret = false;
+			break;
+		}
+		if (__atomic_load_n(&n->state, __ATOMIC_SEQ_CST) & NAPI_S_SCHED_THREADED) {
+			ret = true;
+			break;
+		}
+		dl = __atomic_load_n(&n->thread_deadline, __ATOMIC_ACQUIRE);
+		if (dl && ethdrv_now_ns() >= dl) {
+			/* The defer deadline this thread owns expired. */
+			if (__atomic_compare_exchange_n(&n->thread_deadline, &dl, 0, false,
+							__ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+				pthread_mutex_unlock(&n->tlock);
+				napi_watchdog(n);
+				pthread_mutex_lock(&n->tlock);
+			}
+			continue;
+		}
+		if (dl) {
+			struct timespec ts = { .tv_sec = (time_t)(dl / 1000000000ull),
+					       .tv_nsec = (long)(dl % 1000000000ull) };
+
+			pthread_cond_timedwait(&n->tcond, &n->tlock, &ts);
+		} else {
+			pthread_cond_wait(&n->tcond, &n->tlock);
+		}
+		slept = true;
+	}
+	__atomic_store_n(&n->thread_sleeping, 0, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&n->tlock);
+	if (slept && ret)
+		ethdrv_counter_inc(&n->stats.thread_wakeups);
+	return ret;
+}
+
+/* Poll while the thread owns the poller (napi_threaded_poll_loop). */
+static void napi_thread_poll(struct ethdrv_napi *n)
+{
+	for (;;) {
+		int weight = __atomic_load_n(&n->weight, __ATOMIC_RELAXED);
+		int work = napi_run_poll(n, weight);
+		unsigned val;
+
+		if (work > 0)
+			napi_busy_kick(n);
+		if (work < weight)
+			return;
+		val = napi_state(n);
+		if (val & NAPI_S_DISABLE) {
+			napi_release(n);
+			return;
+		}
+		if (!(val & NAPI_S_THREADED)) {
+			/* Threaded mode was turned off: the loop takes it over. */
+			napi_clear_bits(n, NAPI_S_SCHED_THREADED);
+			ethdrv__napi_schedule(n);
+			return;
+		}
+	}
+}
+
+static void *napi_thread_main(void *arg)
+{
+	struct ethdrv_napi *n = arg;
+	char name[40];
+	unsigned val;
+
+	snprintf(name, sizeof(name), "napi/%s-%s", n->dev->name, n->name);
+	name[15] = '\0'; /* the kernel keeps 15 characters of a thread name */
+	prctl(PR_SET_NAME, name, 0UL, 0UL, 0UL);
+	prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+	napi_tls_thread = n;
+	while (napi_thread_wait(n))
+		napi_thread_poll(n);
+	/* Exiting: hand over a schedule that arrived before THREADED was cleared. */
+	val = napi_state(n);
+	if (val & NAPI_S_SCHED_THREADED) {
+		napi_clear_bits(n, NAPI_S_SCHED_THREADED);
+		if (val & NAPI_S_DISABLE)
+			napi_release(n);
+		else
+			ethdrv__napi_schedule(n);
+	}
+	napi_tls_thread = NULL;
+	return NULL;
+}
+
+static int napi_thread_start(struct ethdrv_napi *n)
+{
+	int ret;
+
+	__atomic_store_n(&n->thread_stop, 0, __ATOMIC_RELAXED);
+	ret = pthread_create(&n->thread, NULL, napi_thread_main, n);
+	if (ret)
+		return -ret;
+	n->thread_on = true;
+	/* From now on schedules go to the thread; one already on the loop's
+	 * list is polled there once more and then handed over. */
+	__atomic_or_fetch(&n->state, NAPI_S_THREADED, __ATOMIC_SEQ_CST);
+	return 0;
+}
+
+static void napi_thread_stop(struct ethdrv_napi *n)
+{
+	uint64_t dl;
+
+	napi_clear_bits(n, NAPI_S_THREADED);
+	pthread_mutex_lock(&n->tlock);
+	__atomic_store_n(&n->thread_stop, 1, __ATOMIC_RELEASE);
+	pthread_cond_signal(&n->tcond);
+	pthread_mutex_unlock(&n->tlock);
+	pthread_join(n->thread, NULL);
+	n->thread_on = false;
+	/* A defer deadline the thread owned moves to the loop timer. */
+	dl = __atomic_exchange_n(&n->thread_deadline, 0, __ATOMIC_ACQ_REL);
+	if (dl && !(napi_state(n) & NAPI_S_DISABLE))
+		ethdrv_timer_start_at(&n->defer_timer, dl, 0);
+}
+
+/* ---- IRQ ---- */
+
+static void napi_irq_cb(struct ethdrv_watch *w, unsigned events)
+{
+	struct ethdrv_napi *n = ethdrv_container_of(w, struct ethdrv_napi, irq_watch);
+
+	/* Mask first, then schedule (napi-facts.md §1.1). */
+	ethdrv_watch_set(w, 0);
+	__atomic_store_n(&n->irq_ts, ethdrv_now_ns(), __ATOMIC_RELAXED);
+	ethdrv_counter_inc(&n->stats.irqs);
+	ethdrv_napi_schedule(n);
+}
+
+int ethdrv_napi_attach_irq(struct ethdrv_napi *n, int fd)
+{
+	int ret;
+
+	if (!n || fd < 0)
+		return -EINVAL;
+	ethdrv_napi_detach_irq(n);
+	ret = ethdrv_watch_start(n->loop, &n->irq_watch, fd, 0, napi_irq_cb);
+	if (!ret)
+		__atomic_store_n(&n->irq_attached, true, __ATOMIC_RELEASE);
+	return ret;
+}
+
+void ethdrv_napi_detach_irq(struct ethdrv_napi *n)
+{
+	if (!n || !__atomic_load_n(&n->irq_attached, __ATOMIC_ACQUIRE))
+		return;
+	__atomic_store_n(&n->irq_attached, false, __ATOMIC_RELEASE);
+	ethdrv_watch_stop(&n->irq_watch);
+}
+
+void ethdrv_napi_irq_unmask(struct ethdrv_napi *n)
+{
+	/* epoll_ctl is thread-safe, so a poller thread re-arms directly. */
+	if (__atomic_load_n(&n->irq_attached, __ATOMIC_ACQUIRE))
+		ethdrv_watch_set(&n->irq_watch, ETHDRV_EV_READ);
+}
+
+/* ---- enable / disable ---- */
+
+void ethdrv_napi_enable(struct ethdrv_napi *n)
+{
+	unsigned val = __atomic_load_n(&n->state, __ATOMIC_RELAXED);
+
+	n->defer_count = 0;
+	n->timer_poll = false;
+	while (!__atomic_compare_exchange_n(&n->state, &val, val & (NAPI_S_THREADED), true,
+					    __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+		;
+}
+
+static void napi_sleep_us(unsigned us)
+{
+	struct timespec ts = { .tv_sec = 0, .tv_nsec = (long)us * 1000 };
+
+	nanosleep(&ts, NULL);
+}
+
+/* Try to take SCHED away from whoever holds it without polling; loop thread. */
+static bool napi_claim_owned(struct ethdrv_napi *n)
+{
+	if (n->busy_active) {
+		napi_busy_stop(n, false); /* the busy-poller is this thread */
+		return true;
+	}
+	return sn_unqueue(n); /* queued but not polling: the list held SCHED */
+}
+
+void ethdrv_napi_disable(struct ethdrv_napi *n)
+{
+	unsigned sleep_us = 20;
+
+	__atomic_or_fetch(&n->state, NAPI_S_DISABLE, __ATOMIC_SEQ_CST);
+	for (;;) {
+		unsigned val = napi_state(n);
+
+		if (!(val & NAPI_S_SCHED)) {
+			if (__atomic_compare_exchange_n(&n->state, &val, val | NAPI_S_SCHED, false,
+							__ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+				break;
+			continue;
+		}
+		if (napi_loop_owner(n->loop) && napi_claim_owned(n))
+			break;
+		/* A poll runs elsewhere (poller thread): wait for its release. */
+		napi_sleep_us(sleep_us);
+		sleep_us = ETHDRV_MIN(sleep_us * 2, 200u);
+	}
+	ethdrv_timer_stop(&n->defer_timer);
+	__atomic_store_n(&n->thread_deadline, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&n->busy_kick, 0, __ATOMIC_RELAXED);
+	napi_clear_bits(n, NAPI_S_MISSED | NAPI_S_SCHED_THREADED | NAPI_S_PREFER_BUSY_POLL |
+				   NAPI_S_IN_BUSY_POLL);
+	n->timer_poll = false;
+	n->defer_count = 0;
+}
+
+/* ---- configuration ---- */
+
+static int napi_check_config(const struct ethdrv_napi_config *cfg)
+{
+	if (cfg->busy_poll_budget > NAPI_BUSY_BUDGET_MAX || cfg->defer_hard_irqs > INT32_MAX)
+		return -EINVAL;
+	return 0;
+}
+
+int ethdrv_napi_configure(struct ethdrv_napi *n, const struct ethdrv_napi_config *cfg)
+{
+	unsigned budget;
+	int ret;
+
+	if (!n || !cfg || n->deleted || napi_check_config(cfg))
+		return -EINVAL;
+	budget = cfg->busy_poll_budget ? cfg->busy_poll_budget : ETHDRV_BUSY_POLL_BUDGET;
+	__atomic_store_n(&n->cfg.defer_hard_irqs, cfg->defer_hard_irqs, __ATOMIC_RELAXED);
+	__atomic_store_n(&n->cfg.gro_flush_timeout_ns, cfg->gro_flush_timeout_ns, __ATOMIC_RELAXED);
+	__atomic_store_n(&n->cfg.busy_poll_budget, budget, __ATOMIC_RELAXED);
+	if (cfg->threaded && !n->thread_on) {
+		ret = napi_thread_start(n);
+		if (ret)
+			return ret;
+	} else if (!cfg->threaded && n->thread_on) {
+		napi_thread_stop(n);
+	}
+	__atomic_store_n(&n->cfg.threaded, cfg->threaded, __ATOMIC_RELAXED);
+	__atomic_store_n(&n->cfg.busy_poll_us, cfg->busy_poll_us, __ATOMIC_RELAXED);
+	napi_busy_list_update(n);
+	return 0;
+}
+
+void ethdrv_napi_get_config(const struct ethdrv_napi *n, struct ethdrv_napi_config *cfg)
+{
+	cfg->defer_hard_irqs = __atomic_load_n(&n->cfg.defer_hard_irqs, __ATOMIC_RELAXED);
+	cfg->gro_flush_timeout_ns = __atomic_load_n(&n->cfg.gro_flush_timeout_ns, __ATOMIC_RELAXED);
+	cfg->threaded = __atomic_load_n(&n->cfg.threaded, __ATOMIC_RELAXED);
+	cfg->busy_poll_us = __atomic_load_n(&n->cfg.busy_poll_us, __ATOMIC_RELAXED);
+	cfg->busy_poll_budget = __atomic_load_n(&n->cfg.busy_poll_budget, __ATOMIC_RELAXED);
+}
+
+void ethdrv__napi_set_weight(struct ethdrv_napi *n, int weight)
+{
+	if (!n->tx)
+		__atomic_store_n(&n->weight, weight, __ATOMIC_RELAXED);
+}
+
+/* ---- registration ---- */
+
+static struct ethdrv_napi *napi_find(struct ethdrv_netdev *dev, const char *name)
+{
+	struct ethdrv__napi_list *l;
+
+	for (l = dev->napis; l; l = l->next)
+		if (!strcmp(ethdrv__napi_from_link(l)->name, name))
+			return ethdrv__napi_from_link(l);
+	return NULL;
+}
+
+/* A condvar whose timed waits use CLOCK_MONOTONIC (deadlines are ethdrv_now_ns()). */
+static int napi_cond_init(pthread_cond_t *c)
+{
+	pthread_condattr_t attr;
+	int ret;
+
+	ret = pthread_condattr_init(&attr);
+	if (ret)
+		return -ret;
+	ret = pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	if (!ret)
+		ret = pthread_cond_init(c, &attr);
+	pthread_condattr_destroy(&attr);
+	return -ret;
+}
+
+/* A new poller struct, linked to @dev with its counters registered. */
+static int napi_alloc(struct ethdrv_netdev *dev, const char *name, struct ethdrv_napi **out)
+{
+	struct ethdrv__napi_list **pp;
+	struct ethdrv_napi *n;
+	int ret = -ENOMEM;
+
+	n = calloc(1, sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	strcpy(n->name, name);
+	snprintf(n->prefix, sizeof(n->prefix), "napi_%s", name);
+	snprintf(n->hist_name, sizeof(n->hist_name), "napi_%s_irq_to_poll_ns", name);
+	n->stats.irq_to_poll_ns.unit = "ns";
+	if (pthread_mutex_init(&n->tlock, NULL))
+		goto err_free;
+	ret = napi_cond_init(&n->tcond);
+	if (ret)
+		goto err_mutex;
+	if (dev->stats_set) {
+		ret = ethdrv_stats_add_group(dev->stats_set, n->prefix, napi_stats_desc,
+					     ETHDRV_ARRAY_SIZE(napi_stats_desc), &n->stats);
+		if (!ret)
+			ret = ethdrv_stats_add_hist(dev->stats_set, n->hist_name,
+						    &n->stats.irq_to_poll_ns);
+		if (ret)
+			goto err_cond;
+	}
+	for (pp = &dev->napis; *pp; pp = &(*pp)->next)
+		;
+	*pp = &n->dev_link;
+	*out = n;
+	return 0;
+
+err_cond:
+	pthread_cond_destroy(&n->tcond);
+err_mutex:
+	pthread_mutex_destroy(&n->tlock);
+err_free:
+	free(n);
+	return ret == -EEXIST ? -EINVAL : ret;
+}
+
+static int napi_add(struct ethdrv_netdev *dev, const char *name, ethdrv_napi_poll_fn poll,
+		    int weight, void *ctx, bool tx, struct ethdrv_napi **out)
+{
+	struct ethdrv_napi *n;
+	int ret;
+
+	if (!dev || !dev->loop || !name || !*name || strlen(name) >= sizeof(n->name) || !poll ||
+	    weight < 1 || weight > ETHDRV_NAPI_WEIGHT || !out)
+		return -EINVAL;
+	n = napi_find(dev, name);
+	if (n && !n->deleted)
+		return -EINVAL;
+	if (!n) {
+		ret = napi_alloc(dev, name, &n);
+		if (ret)
+			return ret;
+	}
+	/* A deleted poller of that name is revived with its counters. */
+	n->deleted = false;
+	n->state = NAPI_S_SCHED | NAPI_S_DISABLE; /* pollers start disabled */
+	n->poll = poll;
+	n->weight = (!tx && dev->napi_weight) ? dev->napi_weight : weight;
+	n->ctx = ctx;
+	n->dev = dev;
+	n->loop = dev->loop;
+	n->tx = tx;
+	n->cfg.threaded = false;
+	n->cfg.busy_poll_us = 0;
+	ethdrv_timer_init(dev->loop, &n->defer_timer, napi_defer_timer_cb);
+	ret = ethdrv_napi_configure(n, &dev->napi_cfg);
+	if (ret) {
+		n->deleted = true;
+		return ret;
+	}
+	*out = n;
+	return 0;
+}
+
+int ethdrv_napi_add(struct ethdrv_netdev *dev, const char *name, ethdrv_napi_poll_fn poll,
+		    int weight, void *ctx, struct ethdrv_napi **out)
+{
+	return napi_add(dev, name, poll, weight, ctx, false, out);
+}
+
+int ethdrv_napi_add_tx(struct ethdrv_netdev *dev, const char *name, ethdrv_napi_poll_fn poll,
+		       void *ctx, struct ethdrv_napi **out)
+{
+	return napi_add(dev, name, poll, ETHDRV_NAPI_TX_WEIGHT, ctx, true, out);
+}
+
+void ethdrv_napi_del(struct ethdrv_napi *n)
+{
+	if (!n || n->deleted)
+		return;
+	if (!(napi_state(n) & NAPI_S_DISABLE))
+		ethdrv_napi_disable(n);
+	if (n->thread_on)
+		napi_thread_stop(n);
+	n->deleted = true;
+	napi_busy_list_update(n);
+	ethdrv_napi_detach_irq(n);
+	ethdrv_timer_stop(&n->defer_timer);
+}
+
+void ethdrv__napi_free_all(struct ethdrv_netdev *dev)
+{
+	struct ethdrv__napi_list *l = dev->napis;
+
+	while (l) {
+		struct ethdrv_napi *n = ethdrv__napi_from_link(l);
+
+		l = l->next;
+		ethdrv_napi_del(n);
+		pthread_cond_destroy(&n->tcond);
+		pthread_mutex_destroy(&n->tlock);
+		free(n);
+	}
+	dev->napis = NULL;
+}
+
+void *ethdrv_napi_ctx(const struct ethdrv_napi *n)
+{
+	return n->ctx;
+}
+
+struct ethdrv_netdev *ethdrv_napi_dev(const struct ethdrv_napi *n)
+{
+	return n->dev;
+}
+
+const struct ethdrv_napi_stats *ethdrv_napi_stats(const struct ethdrv_napi *n)
+{
+	return &n->stats;
+}

@@ -1,0 +1,602 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The generic device (netdev.h, driver.h): lifecycle, RX delivery, the TX
+ * queue with byte queue limits and its stop/wake protocol (napi-facts.md
+ * §4.2), and run-time knobs.
+ *
+ * Counters on the TX error paths, as Linux's __dev_queue_xmit counts them:
+ * a frame sent while the device is down, or one too long for the MTU, is
+ * freed and counted in tx_dropped only (no carrier error: the link state is
+ * not involved).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ethdrv/driver.h"
+#include "ethdrv/log.h"
+#include "ethdrv/netdev.h"
+#include "loop_priv.h"
+#include "napi_priv.h"
+
+ETHDRV_LOG_MODULE(netdev);
+
+#define NETDEV_XOFF_ANY (ETHDRV_TXQ_DRV_XOFF | ETHDRV_TXQ_STACK_XOFF)
+#define NSEC_PER_MSEC 1000000ull
+
+static const struct ethdrv_stat_desc netdev_txq_desc[] = {
+	ETHDRV_STAT_DESC(struct ethdrv_txq, stops),
+	ETHDRV_STAT_DESC(struct ethdrv_txq, wakes),
+};
+
+const char *ethdrv_netdev_name(const struct ethdrv_netdev *dev)
+{
+	return dev ? dev->name : "-";
+}
+
+int ethdrv_netdev_init(struct ethdrv_netdev *dev, const char *name,
+		       const struct ethdrv_netdev_ops *ops, struct ethdrv_loop *loop,
+		       struct ethdrv_pkt_pool *pool)
+{
+	int ret;
+
+	if (!dev || !name || !*name || strlen(name) >= sizeof(dev->name) || !ops || !loop)
+		return -EINVAL;
+	strcpy(dev->name, name);
+	dev->ops = ops;
+	dev->loop = loop;
+	dev->pool = pool;
+	dev->mtu = ETHDRV_ETH_DATA_LEN;
+	dev->up = false;
+	dev->rx_flags = ETHDRV_RXF_BROADCAST;
+	dev->napis = NULL;
+	dev->napi_cfg.busy_poll_budget = ETHDRV_BUSY_POLL_BUDGET;
+	ethdrv_dql_init(&dev->txq.dql, ETHDRV_DQL_HOLD_TIME_NS);
+	ret = ethdrv_stats_set_new(&dev->stats_set);
+	if (ret)
+		return ret;
+	ret = ethdrv_stats_add_group(dev->stats_set, "", ethdrv_link_stats_desc,
+				     ethdrv_link_stats_desc_count, &dev->stats);
+	if (!ret)
+		ret = ethdrv_stats_add_group(dev->stats_set, "txq", netdev_txq_desc,
+					     ETHDRV_ARRAY_SIZE(netdev_txq_desc), &dev->txq);
+	if (ret) {
+		ethdrv_stats_set_free(dev->stats_set);
+		dev->stats_set = NULL;
+	}
+	return ret;
+}
+
+void ethdrv_netdev_cleanup(struct ethdrv_netdev *dev)
+{
+	ethdrv__napi_free_all(dev);
+	ethdrv_stats_set_free(dev->stats_set);
+	dev->stats_set = NULL;
+}
+
+/* Forget the TX queue state without calling the wake handler. */
+static void netdev_txq_clear(struct ethdrv_netdev *dev)
+{
+	ethdrv_dql_reset(&dev->txq.dql);
+	__atomic_store_n(&dev->txq.state, 0, __ATOMIC_SEQ_CST);
+}
+
+int ethdrv_netdev_open(struct ethdrv_netdev *dev)
+{
+	int ret;
+
+	if (!dev)
+		return -EINVAL;
+	if (dev->up)
+		return -EALREADY;
+	if (!dev->ops->open)
+		return -EOPNOTSUPP;
+	netdev_txq_clear(dev);
+	ret = dev->ops->open(dev);
+	if (ret)
+		return ret;
+	dev->up = true;
+	return 0;
+}
+
+int ethdrv_netdev_stop(struct ethdrv_netdev *dev)
+{
+	int ret = 0;
+
+	if (!dev)
+		return -EINVAL;
+	if (!dev->up)
+		return 0;
+	dev->up = false; /* xmit refuses from here on */
+	if (dev->ops->stop)
+		ret = dev->ops->stop(dev);
+	netdev_txq_clear(dev);
+	return ret;
+}
+
+void ethdrv_netdev_destroy(struct ethdrv_netdev *dev)
+{
+	const struct ethdrv_netdev_ops *ops;
+
+	if (!dev)
+		return;
+	ops = dev->ops;
+	ethdrv_netdev_stop(dev);
+	ethdrv_netdev_cleanup(dev);
+	if (ops->destroy)
+		ops->destroy(dev);
+}
+
+void ethdrv_netdev_set_rx_handler(struct ethdrv_netdev *dev, ethdrv_rx_handler_fn fn, void *arg)
+{
+	dev->rx_handler = fn;
+	dev->rx_handler_arg = arg;
+}
+
+void ethdrv_netdev_set_tx_wake_handler(struct ethdrv_netdev *dev, ethdrv_tx_wake_fn fn, void *arg)
+{
+	dev->txq.wake = fn;
+	dev->txq.wake_arg = arg;
+}
+
+void ethdrv_netdev_receive(struct ethdrv_netdev *dev, struct ethdrv_pkt *pkt)
+{
+	struct ethdrv_link_stats *st = &dev->stats;
+
+	ethdrv_counter_inc(&st->rx_packets);
+	ethdrv_counter_add(&st->rx_bytes, pkt->len);
+	/* Any group address, broadcast included (is_multicast_ether_addr). */
+	if (pkt->len && (pkt->data[0] & 1))
+		ethdrv_counter_inc(&st->multicast);
+	if (ethdrv_likely(dev->rx_handler != NULL)) {
+		dev->rx_handler(dev->rx_handler_arg, pkt);
+		return;
+	}
+	ethdrv_counter_inc(&st->rx_nohandler);
+	ethdrv_counter_inc(&st->rx_dropped);
+	ethdrv_pkt_free(pkt);
+}
+
+/* ---- transmit ---- */
+
+static int netdev_tx_drop(struct ethdrv_netdev *dev, struct ethdrv_pkt *pkt, int err)
+{
+	ethdrv_counter_inc(&dev->stats.tx_dropped);
+	ethdrv_pkt_free(pkt);
+	return err;
+}
+
+int ethdrv_netdev_xmit(struct ethdrv_netdev *dev, struct ethdrv_pkt *pkt)
+{
+	int rc;
+
+	if (ethdrv_unlikely(!dev->up))
+		return netdev_tx_drop(dev, pkt, -ENETDOWN);
+	if (ethdrv_unlikely(pkt->len < ETHDRV_ETH_HLEN))
+		return netdev_tx_drop(dev, pkt, -EINVAL);
+	if (ethdrv_unlikely(pkt->len > dev->mtu + ETHDRV_ETH_HLEN + ETHDRV_VLAN_HLEN))
+		return netdev_tx_drop(dev, pkt, -EMSGSIZE);
+	if (__atomic_load_n(&dev->txq.state, __ATOMIC_ACQUIRE))
+		return -EBUSY;
+	if (ethdrv_unlikely(!dev->ops->start_xmit))
+		return netdev_tx_drop(dev, pkt, -EOPNOTSUPP);
+	rc = dev->ops->start_xmit(dev, pkt);
+	if (ethdrv_likely(rc == ETHDRV_TX_OK))
+		return 0;
+	if (rc == ETHDRV_TX_BUSY) {
+		/* Drivers stop the queue before they run out of room. */
+		if (!ethdrv_netdev_tx_stopped(dev))
+			ethdrv_warn_ratelimited(dev, "tx: busy while the queue is awake");
+		return -EBUSY;
+	}
+	ethdrv_err_ratelimited(dev, "tx: start_xmit returned %d", rc);
+	return 0;
+}
+
+bool ethdrv_netdev_tx_stopped(const struct ethdrv_netdev *dev)
+{
+	return __atomic_load_n(&dev->txq.state, __ATOMIC_ACQUIRE) != 0;
+}
+
+/* The queue runs again: count it and tell the application. */
+static void netdev_txq_woken(struct ethdrv_netdev *dev)
+{
+	ethdrv_counter_inc(&dev->txq.wakes);
+	if (dev->txq.wake)
+		dev->txq.wake(dev->txq.wake_arg);
+}
+
+/*
+ * Full barrier (smp_mb): a seq_cst read-modify-write of the queue state.
+ * Not __atomic_thread_fence(), which ThreadSanitizer does not model.
+ */
+static void netdev_txq_mb(struct ethdrv_txq *q)
+{
+	__atomic_fetch_or(&q->state, 0u, __ATOMIC_SEQ_CST);
+}
+
+/* Set @bit; count a stop if the queue was running. */
+static void netdev_txq_set(struct ethdrv_txq *q, unsigned bit)
+{
+	unsigned old = __atomic_fetch_or(&q->state, bit, __ATOMIC_SEQ_CST);
+
+	if (!(old & NETDEV_XOFF_ANY))
+		ethdrv_counter_inc(&q->stops);
+}
+
+/* Clear @bit; true if that made the queue run again. */
+static bool netdev_txq_clear_bit(struct ethdrv_txq *q, unsigned bit)
+{
+	unsigned old = __atomic_fetch_and(&q->state, ~bit, __ATOMIC_SEQ_CST);
+
+	return (old & bit) && !(old & NETDEV_XOFF_ANY & ~bit);
+}
+
+void ethdrv_netdev_tx_sent(struct ethdrv_netdev *dev, unsigned bytes)
+{
+	struct ethdrv_txq *q = &dev->txq;
+
+	ethdrv_dql_queued(&q->dql, bytes);
+	if (ethdrv_likely(ethdrv_dql_avail(&q->dql) >= 0))
+		return;
+	netdev_txq_set(q, ETHDRV_TXQ_STACK_XOFF);
+	/* netdev_tx_sent_queue (§4.2): a completion on another thread may have
+	 * made room before it could see XOFF; re-check after a full barrier. */
+	netdev_txq_mb(q);
+	if (ethdrv_dql_avail(&q->dql) < 0)
+		return;
+	/* Restarted by the enqueuer itself: nobody waits, so no handler. */
+	if (netdev_txq_clear_bit(q, ETHDRV_TXQ_STACK_XOFF))
+		ethdrv_counter_inc(&q->wakes);
+}
+
+void ethdrv_netdev_tx_completed(struct ethdrv_netdev *dev, unsigned pkts, unsigned bytes)
+{
+	struct ethdrv_txq *q = &dev->txq;
+
+	ethdrv_counter_add(&dev->stats.tx_packets, pkts);
+	ethdrv_counter_add(&dev->stats.tx_bytes, bytes);
+	if (!bytes)
+		return;
+	ethdrv_dql_completed(&q->dql, bytes);
+	/* Pairs with the barrier in ethdrv_netdev_tx_sent(). */
+	netdev_txq_mb(q);
+	if (ethdrv_dql_avail(&q->dql) < 0)
+		return;
+	if (!(__atomic_load_n(&q->state, __ATOMIC_RELAXED) & ETHDRV_TXQ_STACK_XOFF))
+		return;
+	if (netdev_txq_clear_bit(q, ETHDRV_TXQ_STACK_XOFF))
+		netdev_txq_woken(dev);
+}
+
+void ethdrv_netdev_tx_stop(struct ethdrv_netdev *dev)
+{
+	netdev_txq_set(&dev->txq, ETHDRV_TXQ_DRV_XOFF);
+}
+
+void ethdrv_netdev_tx_wake(struct ethdrv_netdev *dev)
+{
+	if (netdev_txq_clear_bit(&dev->txq, ETHDRV_TXQ_DRV_XOFF))
+		netdev_txq_woken(dev);
+}
+
+void ethdrv_netdev_tx_reset(struct ethdrv_netdev *dev)
+{
+	ethdrv_dql_reset(&dev->txq.dql);
+	if (netdev_txq_clear_bit(&dev->txq, ETHDRV_TXQ_STACK_XOFF))
+		netdev_txq_woken(dev);
+}
+
+/* ---- knobs ---- */
+
+enum netdev_knob_id {
+	K_DEFER,
+	K_FLUSH,
+	K_THREADED,
+	K_BUSY_POLL,
+	K_BUSY_BUDGET,
+	K_WEIGHT,
+	K_NETDEV_BUDGET,
+	K_NETDEV_BUDGET_USECS,
+	K_BQL_MIN,
+	K_BQL_MAX,
+	K_BQL_HOLD,
+};
+
+/* Core knobs and their accepted ranges (architecture.md §2 names). */
+static const struct netdev_knob {
+	const char *key; /* the name users know from Linux sysfs/sysctl */
+	enum netdev_knob_id id; /* what it sets */
+	uint64_t min, max; /* accepted values, inclusive */
+} netdev_knobs[] = {
+	{ "napi_defer_hard_irqs", K_DEFER, 0, INT32_MAX },
+	{ "gro_flush_timeout", K_FLUSH, 0, UINT32_MAX },
+	{ "threaded", K_THREADED, 0, 1 },
+	{ "busy_poll", K_BUSY_POLL, 0, 1000000 },
+	{ "busy_poll_budget", K_BUSY_BUDGET, 1, 65535 },
+	{ "budget", K_WEIGHT, 1, ETHDRV_NAPI_WEIGHT },
+	{ "netdev_budget", K_NETDEV_BUDGET, 1, INT32_MAX },
+	{ "netdev_budget_usecs", K_NETDEV_BUDGET_USECS, 1, INT32_MAX },
+	{ "bql_limit_min", K_BQL_MIN, 0, ETHDRV_DQL_MAX_LIMIT },
+	{ "bql_limit_max", K_BQL_MAX, 0, ETHDRV_DQL_MAX_LIMIT },
+	{ "bql_hold_time", K_BQL_HOLD, 1, 3600000 },
+};
+
+static const struct netdev_knob *netdev_knob_find(const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < ETHDRV_ARRAY_SIZE(netdev_knobs); i++)
+		if (!strcmp(netdev_knobs[i].key, key))
+			return &netdev_knobs[i];
+	return NULL;
+}
+
+/* Strict decimal: digits only, the whole string, within [min, max]. */
+static int netdev_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!s || !isdigit((unsigned char)s[0]))
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+/* Store @v into the field of @cfg that @id names. */
+static void netdev_cfg_apply(struct ethdrv_napi_config *cfg, enum netdev_knob_id id, uint64_t v)
+{
+	switch (id) {
+	case K_DEFER:
+		cfg->defer_hard_irqs = (unsigned)v;
+		break;
+	case K_FLUSH:
+		cfg->gro_flush_timeout_ns = v;
+		break;
+	case K_THREADED:
+		cfg->threaded = v != 0;
+		break;
+	case K_BUSY_POLL:
+		cfg->busy_poll_us = (unsigned)v;
+		break;
+	default:
+		cfg->busy_poll_budget = (unsigned)v;
+		break;
+	}
+}
+
+/* A poller knob: the device default and every live poller (stops at the first failure). */
+static int netdev_set_napi_knob(struct ethdrv_netdev *dev, enum netdev_knob_id id, uint64_t v)
+{
+	struct ethdrv__napi_list *l;
+	int ret;
+
+	netdev_cfg_apply(&dev->napi_cfg, id, v);
+	for (l = dev->napis; l; l = l->next) {
+		struct ethdrv_napi *n = ethdrv__napi_from_link(l);
+		struct ethdrv_napi_config cfg;
+
+		if (n->deleted)
+			continue;
+		ethdrv_napi_get_config(n, &cfg);
+		netdev_cfg_apply(&cfg, id, v);
+		ret = ethdrv_napi_configure(n, &cfg);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int netdev_set_core(struct ethdrv_netdev *dev, enum netdev_knob_id id, uint64_t v)
+{
+	struct ethdrv_dql *dql = &dev->txq.dql;
+	struct ethdrv__napi_list *l;
+
+	switch (id) {
+	case K_WEIGHT:
+		dev->napi_weight = (int)v;
+		for (l = dev->napis; l; l = l->next)
+			ethdrv__napi_set_weight(ethdrv__napi_from_link(l), (int)v);
+		return 0;
+	case K_NETDEV_BUDGET:
+		return ethdrv_loop_set_budget(dev->loop, (unsigned)v, dev->loop->budget_usecs);
+	case K_NETDEV_BUDGET_USECS:
+		return ethdrv_loop_set_budget(dev->loop, dev->loop->budget_packets, (unsigned)v);
+	case K_BQL_MIN:
+		if (v > dql->max_limit)
+			return -EINVAL;
+		dql->min_limit = (unsigned)v;
+		return 0;
+	case K_BQL_MAX:
+		if (v < dql->min_limit)
+			return -EINVAL;
+		dql->max_limit = (unsigned)v;
+		return 0;
+	case K_BQL_HOLD:
+		dql->slack_hold_ns = v * NSEC_PER_MSEC;
+		return 0;
+	default:
+		return netdev_set_napi_knob(dev, id, v);
+	}
+}
+
+int ethdrv_netdev_set(struct ethdrv_netdev *dev, const char *key, const char *value)
+{
+	const struct netdev_knob *k;
+	uint64_t v;
+	int ret;
+
+	if (!dev || !key)
+		return -EINVAL;
+	k = netdev_knob_find(key);
+	if (!k)
+		return dev->ops->set_param ? dev->ops->set_param(dev, key, value) : -ENOENT;
+	ret = netdev_parse_u64(value, k->min, k->max, &v);
+	if (ret)
+		return ret;
+	return netdev_set_core(dev, k->id, v);
+}
+
+/* The weight RX pollers use now ("budget"). */
+static int netdev_weight(const struct ethdrv_netdev *dev)
+{
+	struct ethdrv__napi_list *l;
+
+	if (dev->napi_weight)
+		return dev->napi_weight;
+	for (l = dev->napis; l; l = l->next) {
+		struct ethdrv_napi *n = ethdrv__napi_from_link(l);
+
+		if (!n->tx && !n->deleted)
+			return __atomic_load_n(&n->weight, __ATOMIC_RELAXED);
+	}
+	return ETHDRV_NAPI_WEIGHT;
+}
+
+static uint64_t netdev_get_core(const struct ethdrv_netdev *dev, enum netdev_knob_id id)
+{
+	const struct ethdrv_napi_config *c = &dev->napi_cfg;
+
+	switch (id) {
+	case K_DEFER:
+		return c->defer_hard_irqs;
+	case K_FLUSH:
+		return c->gro_flush_timeout_ns;
+	case K_THREADED:
+		return c->threaded;
+	case K_BUSY_POLL:
+		return c->busy_poll_us;
+	case K_BUSY_BUDGET:
+		return c->busy_poll_budget;
+	case K_WEIGHT:
+		return (uint64_t)netdev_weight(dev);
+	case K_NETDEV_BUDGET:
+		return __atomic_load_n(&dev->loop->budget_packets, __ATOMIC_RELAXED);
+	case K_NETDEV_BUDGET_USECS:
+		return __atomic_load_n(&dev->loop->budget_usecs, __ATOMIC_RELAXED);
+	case K_BQL_MIN:
+		return dev->txq.dql.min_limit;
+	case K_BQL_MAX:
+		return dev->txq.dql.max_limit;
+	default:
+		return dev->txq.dql.slack_hold_ns / NSEC_PER_MSEC;
+	}
+}
+
+int ethdrv_netdev_get(struct ethdrv_netdev *dev, const char *key, char *buf, size_t size)
+{
+	const struct netdev_knob *k;
+	int len;
+
+	if (!dev || !key || (!buf && size))
+		return -EINVAL;
+	k = netdev_knob_find(key);
+	if (!k)
+		return dev->ops->get_param ? dev->ops->get_param(dev, key, buf, size) : -ENOENT;
+	len = snprintf(buf, size, "%" PRIu64, netdev_get_core(dev, k->id));
+	return (size_t)len >= size ? -ENOSPC : 0;
+}
+
+/* ---- control ---- */
+
+struct ethdrv_stats_set *ethdrv_netdev_stats(struct ethdrv_netdev *dev)
+{
+	int ret;
+
+	if (dev->ops->get_stats) {
+		ret = dev->ops->get_stats(dev);
+		if (ret)
+			ethdrv_warn_ratelimited(dev, "get_stats failed: %d", ret);
+	}
+	return dev->stats_set;
+}
+
+struct ethdrv_link_stats *ethdrv_netdev_link_stats(struct ethdrv_netdev *dev)
+{
+	return &dev->stats;
+}
+
+int ethdrv_netdev_get_link(struct ethdrv_netdev *dev, struct ethdrv_link_state *st)
+{
+	if (!dev || !st)
+		return -EINVAL;
+	if (!dev->ops->get_link)
+		return -EOPNOTSUPP;
+	return dev->ops->get_link(dev, st);
+}
+
+static bool netdev_mac_is_zero(const uint8_t *mac)
+{
+	static const uint8_t zero[ETHDRV_ETH_ALEN];
+
+	return !memcmp(mac, zero, ETHDRV_ETH_ALEN);
+}
+
+int ethdrv_netdev_set_mac(struct ethdrv_netdev *dev, const uint8_t mac[ETHDRV_ETH_ALEN])
+{
+	int ret;
+
+	if (!dev || !mac || (mac[0] & 1) || netdev_mac_is_zero(mac))
+		return -EINVAL;
+	if (!dev->ops->set_mac)
+		return -EOPNOTSUPP;
+	ret = dev->ops->set_mac(dev, mac);
+	if (!ret)
+		memcpy(dev->mac, mac, ETHDRV_ETH_ALEN);
+	return ret;
+}
+
+void ethdrv_netdev_get_mac(const struct ethdrv_netdev *dev, uint8_t mac[ETHDRV_ETH_ALEN])
+{
+	memcpy(mac, dev->mac, ETHDRV_ETH_ALEN);
+}
+
+#define NETDEV_RXF_ALL (ETHDRV_RXF_PROMISC | ETHDRV_RXF_ALLMULTI | ETHDRV_RXF_BROADCAST)
+
+static int netdev_check_rx_filter(unsigned flags, const uint8_t (*mc)[ETHDRV_ETH_ALEN], unsigned n)
+{
+	unsigned i;
+
+	if ((flags & ~NETDEV_RXF_ALL) || n > ETHDRV_MC_MAX || (n && !mc))
+		return -EINVAL;
+	for (i = 0; i < n; i++)
+		if (!(mc[i][0] & 1))
+			return -EINVAL; /* only group addresses belong in the list */
+	return 0;
+}
+
+int ethdrv_netdev_set_rx_filter(struct ethdrv_netdev *dev, unsigned flags,
+				const uint8_t (*mc)[ETHDRV_ETH_ALEN], unsigned n)
+{
+	uint8_t old_list[ETHDRV_MC_MAX][ETHDRV_ETH_ALEN];
+	unsigned old_flags, old_count;
+	int ret;
+
+	if (!dev || netdev_check_rx_filter(flags, mc, n))
+		return -EINVAL;
+	if (!dev->ops->set_rx_mode)
+		return -EOPNOTSUPP;
+	old_flags = dev->rx_flags;
+	old_count = dev->mc_count;
+	memcpy(old_list, dev->mc_list, sizeof(old_list));
+	dev->rx_flags = flags;
+	dev->mc_count = n;
+	if (n)
+		memcpy(dev->mc_list, mc, n * ETHDRV_ETH_ALEN);
+	ret = dev->ops->set_rx_mode(dev);
+	if (ret) {
+		/* Keep the struct in step with what the hardware still does. */
+		dev->rx_flags = old_flags;
+		dev->mc_count = old_count;
+		memcpy(dev->mc_list, old_list, sizeof(old_list));
+	}
+	return ret;
+}

@@ -1,0 +1,446 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Microchip LAN8650/1 driver (see lan865x.h): registers, AN1760
+ * configuration, MAC filters and PLCA. The protocol lives in oa_tc6.c.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ethdrv/log.h"
+#include "lan865x.h"
+#include "lan865x_regs.h"
+#include "oa_tc6.h"
+
+ETHDRV_LOG_MODULE(lan865x);
+
+struct lan865x_priv {
+	struct ethdrv_netdev dev; /* must be first (style.md S3) */
+	struct lan865x_config cfg; /* immutable configuration */
+	struct oa_tc6 *tc6; /* the protocol framework */
+	uint8_t mac[ETHDRV_ETH_ALEN]; /* station address to program (loop thread) */
+	struct lan865x_plca plca; /* PLCA settings to program (loop thread) */
+};
+
+#define LAN865X_FROM_NETDEV(d) ethdrv_container_of(d, struct lan865x_priv, dev)
+
+/* One register write of an init table. */
+struct lan865x_reg_val {
+	uint8_t mms; /* memory map selector */
+	uint16_t reg; /* address */
+	uint16_t val; /* value */
+};
+
+/*
+ * Fixed AN1760 configuration writes for Rev B0/B1 silicon, MMS 4, in the
+ * order of AN1760 Rev F (DS60001760G, June 2024) as listed in TC6 facts
+ * §5.3 steps 2 and 4. The trim-dependent registers are computed separately.
+ */
+static const struct lan865x_reg_val lan865x_an1760_pre[] = {
+	{ LAN865X_MMS_VEND2, 0xD0, 0x3F31 },
+	{ LAN865X_MMS_VEND2, 0xE0, 0xC000 },
+};
+
+static const struct lan865x_reg_val lan865x_an1760_fixed[] = {
+	{ LAN865X_MMS_VEND2, 0xE9, 0x9E50 }, { LAN865X_MMS_VEND2, 0xF5, 0x1CF8 },
+	{ LAN865X_MMS_VEND2, 0xF4, 0xC020 }, { LAN865X_MMS_VEND2, 0xF8, 0xB900 },
+	{ LAN865X_MMS_VEND2, 0xF9, 0x4E53 }, { LAN865X_MMS_VEND2, 0x81, 0x0080 },
+	{ LAN865X_MMS_VEND2, 0x91, 0x9660 }, { LAN865X_MMS_VEND2, 0x43, 0x00FF },
+	{ LAN865X_MMS_VEND2, 0x44, 0xFFFF }, { LAN865X_MMS_VEND2, 0x45, 0x0000 },
+	{ LAN865X_MMS_VEND2, 0x53, 0x00FF }, { LAN865X_MMS_VEND2, 0x54, 0xFFFF },
+	{ LAN865X_MMS_VEND2, 0x55, 0x0000 }, { LAN865X_MMS_VEND2, 0x40, 0x0002 },
+	{ LAN865X_MMS_VEND2, 0x50, 0x0002 },
+};
+
+/* SQI table 0xB0..0xBB (AN1760, TC6 facts §5.3 step 6), one transaction. */
+static const uint32_t lan865x_sqi_table[] = {
+	0x0103, 0x0910, 0x1D26, 0x002A, 0x0103, 0x070D,
+	0x1720, 0x0027, 0x0509, 0x0E13, 0x1C25, 0x002B,
+};
+
+/* Write a table of registers in order, stopping at the first error. */
+static int lan865x_write_table(struct lan865x_priv *priv, const struct lan865x_reg_val *t, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		int ret = oa_tc6_write_reg(priv->tc6, t[i].mms, t[i].reg, t[i].val);
+
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* AN1760 indirect read (TC6 facts §5.3 step 1): address, read enable, data. */
+static int lan865x_indirect_read(struct lan865x_priv *priv, uint32_t addr, uint32_t *val)
+{
+	int ret = oa_tc6_write_reg(priv->tc6, LAN865X_MMS_VEND2, LAN865X_REG_IND_ADDR, addr);
+
+	if (!ret)
+		ret = oa_tc6_write_reg(priv->tc6, LAN865X_MMS_VEND2, LAN865X_REG_IND_CTRL,
+				       LAN865X_IND_CTRL_READ);
+	if (!ret)
+		ret = oa_tc6_read_reg(priv->tc6, LAN865X_MMS_VEND2, LAN865X_REG_IND_DATA, val);
+	return ret;
+}
+
+/* A 5-bit two's complement trim value (bit 4 = sign). */
+static int lan865x_trim(uint32_t v)
+{
+	int t = (int)ETHDRV_FIELD_GET(LAN865X_IND_OFFSET, v);
+
+	return t & 0x10 ? t - 32 : t;
+}
+
+/* Read the trims and check the chip (MLIB's Chip_Error rule, §5.3 step 1). */
+static int lan865x_read_trims(struct lan865x_priv *priv, int *o1, int *o2)
+{
+	uint32_t v1, v2, chk;
+	int ret = lan865x_indirect_read(priv, LAN865X_IND_OFFSET1, &v1);
+
+	if (!ret)
+		ret = lan865x_indirect_read(priv, LAN865X_IND_OFFSET2, &v2);
+	if (!ret)
+		ret = lan865x_indirect_read(priv, LAN865X_IND_CHIPCHK, &chk);
+	if (ret)
+		return ret;
+	*o1 = lan865x_trim(v1);
+	*o2 = lan865x_trim(v2);
+	if (!(chk & LAN865X_IND_CHIPCHK_OK) || *o1 < -5) {
+		ethdrv_err(&priv->dev, "chip error: check 0x%04x offset1 %d", chk, *o1);
+		return -ENODEV;
+	}
+	return 0;
+}
+
+/* The trim-dependent AN1760 writes (TC6 facts §5.3 steps 3 and 5). */
+static int lan865x_write_trimmed(struct lan865x_priv *priv, int o1, int o2)
+{
+	uint32_t p1 = ETHDRV_FIELD_PREP(LAN865X_CFGPARAM1_A, 9 + o1) |
+		      ETHDRV_FIELD_PREP(LAN865X_CFGPARAM1_B, 14 + o1) | LAN865X_CFGPARAM1_LOW;
+	uint32_t p2 = ETHDRV_FIELD_PREP(LAN865X_CFGPARAM2_A, 40 + o2);
+	uint32_t sqi[3] = {
+		ETHDRV_FIELD_PREP(LAN865X_SQI_CFG_HI, 5 + o1) |
+			ETHDRV_FIELD_PREP(LAN865X_SQI_CFG_LO, 9 + o1),
+		ETHDRV_FIELD_PREP(LAN865X_SQI_CFG_HI, 9 + o1) |
+			ETHDRV_FIELD_PREP(LAN865X_SQI_CFG_LO, 14 + o1),
+		ETHDRV_FIELD_PREP(LAN865X_SQI_CFG_HI, 17 + o1) |
+			ETHDRV_FIELD_PREP(LAN865X_SQI_CFG_LO, 22 + o1),
+	};
+	int ret = oa_tc6_write_reg(priv->tc6, LAN865X_MMS_VEND2, LAN865X_REG_CFGPARAM1, p1);
+
+	if (!ret)
+		ret = oa_tc6_write_reg(priv->tc6, LAN865X_MMS_VEND2, LAN865X_REG_CFGPARAM2, p2);
+	if (!ret)
+		ret = lan865x_write_table(priv, lan865x_an1760_fixed,
+					  ETHDRV_ARRAY_SIZE(lan865x_an1760_fixed));
+	if (!ret)
+		ret = oa_tc6_write_regs(priv->tc6, LAN865X_MMS_VEND2, LAN865X_REG_SQI_CFG0, sqi, 3);
+	return ret;
+}
+
+/* AN1760 configuration, TC6 facts §5.3 steps 1-6 in order. */
+static int lan865x_an1760_config(struct lan865x_priv *priv)
+{
+	int o1, o2, ret;
+
+	ret = lan865x_read_trims(priv, &o1, &o2);
+	if (!ret)
+		ret = lan865x_write_table(priv, lan865x_an1760_pre,
+					  ETHDRV_ARRAY_SIZE(lan865x_an1760_pre));
+	if (!ret)
+		ret = lan865x_write_trimmed(priv, o1, o2);
+	if (!ret)
+		ret = oa_tc6_write_regs(priv->tc6, LAN865X_MMS_VEND2, LAN865X_REG_SQI_TBL0,
+					lan865x_sqi_table, ETHDRV_ARRAY_SIZE(lan865x_sqi_table));
+	return ret;
+}
+
+/* Station address into SAB1/SAT1 and SAB2/SAT2, bottom before top (§5.2). */
+static int lan865x_write_mac(struct lan865x_priv *priv)
+{
+	const uint8_t *m = priv->mac;
+	uint32_t sab =
+		(uint32_t)m[0] | (uint32_t)m[1] << 8 | (uint32_t)m[2] << 16 | (uint32_t)m[3] << 24;
+	uint32_t sat = ETHDRV_FIELD_PREP(LAN865X_MAC_SAT_ADDR, m[4] | m[5] << 8);
+	uint32_t regs[4] = { sab, sat, sab, sat };
+
+	return oa_tc6_write_regs(priv->tc6, LAN865X_MMS_MAC, LAN865X_REG_MAC_SAB1, regs, 4);
+}
+
+/* Hash index: bit j is the XOR of DA bits j, j+6, ..., j+42 (§4.2). */
+static unsigned lan865x_hash_index(const uint8_t *addr)
+{
+	unsigned idx = 0;
+
+	for (unsigned j = 0; j < 6; j++) {
+		unsigned b = 0;
+
+		for (unsigned k = j; k < 48; k += 6)
+			b ^= (addr[k / 8] >> (k % 8)) & 1u;
+		idx |= b << j;
+	}
+	return idx;
+}
+
+/* Hash registers, then NCFGR, from dev->rx_flags and dev->mc_list. */
+static int lan865x_write_rx_mode(struct lan865x_priv *priv)
+{
+	const struct ethdrv_netdev *dev = &priv->dev;
+	uint32_t hash[2] = { 0, 0 };
+	uint32_t ncfgr = LAN865X_MAC_NCFGR_RESET | LAN865X_MAC_NCFGR_MAXFS;
+	int ret;
+
+	if (dev->rx_flags & ETHDRV_RXF_ALLMULTI) {
+		hash[0] = hash[1] = UINT32_MAX;
+	} else {
+		for (unsigned i = 0; i < dev->mc_count; i++) {
+			unsigned idx = lan865x_hash_index(dev->mc_list[i]);
+
+			hash[idx / 32] |= ETHDRV_BIT(idx % 32);
+		}
+	}
+	if (hash[0] || hash[1])
+		ncfgr |= LAN865X_MAC_NCFGR_MTIHEN;
+	if (dev->rx_flags & ETHDRV_RXF_PROMISC)
+		ncfgr |= LAN865X_MAC_NCFGR_CAF;
+	if (!(dev->rx_flags & ETHDRV_RXF_BROADCAST))
+		ncfgr |= LAN865X_MAC_NCFGR_NBC;
+	/* RFCS stays clear: the FCS reaches the host and is checked there. */
+	ret = oa_tc6_write_regs(priv->tc6, LAN865X_MMS_MAC, LAN865X_REG_MAC_HRB, hash, 2);
+	if (!ret)
+		ret = oa_tc6_write_reg(priv->tc6, LAN865X_MMS_MAC, LAN865X_REG_MAC_NCFGR, ncfgr);
+	return ret;
+}
+
+/* PLCA with collision detection off in PLCA mode, on for CSMA/CD (§3.6). */
+static int lan865x_write_plca(struct lan865x_priv *priv)
+{
+	const struct lan865x_plca *p = &priv->plca;
+	uint32_t coldet = LAN865X_COL_DET_CTRL0_BASE | (p->enable ? 0 : LAN865X_COL_DET_CTRL0_EN);
+	uint32_t ctrl1 = ETHDRV_FIELD_PREP(LAN865X_PLCA_CTRL1_NCNT,
+					   p->node_cnt ? p->node_cnt : LAN865X_PLCA_NCNT_DEFAULT) |
+			 ETHDRV_FIELD_PREP(LAN865X_PLCA_CTRL1_ID, p->node_id);
+	uint32_t tmr[2] = {
+		p->to_tmr ? p->to_tmr : LAN865X_PLCA_TOTMR_DEFAULT,
+		ETHDRV_FIELD_PREP(LAN865X_PLCA_BURST_MAXBC, p->burst_cnt) |
+			ETHDRV_FIELD_PREP(LAN865X_PLCA_BURST_BTMR,
+					  p->burst_tmr ? p->burst_tmr : LAN865X_PLCA_BTMR_DEFAULT),
+	};
+	struct oa_tc6 *tc6 = priv->tc6;
+	int ret;
+
+	ret = oa_tc6_write_reg(tc6, LAN865X_MMS_VEND2, LAN865X_REG_COL_DET_CTRL0, coldet);
+	if (!ret)
+		ret = oa_tc6_write_reg(tc6, LAN865X_MMS_VEND2, LAN865X_REG_PLCA_CTRL1, ctrl1);
+	if (!ret)
+		ret = oa_tc6_write_regs(tc6, LAN865X_MMS_VEND2, LAN865X_REG_PLCA_TOTMR, tmr, 2);
+	if (!ret)
+		ret = oa_tc6_write_reg(tc6, LAN865X_MMS_VEND2, LAN865X_REG_PLCA_CTRL0,
+				       p->enable ? LAN865X_PLCA_CTRL0_EN : 0);
+	return ret;
+}
+
+/* NCR: MAC transmit and receive on or off. */
+static int lan865x_mac_enable(struct lan865x_priv *priv, bool on)
+{
+	return oa_tc6_write_reg(priv->tc6, LAN865X_MMS_MAC, LAN865X_REG_MAC_NCR,
+				on ? LAN865X_MAC_NCR_TXEN | LAN865X_MAC_NCR_RXEN : 0);
+}
+
+/*
+ * Bring-up in datasheet order, one call per step (TC6 facts §4.1, §5.3);
+ * also the recovery path of the framework, so it restores everything.
+ */
+static int lan865x_init(void *chip)
+{
+	struct lan865x_priv *priv = chip;
+	int ret;
+
+	ret = oa_tc6_sw_reset(priv->tc6); /* §4.1 steps 3-4: SWRESET, RESETC, clear */
+	if (!ret)
+		ret = lan865x_an1760_config(priv); /* §5.3 steps 1-6 */
+	if (!ret)
+		ret = oa_tc6_write_reg(priv->tc6, LAN865X_MMS_MAC, LAN865X_REG_MAC_TI,
+				       LAN865X_MAC_TI_25MHZ); /* §5.3 step 7 */
+	if (!ret)
+		ret = lan865x_write_mac(priv); /* §5.2 */
+	if (!ret)
+		ret = lan865x_write_rx_mode(priv); /* §4.2 filters */
+	if (!ret)
+		ret = lan865x_write_plca(priv); /* §3.6 */
+	if (!ret) /* §4.1 steps 5-7; ZARFE for errata s3 (§5.6); SYNC last */
+		ret = oa_tc6_sync(priv->tc6, OA_TC6_CONFIG0_ZARFE);
+	if (!ret)
+		ret = lan865x_mac_enable(priv, true);
+	return ret;
+}
+
+static const struct oa_tc6_chip_ops lan865x_chip_ops = {
+	.init = lan865x_init,
+};
+
+static int lan865x_open(struct ethdrv_netdev *dev)
+{
+	return oa_tc6_open(LAN865X_FROM_NETDEV(dev)->tc6);
+}
+
+static int lan865x_stop(struct ethdrv_netdev *dev)
+{
+	struct lan865x_priv *priv = LAN865X_FROM_NETDEV(dev);
+
+	oa_tc6_stop(priv->tc6);
+	return lan865x_mac_enable(priv, false);
+}
+
+static int lan865x_start_xmit(struct ethdrv_netdev *dev, struct ethdrv_pkt *pkt)
+{
+	return oa_tc6_start_xmit(LAN865X_FROM_NETDEV(dev)->tc6, pkt);
+}
+
+static int lan865x_set_mac(struct ethdrv_netdev *dev, const uint8_t mac[ETHDRV_ETH_ALEN])
+{
+	struct lan865x_priv *priv = LAN865X_FROM_NETDEV(dev);
+
+	memcpy(priv->mac, mac, ETHDRV_ETH_ALEN);
+	return dev->up ? lan865x_write_mac(priv) : 0;
+}
+
+static int lan865x_set_rx_mode(struct ethdrv_netdev *dev)
+{
+	struct lan865x_priv *priv = LAN865X_FROM_NETDEV(dev);
+
+	return dev->up ? lan865x_write_rx_mode(priv) : 0;
+}
+
+/* Link from the clause-22 status register at MMS 0 0xFF01 (§3.2). */
+static int lan865x_get_link(struct ethdrv_netdev *dev, struct ethdrv_link_state *st)
+{
+	struct lan865x_priv *priv = LAN865X_FROM_NETDEV(dev);
+	uint32_t bmsr = 0;
+	int ret = 0;
+
+	if (dev->up)
+		ret = oa_tc6_read_reg(priv->tc6, LAN865X_MMS_STD, LAN865X_REG_PHY_BMSR, &bmsr);
+	st->up = !ret && (bmsr & LAN865X_PHY_BMSR_LSTATUS);
+	st->speed_mbps = 10;
+	st->full_duplex = false; /* 10BASE-T1S is half duplex (§5.7) */
+	return ret;
+}
+
+/* The uint8_t PLCA field a knob names, or NULL. */
+static uint8_t *lan865x_plca_field(struct lan865x_plca *p, const char *key)
+{
+	if (!strcmp(key, "node-id"))
+		return &p->node_id;
+	if (!strcmp(key, "node-cnt"))
+		return &p->node_cnt;
+	if (!strcmp(key, "to-tmr"))
+		return &p->to_tmr;
+	if (!strcmp(key, "burst-cnt"))
+		return &p->burst_cnt;
+	if (!strcmp(key, "burst-tmr"))
+		return &p->burst_tmr;
+	return NULL;
+}
+
+static int lan865x_set_param(struct ethdrv_netdev *dev, const char *key, const char *value)
+{
+	struct lan865x_priv *priv = LAN865X_FROM_NETDEV(dev);
+	uint8_t *field = lan865x_plca_field(&priv->plca, key);
+	char *end;
+	unsigned long v;
+
+	if (!field && strcmp(key, "plca"))
+		return oa_tc6_set_param(priv->tc6, key, value);
+	if (!field) {
+		if (strcmp(value, "on") && strcmp(value, "off"))
+			return -EINVAL;
+		priv->plca.enable = !strcmp(value, "on");
+	} else {
+		v = strtoul(value, &end, 0);
+		if (!*value || *end || v > 255)
+			return -EINVAL;
+		*field = (uint8_t)v;
+	}
+	return dev->up ? lan865x_write_plca(priv) : 0;
+}
+
+static int lan865x_get_param(struct ethdrv_netdev *dev, const char *key, char *buf, size_t size)
+{
+	struct lan865x_priv *priv = LAN865X_FROM_NETDEV(dev);
+	uint8_t *field = lan865x_plca_field(&priv->plca, key);
+	int n;
+
+	if (!field && strcmp(key, "plca"))
+		return oa_tc6_get_param(priv->tc6, key, buf, size);
+	if (field)
+		n = snprintf(buf, size, "%u", *field);
+	else
+		n = snprintf(buf, size, "%s", priv->plca.enable ? "on" : "off");
+	return n < 0 || (size_t)n >= size ? -ENOSPC : 0;
+}
+
+static void lan865x_destroy(struct ethdrv_netdev *dev)
+{
+	struct lan865x_priv *priv = LAN865X_FROM_NETDEV(dev);
+
+	oa_tc6_destroy(priv->tc6);
+	free(priv);
+}
+
+static const struct ethdrv_netdev_ops lan865x_ops = {
+	.open = lan865x_open,
+	.stop = lan865x_stop,
+	.start_xmit = lan865x_start_xmit,
+	.set_mac = lan865x_set_mac,
+	.set_rx_mode = lan865x_set_rx_mode,
+	.get_link = lan865x_get_link,
+	.set_param = lan865x_set_param,
+	.get_param = lan865x_get_param,
+	.destroy = lan865x_destroy,
+};
+
+/* A usable station address: unicast and not all zero. */
+static bool lan865x_mac_valid(const uint8_t *m)
+{
+	return !(m[0] & 1) && (m[0] | m[1] | m[2] | m[3] | m[4] | m[5]);
+}
+
+int lan865x_create(const struct lan865x_config *cfg, const struct ethdrv_spi_bus *bus,
+		   struct ethdrv_loop *loop, struct ethdrv_pkt_pool *pool,
+		   struct ethdrv_netdev **out)
+{
+	struct oa_tc6_config tc6_cfg = {
+		.cps = cfg->cps,
+		.protected_mode = cfg->protected_mode,
+		.xfer_cap = cfg->xfer_cap,
+	};
+	struct lan865x_priv *priv;
+	int ret;
+
+	if (!cfg->name || !lan865x_mac_valid(cfg->mac))
+		return -EINVAL;
+	priv = calloc(1, sizeof(*priv));
+	if (!priv)
+		return -ENOMEM;
+	priv->cfg = *cfg;
+	priv->plca = cfg->plca;
+	memcpy(priv->mac, cfg->mac, ETHDRV_ETH_ALEN);
+	ret = ethdrv_netdev_init(&priv->dev, cfg->name, &lan865x_ops, loop, pool);
+	if (ret)
+		goto err_free;
+	memcpy(priv->dev.mac, cfg->mac, ETHDRV_ETH_ALEN);
+	priv->dev.rx_flags |= ETHDRV_RXF_BROADCAST;
+	ret = oa_tc6_create(&priv->dev, bus, &tc6_cfg, &lan865x_chip_ops, priv, &priv->tc6);
+	if (ret)
+		goto err_cleanup;
+	*out = &priv->dev;
+	return 0;
+
+err_cleanup:
+	ethdrv_netdev_cleanup(&priv->dev);
+err_free:
+	free(priv);
+	return ret;
+}

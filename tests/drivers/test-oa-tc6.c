@@ -1,0 +1,770 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The lan865x driver on the OA TC6 framework against the LAN8650 model:
+ * two nodes (loop, pool, model, netdev each) on the point-to-point medium,
+ * both loops run alternately in the test thread, the model in virtual time.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "drivers/lan865x.h"
+#include "drivers/oa_tc6_proto.h"
+#include "emu/lan865x_emu.h"
+#include "emu/medium.h"
+#include "ethdrv/driver.h"
+#include "ethdrv/loop.h"
+#include "ethdrv/netdev.h"
+#include "ethdrv/pkt.h"
+#include "ethdrv/stats.h"
+
+#define POOL_SIZE 1024
+#define ETHERTYPE_TEST 0x88B5 /* IEEE local experimental */
+#define MAX_LEN 1514 /* untagged frame without FCS */
+#define VLAN_LEN 1518 /* tagged frame without FCS: 1522 on the wire */
+
+struct node {
+	struct ethdrv_loop *loop; /* its loop */
+	struct ethdrv_pkt_pool *pool; /* its pool */
+	struct lan865x_emu *emu; /* its MAC-PHY model */
+	struct ethdrv_spi_bus bus; /* the model's bus */
+	struct ethdrv_netdev *dev; /* the driver */
+	pthread_mutex_t rxq_lock; /* the RX handler may run in a poller thread */
+	struct ethdrv_pkt_queue rxq; /* frames received, not yet checked */
+	uint8_t mac[ETHDRV_ETH_ALEN]; /* station address */
+};
+
+struct fixture {
+	unsigned cps; /* chunk payload */
+	bool prot; /* protected mode */
+	struct emu_p2p_medium *medium; /* the wire */
+	struct node n[2]; /* the nodes */
+};
+
+/* One direction of test traffic. */
+struct flow {
+	struct node *src, *dst; /* endpoints */
+	unsigned n; /* frames to send */
+	const uint16_t *lens; /* length of frame i (without FCS) */
+	bool vlan; /* add an 802.1Q tag */
+	unsigned sent; /* frames the driver took */
+	unsigned rcvd; /* frames delivered and intact */
+	unsigned bad; /* frames delivered but not as sent */
+	int last_seq; /* sequence of the last frame received */
+	struct ethdrv_pkt *pending; /* a frame refused with -EBUSY */
+};
+
+static void rx_handler(void *arg, struct ethdrv_pkt *pkt)
+{
+	struct node *nd = arg;
+
+	pthread_mutex_lock(&nd->rxq_lock);
+	ethdrv_pkt_queue_push(&nd->rxq, pkt);
+	pthread_mutex_unlock(&nd->rxq_lock);
+}
+
+static struct ethdrv_pkt *rx_pop(struct node *nd)
+{
+	struct ethdrv_pkt *pkt;
+
+	pthread_mutex_lock(&nd->rxq_lock);
+	pkt = ethdrv_pkt_queue_pop(&nd->rxq);
+	pthread_mutex_unlock(&nd->rxq_lock);
+	return pkt;
+}
+
+static int node_setup(struct fixture *f, unsigned i)
+{
+	struct node *nd = &f->n[i];
+	struct lan865x_emu_config ecfg;
+	struct lan865x_config cfg = { .cps = f->cps, .protected_mode = f->prot };
+	char name[16];
+
+	snprintf(name, sizeof(name), "t1s%u", i);
+	cfg.name = name;
+	memcpy(nd->mac, (uint8_t[]){ 0x02, 0, 0, 0, 0, (uint8_t)(i + 1) }, ETHDRV_ETH_ALEN);
+	memcpy(cfg.mac, nd->mac, ETHDRV_ETH_ALEN);
+	lan865x_emu_config_default(&ecfg);
+	ecfg.realtime = false;
+	/* In virtual time the medium delivers as fast as the host threads run,
+	 * not at 10 Mb/s, so a datasheet-sized RX buffer would overflow for
+	 * scheduling reasons alone; overflow is tested by injection. */
+	ecfg.rx_buf_chunks = 8192;
+	ecfg.seed = i + 1;
+	ecfg.node_id = (uint8_t)i;
+	ethdrv_pkt_queue_init(&nd->rxq);
+	pthread_mutex_init(&nd->rxq_lock, NULL);
+	assert_int_equal(ethdrv_loop_new(&nd->loop), 0);
+	assert_int_equal(ethdrv_pkt_pool_new(POOL_SIZE, &nd->pool), 0);
+	assert_int_equal(lan865x_emu_new(&ecfg, &nd->emu), 0);
+	lan865x_emu_get_bus(nd->emu, &nd->bus);
+	assert_int_equal(lan865x_emu_attach(nd->emu, emu_p2p_medium_base(f->medium), i), 0);
+	assert_int_equal(lan865x_create(&cfg, &nd->bus, nd->loop, nd->pool, &nd->dev), 0);
+	ethdrv_netdev_set_rx_handler(nd->dev, rx_handler, nd);
+	return ethdrv_netdev_open(nd->dev);
+}
+
+static int setup_with(void **state, unsigned cps, bool prot)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	struct emu_p2p_config mcfg = { .realtime = false };
+
+	assert_non_null(f);
+	f->cps = cps;
+	f->prot = prot;
+	assert_int_equal(emu_p2p_medium_new(&mcfg, &f->medium), 0);
+	for (unsigned i = 0; i < 2; i++)
+		assert_int_equal(node_setup(f, i), 0);
+	*state = f;
+	return 0;
+}
+
+static int setup_64(void **state)
+{
+	return setup_with(state, 64, false);
+}
+
+static int setup_32_prot(void **state)
+{
+	return setup_with(state, 32, true);
+}
+
+static int setup_64_prot(void **state)
+{
+	return setup_with(state, 64, true);
+}
+
+static int setup_32(void **state)
+{
+	return setup_with(state, 32, false);
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	for (unsigned i = 0; i < 2; i++) {
+		struct node *nd = &f->n[i];
+
+		ethdrv_netdev_destroy(nd->dev);
+		ethdrv_pkt_queue_purge(&nd->rxq);
+		pthread_mutex_destroy(&nd->rxq_lock);
+		lan865x_emu_detach(nd->emu);
+	}
+	emu_medium_free(emu_p2p_medium_base(f->medium));
+	for (unsigned i = 0; i < 2; i++) {
+		struct node *nd = &f->n[i];
+
+		lan865x_emu_free(nd->emu);
+		/* Every packet is back in its pool. */
+		assert_int_equal(ethdrv_pkt_pool_avail(nd->pool), POOL_SIZE);
+		ethdrv_pkt_pool_free(nd->pool);
+		ethdrv_loop_free(nd->loop);
+	}
+	free(f);
+	return 0;
+}
+
+static uint64_t now_ms(void)
+{
+	return ethdrv_now_ns() / 1000000;
+}
+
+/* Run both loops once without blocking; the work done. */
+static int pump(struct fixture *f)
+{
+	int a = ethdrv_loop_run_once(f->n[0].loop, ETHDRV_RUN_NOWAIT);
+	int b = ethdrv_loop_run_once(f->n[1].loop, ETHDRV_RUN_NOWAIT);
+
+	assert_true(a >= 0 && b >= 0);
+	if (!a && !b)
+		usleep(20); /* let the medium thread move */
+	return a + b;
+}
+
+/* Fill @buf with frame @seq of @len bytes from @src to @dst. */
+static void make_frame(uint8_t *buf, unsigned len, const struct flow *fl, uint32_t seq)
+{
+	unsigned off = ETHDRV_ETH_ALEN * 2;
+
+	memcpy(buf, fl->dst->mac, ETHDRV_ETH_ALEN);
+	memcpy(buf + ETHDRV_ETH_ALEN, fl->src->mac, ETHDRV_ETH_ALEN);
+	if (fl->vlan) {
+		buf[off++] = 0x81;
+		buf[off++] = 0x00;
+		buf[off++] = 0x20; /* PCP 1, VID 5 */
+		buf[off++] = 0x05;
+	}
+	buf[off++] = ETHERTYPE_TEST >> 8;
+	buf[off++] = ETHERTYPE_TEST & 0xFF;
+	for (int i = 3; i >= 0; i--)
+		buf[off++] = (uint8_t)(seq >> (8 * i));
+	for (unsigned i = off; i < len; i++)
+		buf[i] = (uint8_t)(seq * 31 + i * 7);
+}
+
+/* Check one delivered frame against what was sent under its sequence. */
+static void check_frame(struct flow *fl, const struct ethdrv_pkt *pkt)
+{
+	static uint8_t want[ETHDRV_PKT_DATA_MAX];
+	unsigned off = fl->vlan ? 18 : 14, len;
+	uint32_t seq = 0;
+
+	if (pkt->len < off + 4) {
+		fl->bad++;
+		return;
+	}
+	for (int i = 0; i < 4; i++)
+		seq = seq << 8 | pkt->data[off + i];
+	if (seq >= fl->n || (int)seq <= fl->last_seq) {
+		fl->bad++;
+		return;
+	}
+	len = fl->lens[seq];
+	memset(want, 0, sizeof(want));
+	make_frame(want, len, fl, seq);
+	len = len < ETHDRV_ETH_ZLEN ? ETHDRV_ETH_ZLEN : len; /* runts come back padded */
+	if (pkt->len != len || memcmp(pkt->data, want, len)) {
+		fl->bad++;
+		return;
+	}
+	fl->last_seq = (int)seq;
+	fl->rcvd++;
+}
+
+/* Try to hand the next frame of @fl to its driver; false when refused. */
+static bool flow_send(struct flow *fl)
+{
+	struct ethdrv_pkt *pkt = fl->pending;
+	int ret;
+
+	if (!pkt) {
+		pkt = ethdrv_pkt_alloc(fl->src->pool);
+		if (!pkt)
+			return false;
+		make_frame(pkt->data, fl->lens[fl->sent], fl, fl->sent);
+		pkt->len = fl->lens[fl->sent];
+	}
+	ret = ethdrv_netdev_xmit(fl->src->dev, pkt);
+	if (ret == -EBUSY) {
+		fl->pending = pkt;
+		return false;
+	}
+	assert_int_equal(ret, 0);
+	fl->pending = NULL;
+	fl->sent++;
+	return true;
+}
+
+/* Deliveries to @fl's destination, checked (one flow per destination). */
+static unsigned flow_drain(struct flow *fl)
+{
+	struct ethdrv_pkt *pkt;
+	unsigned n = 0;
+
+	while ((pkt = rx_pop(fl->dst))) {
+		check_frame(fl, pkt);
+		ethdrv_pkt_free(pkt);
+		n++;
+	}
+	return n;
+}
+
+/*
+ * Send every frame of @nfl flows, at most @burst per flow per round, and run
+ * until all arrived or nothing arrived for @quiet_ms (losses allowed).
+ */
+static void flows_run(struct fixture *f, struct flow *fl, unsigned nfl, unsigned burst,
+		      unsigned quiet_ms)
+{
+	uint64_t last = now_ms(), start = last;
+
+	for (;;) {
+		bool done = true;
+
+		for (unsigned i = 0; i < nfl; i++) {
+			for (unsigned b = 0; b < burst && fl[i].sent < fl[i].n; b++)
+				if (!flow_send(&fl[i]))
+					break;
+			if (flow_drain(&fl[i]))
+				last = now_ms();
+			done &= fl[i].rcvd + fl[i].bad == fl[i].n;
+		}
+		if (done || now_ms() - last > quiet_ms)
+			break;
+		assert_true(now_ms() - start < 120000);
+		pump(f);
+	}
+	for (unsigned i = 0; i < nfl; i++)
+		assert_null(fl[i].pending);
+}
+
+static void flow_init(struct flow *fl, struct node *src, struct node *dst, const uint16_t *lens,
+		      unsigned n)
+{
+	memset(fl, 0, sizeof(*fl));
+	fl->src = src;
+	fl->dst = dst;
+	fl->lens = lens;
+	fl->n = n;
+	fl->last_seq = -1;
+}
+
+/* Both directions at once, @n frames of lens[], all must arrive intact. */
+static void both_ways(struct fixture *f, const uint16_t *lens, unsigned n, bool vlan)
+{
+	struct flow fl[2];
+
+	flow_init(&fl[0], &f->n[0], &f->n[1], lens, n);
+	flow_init(&fl[1], &f->n[1], &f->n[0], lens, n);
+	fl[0].vlan = fl[1].vlan = vlan;
+	flows_run(f, fl, 2, 4, 3000);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(fl[i].bad, 0);
+		assert_int_equal(fl[i].rcvd, n);
+	}
+}
+
+static uint64_t stat(struct node *nd, const char *name)
+{
+	uint64_t v = 0;
+
+	assert_int_equal(ethdrv_stats_get(ethdrv_netdev_stats(nd->dev), name, &v), 0);
+	return v;
+}
+
+/* Lengths from..to step @step, then the tagged maximum separately. */
+static unsigned sweep(uint16_t *lens, unsigned from, unsigned to, unsigned step)
+{
+	unsigned n = 0;
+
+	for (unsigned l = from; l <= to; l += step)
+		lens[n++] = (uint16_t)l;
+	return n;
+}
+
+static void run_sizes(void **state, unsigned step)
+{
+	static uint16_t lens[MAX_LEN + 1];
+	struct fixture *f = *state;
+	static const uint16_t runts[] = { 14, 18, 42, 59 };
+	static const uint16_t tagged[] = { VLAN_LEN, 64, VLAN_LEN };
+	unsigned n = sweep(lens, ETHDRV_ETH_ZLEN, MAX_LEN, step);
+
+	if (lens[n - 1] != MAX_LEN)
+		lens[n++] = MAX_LEN;
+	both_ways(f, lens, n, false);
+	both_ways(f, runts, ETHDRV_ARRAY_SIZE(runts), false);
+	both_ways(f, tagged, ETHDRV_ARRAY_SIZE(tagged), true);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(stat(&f->n[i], "recoveries"), 0);
+		assert_int_equal(stat(&f->n[i], "rx_crc_errors"), 0);
+		assert_true(stat(&f->n[i], "chunks_tx") > 0);
+	}
+}
+
+/* Every length 60..1514 and a 1522-byte (with FCS) VLAN frame, both ways. */
+static void test_sizes_all(void **state)
+{
+	run_sizes(state, 1);
+}
+
+/* The same at a stride, for the other chunk-size/protection combinations. */
+static void test_sizes_stride(void **state)
+{
+	run_sizes(state, 13);
+}
+
+/* Many frames at once: BQL and the driver cap stop the queue, credits run out. */
+static void test_credits_bql(void **state)
+{
+	static uint16_t lens[600];
+	struct fixture *f = *state;
+	struct node *a = &f->n[0];
+	struct flow fl;
+
+	for (unsigned i = 0; i < ETHDRV_ARRAY_SIZE(lens); i++)
+		lens[i] = MAX_LEN;
+	flow_init(&fl, a, &f->n[1], lens, ETHDRV_ARRAY_SIZE(lens));
+	flows_run(f, &fl, 1, 600, 3000);
+	assert_int_equal(fl.bad, 0);
+	assert_int_equal(fl.rcvd, fl.n);
+	assert_true(ethdrv_counter_get(&a->dev->txq.stops) > 0);
+	assert_true(ethdrv_counter_get(&a->dev->txq.wakes) > 0);
+	assert_true(stat(a, "tx_credit_stalls") > 0);
+	assert_int_equal(stat(a, "tx_packets"), fl.n);
+	print_message("bql: %u frames of %u B: %llu SPI transfers, %llu chunks sent, %llu empty, "
+		      "%llu credit stalls, %llu queue stops\n",
+		      fl.n, MAX_LEN, (unsigned long long)stat(a, "spi_transfers"),
+		      (unsigned long long)stat(a, "chunks_tx"),
+		      (unsigned long long)stat(a, "chunks_empty"),
+		      (unsigned long long)stat(a, "tx_credit_stalls"),
+		      (unsigned long long)ethdrv_counter_get(&a->dev->txq.stops));
+	assert_false(ethdrv_netdev_tx_stopped(a->dev));
+}
+
+/* Sum of every drop counter relevant to frames from @src to @dst. */
+static uint64_t counted_drops(struct node *src, struct node *dst)
+{
+	struct lan865x_emu_stats s, d;
+	uint64_t n;
+
+	lan865x_emu_get_stats(src->emu, &s);
+	lan865x_emu_get_stats(dst->emu, &d);
+	n = stat(src, "tx_errors") + stat(src, "tx_dropped");
+	n += stat(dst, "rx_errors") + stat(dst, "rx_dropped");
+	n += ethdrv_counter_get(&s.tx_fcs_errors) + ethdrv_counter_get(&s.tx_dropped_protocol) +
+	     ethdrv_counter_get(&s.tx_dropped_overflow) + ethdrv_counter_get(&s.tx_flushed) +
+	     ethdrv_counter_get(&s.tx_dropped_disabled) +
+	     ethdrv_counter_get(&s.tx_dropped_oversize);
+	n += ethdrv_counter_get(&d.rx_dropped_overflow) + ethdrv_counter_get(&d.rx_dropped_sync) +
+	     ethdrv_counter_get(&d.rx_dropped_disabled) + ethdrv_counter_get(&d.rx_dropped_length) +
+	     ethdrv_counter_get(&d.rx_dropped_fcs) + ethdrv_counter_get(&d.rx_flushed) +
+	     ethdrv_counter_get(&d.rx_dropped_filter);
+	return n;
+}
+
+/* A few frames each way must all arrive (the interface is alive). */
+static void assert_traffic(struct fixture *f)
+{
+	static const uint16_t lens[] = { 60, 200, 1514, 700, 64, 1000, 61, 1514 };
+
+	both_ways(f, lens, ETHDRV_ARRAY_SIZE(lens), false);
+}
+
+/* Traffic A->B with a fault injected on @who in the middle; then alive. */
+static void fault_run(struct fixture *f, enum lan865x_emu_fault fault, struct node *who,
+		      struct flow *fl)
+{
+	static uint16_t lens[200];
+
+	for (unsigned i = 0; i < ETHDRV_ARRAY_SIZE(lens); i++)
+		lens[i] = (uint16_t)(60 + (i * 97) % 1455);
+	assert_traffic(f);
+	flow_init(fl, &f->n[0], &f->n[1], lens, ETHDRV_ARRAY_SIZE(lens));
+	fl->n = 50;
+	flows_run(f, fl, 1, 8, 3000);
+	assert_int_equal(lan865x_emu_inject(who->emu, fault), 0);
+	fl->n = ETHDRV_ARRAY_SIZE(lens);
+	flows_run(f, fl, 1, 8, 1000);
+	assert_int_equal(fl->bad, 0);
+	print_message("fault %d: %u sent, %u delivered, %llu drops counted\n", (int)fault, fl->n,
+		      fl->rcvd, (unsigned long long)counted_drops(fl->src, fl->dst));
+	/* Every loss is counted somewhere, driver or model. */
+	assert_true(fl->rcvd + counted_drops(fl->src, fl->dst) >= fl->n);
+	assert_traffic(f);
+}
+
+static void run_fatal(void **state, enum lan865x_emu_fault fault, const char *const causes[])
+{
+	struct fixture *f = *state;
+	struct node *a = &f->n[0];
+	uint64_t by_cause = 0;
+	struct flow fl;
+
+	fault_run(f, fault, a, &fl);
+	for (int i = 0; causes[i]; i++)
+		by_cause += stat(a, causes[i]);
+	assert_true(by_cause >= 1);
+	assert_int_equal(stat(a, "recoveries"), by_cause);
+	assert_true(stat(a, "recovery_ns") > 0);
+	assert_int_equal(stat(a, "recovery_failures"), 0);
+}
+
+static void test_fatal_txpe(void **state)
+{
+	run_fatal(state, LAN865X_EMU_FAULT_TX_PROTOCOL,
+		  (const char *const[]){ "recoveries_txpe", NULL });
+}
+
+static void test_fatal_lofe(void **state)
+{
+	run_fatal(state, LAN865X_EMU_FAULT_LOSS_OF_FRAME,
+		  (const char *const[]){ "recoveries_lofe", NULL });
+}
+
+static void test_fatal_header(void **state)
+{
+	run_fatal(state, LAN865X_EMU_FAULT_HDR_PARITY,
+		  (const char *const[]){ "recoveries_hdre", "recoveries_hdrb", NULL });
+}
+
+static void test_fatal_reset(void **state)
+{
+	run_fatal(state, LAN865X_EMU_FAULT_RESET,
+		  (const char *const[]){ "recoveries_sync", "recoveries_resetc", NULL });
+}
+
+static void test_fatal_internal(void **state)
+{
+	run_fatal(state, LAN865X_EMU_FAULT_INTERNAL,
+		  (const char *const[]){ "recoveries_status1", NULL });
+}
+
+/* RX overflow on the receiver: counted, the frame in flight dropped, traffic goes on. */
+static void test_rx_overflow(void **state)
+{
+	struct fixture *f = *state;
+	struct node *b = &f->n[1];
+	struct flow fl;
+
+	fault_run(f, LAN865X_EMU_FAULT_RX_OVERFLOW, b, &fl);
+	assert_int_equal(stat(b, "rx_overflow"), 1);
+	assert_int_equal(stat(b, "status0_rxboe"), 1);
+	assert_int_equal(stat(b, "recoveries"), 0);
+	/* Policy 5: count only; a broken frame is caught by the CRC, never delivered. */
+	assert_int_equal(ethdrv_netdev_set(b->dev, "policy", "5"), 0);
+	fault_run(f, LAN865X_EMU_FAULT_RX_OVERFLOW, b, &fl);
+	assert_int_equal(stat(b, "rx_overflow"), 2);
+	assert_int_equal(stat(b, "recoveries"), 0);
+}
+
+/* Bit errors on MOSI and MISO: nothing corrupted is delivered, losses are counted. */
+static void test_bit_errors(void **state)
+{
+	static uint16_t lens[1500];
+	struct fixture *f = *state;
+	struct flow fl[2];
+	uint64_t drops[2];
+
+	for (unsigned i = 0; i < ETHDRV_ARRAY_SIZE(lens); i++)
+		lens[i] = (uint16_t)(60 + (i * 389) % 1455);
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(lan865x_emu_set_ber(f->n[i].emu, 1e-5, 1e-5), 0);
+	flow_init(&fl[0], &f->n[0], &f->n[1], lens, ETHDRV_ARRAY_SIZE(lens));
+	flow_init(&fl[1], &f->n[1], &f->n[0], lens, ETHDRV_ARRAY_SIZE(lens));
+	flows_run(f, fl, 2, 8, 1500);
+	for (int i = 0; i < 2; i++) {
+		drops[i] = counted_drops(fl[i].src, fl[i].dst);
+		print_message("ber: %u sent, %u delivered, %u corrupted, %llu drops counted, "
+			      "%llu recoveries, %llu footer parity errors, %llu ctrl retries\n",
+			      fl[i].n, fl[i].rcvd, fl[i].bad, (unsigned long long)drops[i],
+			      (unsigned long long)stat(fl[i].src, "recoveries"),
+			      (unsigned long long)stat(fl[i].dst, "footer_parity_errors"),
+			      (unsigned long long)stat(fl[i].src, "ctrl_retries"));
+		assert_int_equal(fl[i].bad, 0);
+		assert_true(fl[i].rcvd + drops[i] >= fl[i].n);
+		assert_true(fl[i].rcvd > fl[i].n / 2);
+	}
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(lan865x_emu_set_ber(f->n[i].emu, 0, 0), 0);
+	assert_traffic(f);
+}
+
+/*
+ * Pollers in their own threads with a tiny budget: the bus lock keeps
+ * control (loop thread) and data (poller thread) apart, and no poll delivers
+ * more than its budget (total work <= budget * polls).
+ */
+static void test_threaded_budget(void **state)
+{
+	static uint16_t lens[400];
+	struct fixture *f = *state;
+	struct flow fl[2];
+
+	for (unsigned i = 0; i < ETHDRV_ARRAY_SIZE(lens); i++)
+		lens[i] = (uint16_t)(60 + (i * 211) % 1455);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(ethdrv_netdev_set(f->n[i].dev, "budget", "2"), 0);
+		assert_int_equal(ethdrv_netdev_set(f->n[i].dev, "threaded", "1"), 0);
+	}
+	flow_init(&fl[0], &f->n[0], &f->n[1], lens, ETHDRV_ARRAY_SIZE(lens));
+	flow_init(&fl[1], &f->n[1], &f->n[0], lens, ETHDRV_ARRAY_SIZE(lens));
+	for (unsigned k = 0; k < 4; k++) {
+		/* Control traffic from the loop thread while data flows. */
+		assert_int_equal(ethdrv_netdev_set(f->n[0].dev, "policy", k % 2 ? "3" : "1"), 0);
+		fl[0].n = fl[1].n = (k + 1) * 100;
+		flows_run(f, fl, 2, 16, 3000);
+	}
+	for (int i = 0; i < 2; i++) {
+		struct node *nd = &f->n[i];
+
+		assert_int_equal(fl[i].bad, 0);
+		assert_int_equal(fl[i].rcvd, ETHDRV_ARRAY_SIZE(lens));
+		assert_true(stat(nd, "napi_rx_work") <= 2 * stat(nd, "napi_rx_polls"));
+		assert_true(stat(nd, "napi_rx_repolls") > 0);
+		assert_int_equal(ethdrv_netdev_set(nd->dev, "threaded", "0"), 0);
+	}
+	assert_traffic(f);
+}
+
+static void assert_param(struct node *nd, const char *key, const char *want)
+{
+	char buf[128];
+
+	assert_int_equal(ethdrv_netdev_get(nd->dev, key, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, want);
+}
+
+static uint32_t peek(struct node *nd, unsigned mms, uint16_t addr)
+{
+	uint32_t v = 0;
+
+	assert_int_equal(lan865x_emu_peek_reg(nd->emu, mms, addr, &v), 0);
+	return v;
+}
+
+/* The five seed-000 policies: set, read back, and what reaches IMASK0. */
+static void test_policies(void **state)
+{
+	static const struct {
+		const char *mask; /* irq_mask as read back */
+		uint32_t imask0; /* IMASK0 bits 0..12 except RESETC */
+		const char *action, *log;
+	} want[5] = {
+		{ "txboe,txbue,resetc,phyint,ttscaa,ttscab,ttscac,txfcse,cdpe", 0x1F86, "drop",
+		  "1" },
+		{ "txboe,txbue,resetc,phyint,ttscaa,ttscab,ttscac,txfcse,cdpe", 0x1F86, "drop",
+		  "0" },
+		{ "txboe,txbue,rxboe,resetc,phyint,ttscaa,ttscab,ttscac,txfcse,cdpe", 0x1F8E,
+		  "drop", "1" },
+		{ "txpe,txboe,txbue,rxboe,lofe,hdre,resetc,phyint,ttscaa,ttscab,ttscac,txfcse,cdpe",
+		  0x1FBF, "drop", "1" },
+		{ "txboe,txbue,resetc,phyint,ttscaa,ttscab,ttscac,txfcse,cdpe", 0x1F86, "count",
+		  "0" },
+	};
+	struct fixture *f = *state;
+	struct node *a = &f->n[0];
+	char num[4];
+
+	assert_param(a, "policy", "1");
+	for (int i = 0; i < 5; i++) {
+		snprintf(num, sizeof(num), "%d", i + 1);
+		assert_int_equal(ethdrv_netdev_set(a->dev, "policy", num), 0);
+		assert_param(a, "policy", num);
+		assert_param(a, "irq_mask", want[i].mask);
+		assert_param(a, "rxboe_action", want[i].action);
+		assert_param(a, "rxboe_log", want[i].log);
+		assert_int_equal(peek(a, 0, 0x0C) & 0x1FBF, want[i].imask0);
+		assert_traffic(f);
+	}
+	/* Per source: rxboe masked turns policy 1 into policy 3. */
+	assert_int_equal(ethdrv_netdev_set(a->dev, "policy", "1"), 0);
+	assert_int_equal(ethdrv_netdev_set(a->dev, "irq.rxboe", "0"), 0);
+	assert_param(a, "policy", "3");
+	assert_param(a, "irq.rxboe", "0");
+	assert_param(a, "irq.txpe", "1");
+	assert_int_equal(ethdrv_netdev_set(a->dev, "irq_mask", "none"), 0);
+	assert_int_equal(peek(a, 0, 0x0C) & 0x1FBF, 0);
+	assert_param(a, "policy", "custom");
+	assert_int_equal(ethdrv_netdev_set(a->dev, "irq_mask", "txpe,bogus"), -EINVAL);
+	assert_int_equal(ethdrv_netdev_set(a->dev, "policy", "6"), -EINVAL);
+	assert_int_equal(ethdrv_netdev_set(a->dev, "rxboe_action", "keep"), -EINVAL);
+	assert_int_equal(ethdrv_netdev_set(a->dev, "no_such_knob", "1"), -ENOENT);
+	/* The policy survives a recovery. */
+	assert_int_equal(ethdrv_netdev_set(a->dev, "policy", "4"), 0);
+	assert_int_equal(lan865x_emu_inject(a->emu, LAN865X_EMU_FAULT_RESET), 0);
+	/* RESETC cannot be masked: its IRQ brings the poll that sees SYNC=0. */
+	for (uint64_t t0 = now_ms(); !stat(a, "recoveries");)
+		assert_true(pump(f) >= 0 && now_ms() - t0 < 10000);
+	assert_traffic(f);
+	assert_int_equal(stat(a, "recoveries"), 1);
+	assert_int_equal(peek(a, 0, 0x0C) & 0x1FBF, 0x1FBF);
+}
+
+/* PLCA knobs by their ethtool names reach MMS 4 (TC6 facts §3.6). */
+static void test_plca_and_link(void **state)
+{
+	struct fixture *f = *state;
+	struct node *a = &f->n[0];
+	struct ethdrv_link_state st;
+	struct emu_plca_cfg p;
+
+	assert_int_equal(ethdrv_netdev_get_link(a->dev, &st), 0);
+	assert_true(st.up);
+	assert_int_equal(st.speed_mbps, 10);
+	assert_false(st.full_duplex);
+	assert_true(peek(a, 4, 0x87) & 0x8000); /* CSMA/CD: collision detection on */
+	assert_int_equal(ethdrv_netdev_set(a->dev, "node-id", "3"), 0);
+	assert_int_equal(ethdrv_netdev_set(a->dev, "node-cnt", "5"), 0);
+	assert_int_equal(ethdrv_netdev_set(a->dev, "to-tmr", "40"), 0);
+	assert_int_equal(ethdrv_netdev_set(a->dev, "burst-cnt", "2"), 0);
+	assert_int_equal(ethdrv_netdev_set(a->dev, "burst-tmr", "100"), 0);
+	assert_int_equal(ethdrv_netdev_set(a->dev, "plca", "on"), 0);
+	lan865x_emu_get_plca(a->emu, &p);
+	assert_true(p.enabled);
+	assert_int_equal(p.node_id, 3);
+	assert_int_equal(p.node_cnt, 5);
+	assert_int_equal(p.to_tmr, 40);
+	assert_int_equal(p.burst_cnt, 2);
+	assert_int_equal(p.burst_tmr, 100);
+	assert_false(peek(a, 4, 0x87) & 0x8000); /* PLCA: collision detection off */
+	assert_param(a, "node-cnt", "5");
+	assert_param(a, "plca", "on");
+	assert_int_equal(ethdrv_netdev_set(a->dev, "node-id", "256"), -EINVAL);
+	assert_int_equal(ethdrv_netdev_set(a->dev, "plca", "off"), 0);
+	lan865x_emu_get_plca(a->emu, &p);
+	assert_false(p.enabled);
+	assert_true(peek(a, 4, 0x87) & 0x8000);
+	/* MAC address and filters were programmed: a unicast to us arrives. */
+	assert_traffic(f);
+}
+
+/* The SPI trace writes one well-formed line per transfer. */
+static void test_spi_trace(void **state)
+{
+	struct fixture *f = *state;
+	struct node *a = &f->n[0];
+	char path[] = "/tmp/ethdrv-spi-trace-XXXXXX";
+	unsigned long long ns, prev = 0;
+	static char line[16384], mosi[8192], miso[8192];
+	unsigned lines = 0;
+	int fd = mkstemp(path);
+	FILE *fp;
+
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(ethdrv_netdev_set(a->dev, "spi_trace", path), 0);
+	assert_param(a, "spi_trace", "on");
+	assert_traffic(f);
+	assert_int_equal(ethdrv_netdev_set(a->dev, "spi_trace", "off"), 0);
+	assert_int_equal(ethdrv_netdev_set(a->dev, "spi_trace", "/nonexistent/dir/x"), -ENOENT);
+	fp = fopen(path, "r");
+	assert_non_null(fp);
+	while (fgets(line, sizeof(line), fp)) {
+		assert_int_equal(sscanf(line, "%llu %8191s %8191s", &ns, mosi, miso), 3);
+		assert_int_equal(strlen(mosi), strlen(miso));
+		assert_int_equal(strlen(mosi) % 2, 0);
+		assert_int_equal(strspn(mosi, "0123456789abcdef"), strlen(mosi));
+		assert_true(ns >= prev);
+		prev = ns;
+		lines++;
+	}
+	fclose(fp);
+	unlink(path);
+	assert_true(lines > 8);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_sizes_all, setup_64, teardown),
+		cmocka_unit_test_setup_teardown(test_sizes_all, setup_32_prot, teardown),
+		cmocka_unit_test_setup_teardown(test_sizes_stride, setup_64_prot, teardown),
+		cmocka_unit_test_setup_teardown(test_sizes_stride, setup_32, teardown),
+		cmocka_unit_test_setup_teardown(test_credits_bql, setup_64, teardown),
+		cmocka_unit_test_setup_teardown(test_rx_overflow, setup_64, teardown),
+		cmocka_unit_test_setup_teardown(test_fatal_txpe, setup_64, teardown),
+		cmocka_unit_test_setup_teardown(test_fatal_lofe, setup_64, teardown),
+		cmocka_unit_test_setup_teardown(test_fatal_header, setup_64, teardown),
+		cmocka_unit_test_setup_teardown(test_fatal_reset, setup_64_prot, teardown),
+		cmocka_unit_test_setup_teardown(test_fatal_internal, setup_64, teardown),
+		cmocka_unit_test_setup_teardown(test_bit_errors, setup_64_prot, teardown),
+		cmocka_unit_test_setup_teardown(test_threaded_budget, setup_64, teardown),
+		cmocka_unit_test_setup_teardown(test_policies, setup_64, teardown),
+		cmocka_unit_test_setup_teardown(test_plca_and_link, setup_32, teardown),
+		cmocka_unit_test_setup_teardown(test_spi_trace, setup_64, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
