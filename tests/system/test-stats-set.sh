@@ -23,6 +23,11 @@ ping_ok 0 1 || fail "ping"
 "$ETHDRV" stats segment --json | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["frame_bits"] > 0' ||
 	fail "segment stats"
 [[ $(stat -c %a /run/ethdrv/t1s0.sock) == 600 ]] || fail "socket mode is not 0600"
+if command -v setpriv >/dev/null; then
+	out=$(setpriv --reuid=nobody --regid=nogroup --clear-groups "$ETHDRV" stats t1s0 2>&1) &&
+		fail "user nobody read the stats"
+	echo "$out" | grep -q "permission denied" || fail "nobody: unexpected message: $out"
+fi
 
 # set and read back
 "$ETHDRV" set t1s0 napi_defer_hard_irqs=2 gro_flush_timeout=20000 threaded=1 busy_poll=0 \

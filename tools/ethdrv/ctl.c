@@ -251,11 +251,39 @@ static bool ctl_line_is_text(const char *line)
 	return true;
 }
 
+static void ctl_do_info(const struct ctl_ops *ops, void *arg, int argc, char **argv,
+			struct ctl_reply *r)
+{
+	int err;
+
+	ctl_reply_printf(r, "ok\n");
+	err = ops->info(arg, r);
+	if (err)
+		ctl_reply_error(r, err, "info: %s", ethdrv_strerror(err));
+}
+
+static void ctl_do_help(const struct ctl_ops *ops, void *arg, int argc, char **argv,
+			struct ctl_reply *r)
+{
+	ctl_reply_printf(r, "ok\nstats [json]\nget KEY...\nset KEY=VALUE...\ninfo\nhelp\n");
+}
+
+/* The requests: name, words allowed (0 = any), handler. */
+static const struct {
+	const char *name; /* first word */
+	int argc; /* exact word count, or 0 for any */
+	void (*fn)(const struct ctl_ops *ops, void *arg, int argc, char **argv,
+		   struct ctl_reply *r); /* the handler */
+} ctl_requests[] = {
+	{ "stats", 0, ctl_do_stats }, { "set", 0, ctl_do_set },	  { "get", 0, ctl_do_get },
+	{ "info", 1, ctl_do_info },   { "help", 1, ctl_do_help },
+};
+
 void ctl_dispatch(const struct ctl_ops *ops, void *arg, char *line, struct ctl_reply *r)
 {
 	char *argv[CTL_ARGS_MAX];
-	size_t n = strlen(line);
-	int argc, err;
+	size_t n = strlen(line), i;
+	int argc;
 
 	if (n && line[n - 1] == '\r')
 		line[--n] = '\0';
@@ -264,39 +292,20 @@ void ctl_dispatch(const struct ctl_ops *ops, void *arg, char *line, struct ctl_r
 		return;
 	}
 	argc = ctl_split(line, argv);
-	if (argc == -E2BIG) {
-		ctl_reply_error(r, -E2BIG, "more than %d words", CTL_ARGS_MAX);
+	if (argc < 0) {
+		ctl_reply_error(r, argc, "more than %d words", CTL_ARGS_MAX);
 		return;
 	}
-	if (argc == 0) {
-		ctl_reply_error(r, -EINVAL, "empty request: use stats, get, set, info, help");
-		return;
-	}
-	if (!strcmp(argv[0], "stats")) {
-		ctl_do_stats(ops, arg, argc, argv, r);
-		return;
-	}
-	if (!strcmp(argv[0], "set")) {
-		ctl_do_set(ops, arg, argc, argv, r);
-		return;
-	}
-	if (!strcmp(argv[0], "get")) {
-		ctl_do_get(ops, arg, argc, argv, r);
-		return;
-	}
-	if (!strcmp(argv[0], "info") && argc == 1) {
-		ctl_reply_printf(r, "ok\n");
-		err = ops->info(arg, r);
-		if (err)
-			ctl_reply_error(r, err, "info: %s", ethdrv_strerror(err));
-		return;
-	}
-	if (!strcmp(argv[0], "help") && argc == 1) {
-		ctl_reply_printf(r, "ok\nstats [json]\nget KEY...\nset KEY=VALUE...\ninfo\n");
+	for (i = 0; argc > 0 && i < sizeof(ctl_requests) / sizeof(ctl_requests[0]); i++) {
+		if (strcmp(argv[0], ctl_requests[i].name))
+			continue;
+		if (ctl_requests[i].argc && argc != ctl_requests[i].argc)
+			break;
+		ctl_requests[i].fn(ops, arg, argc, argv, r);
 		return;
 	}
 	ctl_reply_error(r, -EINVAL, "unknown request '%.64s': use stats, get, set, info, help",
-			argv[0]);
+			argc > 0 ? argv[0] : "");
 }
 
 int ctl_sock_path(const char *name, char *buf, size_t size)
