@@ -6,12 +6,14 @@
 #   make format        reformat the C files in place
 #   make fuzz          build the libFuzzer targets with clang, run each FUZZ_SECONDS
 #   make bench         build and run the micro-benchmarks
+#   make demo          (as root) a 2-node emulated segment, ping and a 10 MB
+#                      HTTP download across it, throughput against the limit
 JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
 FUZZ_SECONDS ?= 30
 CTEST_ARGS  ?=
 C_FILES      = $(shell git ls-files '*.c' '*.h' 2>/dev/null || find include src tests bench tools -name '*.[ch]')
 
-.PHONY: all deps check format-check format fuzz bench clean
+.PHONY: all deps check format-check format fuzz bench demo clean
 
 all:
 	@./scripts/install-deps.sh
@@ -41,6 +43,9 @@ fuzz: deps
 
 bench: all
 	./scripts/run-bench.sh build
+
+demo: all
+	./scripts/demo.sh build
 
 clean:
 	rm -rf build build-check build-fuzz

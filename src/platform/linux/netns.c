@@ -301,6 +301,20 @@ int ethdrv_link_set_mtu(const char *ifname, unsigned mtu)
 	return err ? err : link_talk(&req, ifname, "set mtu");
 }
 
+int ethdrv_link_set_mac(const char *ifname, const uint8_t mac[6])
+{
+	struct nl_req req;
+	int err = link_req_init(&req, RTM_SETLINK, 0, ifname);
+
+	if (!err && (mac[0] & 1)) {
+		ethdrv_err(NULL, "link %s: set mac: multicast address: use a unicast one", ifname);
+		err = -EINVAL;
+	}
+	if (!err)
+		err = nl_put_attr(&req, IFLA_ADDRESS, mac, 6);
+	return err ? err : link_talk(&req, ifname, "set mac");
+}
+
 int ethdrv_link_del(const char *ifname)
 {
 	struct nl_req req;

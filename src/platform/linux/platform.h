@@ -194,6 +194,18 @@ int ethdrv_link_set_up(const char *ifname, bool up);
 int ethdrv_link_set_mtu(const char *ifname, unsigned mtu);
 
 /**
+ * ethdrv_link_set_mac() - set the hardware address of a link (RTM_SETLINK, IFLA_ADDRESS)
+ * @ifname: interface name
+ * @mac: 6 bytes, a unicast address (bit 0 of the first byte clear)
+ *
+ * Used to give a TAP the station address its driver filters on.
+ *
+ * Return: 0, -EINVAL (bad name or a multicast address), -ENODEV, -EPERM or
+ * -errno (-EBUSY if the device refuses while up).
+ */
+int ethdrv_link_set_mac(const char *ifname, const uint8_t mac[6]);
+
+/**
  * ethdrv_link_del() - delete a link (RTM_DELLINK)
  * @ifname: interface name
  *

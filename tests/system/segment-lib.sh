@@ -1,0 +1,98 @@
+# Shared helpers of the system tests (sourced by tests/system/test-*.sh and
+# scripts/demo.sh). Set ETHDRV to the binary first. Addresses: only
+# 169.254.10.0/24, only inside the t1s* namespaces the segment creates.
+
+SEG_PID=
+SEG_LOG=
+
+# Print "SKIP: why" and exit 77 (ctest's skip code).
+skip() {
+	echo "SKIP: $*"
+	exit 77
+}
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+need_root() {
+	[[ $(id -u) -eq 0 ]] || skip "needs root (creates network namespaces and TAPs)"
+	[[ -c /dev/net/tun ]] || skip "no /dev/net/tun"
+}
+
+need_tool() {
+	local t
+	for t in "$@"; do
+		command -v "$t" >/dev/null 2>&1 || skip "$t is not installed (make check installs it)"
+	done
+}
+
+need_binary() {
+	[[ -x $ETHDRV ]] || fail "no ethdrv binary at $ETHDRV"
+}
+
+# Node K's address.
+seg_addr() {
+	echo "169.254.10.$(($1 + 1))"
+}
+
+# start_segment N [extra args]: run ethdrv segment in the background and wait
+# until the segment's control socket answers (it is served last, after
+# every node is up).
+start_segment() {
+	local n=$1 i
+	shift
+	SEG_LOG=$(mktemp /tmp/ethdrv-seg.XXXXXX)
+	"$ETHDRV" segment --nodes "$n" "$@" >"$SEG_LOG" 2>&1 &
+	SEG_PID=$!
+	for ((i = 0; i < 300; i++)); do
+		if ! kill -0 "$SEG_PID" 2>/dev/null; then
+			cat "$SEG_LOG" >&2
+			SEG_PID=
+			fail "ethdrv segment exited during bring-up"
+		fi
+		"$ETHDRV" get segment nodes >/dev/null 2>&1 && return 0
+		sleep 0.1
+	done
+	cat "$SEG_LOG" >&2
+	fail "segment not up after 30 s"
+}
+
+# Stop the segment with SIGTERM (SIGKILL + --cleanup after 20 s).
+stop_segment() {
+	local i
+	[[ -n $SEG_PID ]] || return 0
+	kill -TERM "$SEG_PID" 2>/dev/null
+	for ((i = 0; i < 200; i++)); do
+		kill -0 "$SEG_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$SEG_PID" 2>/dev/null; then
+		echo "segment did not stop on SIGTERM; killing it" >&2
+		kill -KILL "$SEG_PID" 2>/dev/null
+		wait "$SEG_PID" 2>/dev/null
+		"$ETHDRV" segment --cleanup >/dev/null 2>&1
+	fi
+	wait "$SEG_PID" 2>/dev/null
+	SEG_PID=
+	[[ -n $SEG_LOG ]] && rm -f "$SEG_LOG"
+	SEG_LOG=
+}
+
+# Fail if anything of a segment is left: namespaces, sockets, marker, TAPs.
+assert_clean() {
+	local left
+	left=$(ls /run/netns 2>/dev/null | grep -E '^t1s[0-9]+$' || true)
+	[[ -z $left ]] || fail "namespaces left behind: $left"
+	left=$(ls /run/ethdrv/*.sock 2>/dev/null || true)
+	[[ -z $left ]] || fail "control sockets left behind: $left"
+	[[ ! -e /run/ethdrv/segment.pid ]] || fail "marker /run/ethdrv/segment.pid left behind"
+	left=$(ip -o link show 2>/dev/null | grep -E ': t1s[0-9]+[:@]' || true)
+	[[ -z $left ]] || fail "TAPs left in the root namespace: $left"
+}
+
+# ping_ok FROM TO: one ping from node FROM to node TO (2 s to answer).
+ping_ok() {
+	ip netns exec "t1s$1" ping -n -q -c 1 -W 2 "$(seg_addr "$2")" >/dev/null
+}

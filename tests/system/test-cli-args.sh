@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Bad arguments exit 2 with a message naming the argument and the accepted
+# values; --help works for every subcommand. Needs no root (the last part,
+# which needs root to reach the privilege check, is skipped otherwise).
+set -u
+ETHDRV=${1:-build}/ethdrv
+source "$(dirname "$0")/segment-lib.sh"
+need_binary
+
+errors=0
+out=$(mktemp /tmp/ethdrv-cli.XXXXXX)
+trap 'rm -f "$out"' EXIT
+
+# expect CODE PATTERN... -- ARGS...: exit code CODE, stderr+stdout match every PATTERN.
+expect() {
+	local code=$1 pats=() p rc
+	shift
+	while [[ $1 != -- ]]; do pats+=("$1"); shift; done
+	shift
+	"$ETHDRV" "$@" >"$out" 2>&1
+	rc=$?
+	if [[ $rc -ne $code ]]; then
+		echo "FAIL: ethdrv $* exited $rc, expected $code:"; cat "$out"
+		errors=$((errors + 1)); return
+	fi
+	for p in "${pats[@]}"; do
+		if ! grep -qF -- "$p" "$out"; then
+			echo "FAIL: ethdrv $*: output lacks '$p':"; cat "$out"
+			errors=$((errors + 1)); return
+		fi
+	done
+	echo "ok: ethdrv $*"
+}
+
+# --help on every subcommand
+expect 0 "usage: ethdrv COMMAND" -- --help
+expect 0 "usage: ethdrv COMMAND" -- help
+for c in segment up stats set get; do
+	expect 0 "usage: ethdrv $c" -- "$c" --help
+	expect 0 "usage: ethdrv $c" -- "$c" -h
+done
+
+# the command itself
+expect 2 "usage: ethdrv COMMAND" --
+expect 2 "unknown command 'frob'" "segment, up, stats, set or get" -- frob
+
+# segment
+expect 2 "--nodes" "'1'" "2..16" -- segment --nodes 1
+expect 2 "--nodes" "'17'" "2..16" -- segment --nodes 17
+expect 2 "--nodes" "'abc'" "2..16" -- segment --nodes abc
+expect 2 "--nodes" "'3x'" -- segment --nodes 3x
+expect 2 "'--nodes' needs a value" -- segment --nodes
+expect 2 "unknown option '--bogus'" "--nodes" -- segment --bogus
+expect 2 "unexpected argument 'extra'" -- segment extra
+expect 2 "--log-level" "'loud'" "err, warn, info or debug" -- segment --log-level loud
+expect 2 "--device" "not a model" -- segment --device spidev:/dev/spidev0.0,irq=/dev/gpiochip0:5
+expect 2 "unknown key 'foo'" "hz, rx-buf" -- segment --device emu:lan8650,foo=1
+expect 2 "bad knob 'budget'" "key=value" -- segment --set budget
+
+# up
+expect 2 "missing DEVICE" "emu:lan8650" -- up
+expect 2 "unknown kind" "emu:lan8650" "spidev:" -- up foo:bar
+expect 2 "unknown model 'lan9999'" "lan8650 or lan8651" -- up emu:lan9999
+expect 2 "hz" "'1'" "100000..50000000" -- up emu:lan8650,hz=1
+expect 2 "rx-buf" "1..65536" -- up emu:lan8650,rx-buf=0
+expect 2 "mosi-ber" "0..0.5" -- up emu:lan8650,mosi-ber=2
+expect 2 "'nokv' is not key=value" -- up emu:lan8650,nokv
+expect 2 "device spec" "spidev:/dev/spidevB.C,irq=" -- up spidev:/dev/spidev0.0
+expect 2 "device spec" "spidev:" -- up spidev:/dev/spidev0.0,irq=/dev/gpiochip0:x
+expect 2 "--addr" "A.B.C.D/P" -- up emu --addr 169.254.10.1
+expect 2 "--addr" "A.B.C.D/P" -- up emu --addr 300.1.1.1/24
+expect 2 "--addr prefix" "0..32" -- up emu --addr 169.254.10.1/33
+expect 2 "--tap" "1..15 chars" -- up emu --tap abcdefghijklmnop
+expect 2 "--mac" "unicast" -- up emu --mac 01:00:5e:00:00:01
+expect 2 "--mac" -- up emu --mac 02:00:00:00:00
+expect 2 "--netns" -- up emu --netns a/b
+expect 2 "unexpected argument 'emu'" -- up emu emu
+expect 2 "unknown option '--nodes'" "--tap" -- up emu --nodes 2
+
+# stats / set / get
+expect 2 "unexpected argument 'b'" -- stats a b
+expect 2 "unknown option '--yaml'" "--json" -- stats --yaml
+expect 2 "IFNAME" "1..15 chars" -- stats a/b
+expect 2 "missing IFNAME" -- set
+expect 2 "missing KEY=VALUE" -- set t1s0
+expect 2 "bad knob 'budget'" "key=value" -- set t1s0 budget
+expect 2 "bad knob 'a b=1'" -- set t1s0 "a b=1"
+expect 2 "missing KEY" -- get t1s0
+expect 2 "bad key 'a=1'" -- get t1s0 a=1
+expect 1 "t1s9" "nobody serves /run/ethdrv/t1s9.sock" -- stats t1s9
+expect 1 "nobody serves" -- set t1s9 budget=8
+
+# privilege messages (only meaningful without root)
+if [[ $(id -u) -ne 0 ]]; then
+	expect 1 "needs root (CAP_NET_ADMIN, CAP_SYS_ADMIN) to create namespaces: run with sudo" -- segment
+	expect 1 "needs root" -- segment --cleanup
+fi
+
+[[ $errors -eq 0 ]] || { echo "$errors failures"; exit 1; }
+echo "PASS"

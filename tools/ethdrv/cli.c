@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: MIT
+/* Argument parsing for the ethdrv command (cli.h). */
+#include "cli.h"
+#include "ethdrv/log.h"
+#include "platform/linux/platform.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EMU_KEYS "hz, rx-buf, setup-ns, mosi-ber, miso-ber"
+#define DEV_FORMS                                             \
+	"emu:lan8650[,key=value...] (keys: " EMU_KEYS ") or " \
+	"spidev:/dev/spidevB.C,irq=/dev/gpiochipN:LINE[,hz=N]"
+
+static void cli_verror(const char *cmd, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "ethdrv %s: ", cmd);
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\nTry 'ethdrv %s --help'.\n", cmd);
+}
+
+int cli_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	cli_verror(cmd, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+int cli_usage(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	cli_verror(cmd, fmt, ap);
+	va_end(ap);
+	return CLI_EXIT_USAGE;
+}
+
+int cli_parse_ulong(const char *cmd, const char *what, const char *s, unsigned long min,
+		    unsigned long max, unsigned long *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = s && *s >= '0' && *s <= '9' ? strtoul(s, &end, 10) : 0;
+	if (!s || *s < '0' || *s > '9' || errno || *end || v < min || v > max)
+		return cli_error(cmd, "%s: bad value '%s': use a number in %lu..%lu", what,
+				 s ? s : "", min, max);
+	*out = v;
+	return 0;
+}
+
+/* Parse a bit error rate in 0..0.5. */
+static int cli_parse_ber(const char *cmd, const char *key, const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (!*s || errno || *end || !(v >= 0.0 && v <= 0.5))
+		return cli_error(cmd, "device spec: %s: bad value '%s': use a rate in 0..0.5", key,
+				 s);
+	*out = v;
+	return 0;
+}
+
+/* Parse an unsigned emu key into @out (a uint32_t or unsigned). */
+static int cli_emu_uint(const char *cmd, const char *key, const char *val, unsigned long min,
+			unsigned long max, uint32_t *out)
+{
+	char what[48];
+	unsigned long v;
+	int err;
+
+	snprintf(what, sizeof(what), "device spec: %s", key);
+	err = cli_parse_ulong(cmd, what, val, min, max, &v);
+	if (!err)
+		*out = (uint32_t)v;
+	return err;
+}
+
+/* Apply one "key=value" of an emu spec. */
+static int cli_emu_key(const char *cmd, char *kv, struct cli_emu_spec *emu)
+{
+	char *val = strchr(kv, '=');
+
+	if (!val)
+		return cli_error(cmd, "device spec: '%s' is not key=value: use keys %s", kv,
+				 EMU_KEYS);
+	*val++ = '\0';
+	if (!strcmp(kv, "hz"))
+		return cli_emu_uint(cmd, kv, val, 100000, 50000000, &emu->spi_hz);
+	if (!strcmp(kv, "rx-buf"))
+		return cli_emu_uint(cmd, kv, val, 1, 65536, &emu->rx_buf_chunks);
+	if (!strcmp(kv, "setup-ns"))
+		return cli_emu_uint(cmd, kv, val, 0, 1000000, &emu->setup_ns);
+	if (!strcmp(kv, "mosi-ber"))
+		return cli_parse_ber(cmd, kv, val, &emu->mosi_ber);
+	if (!strcmp(kv, "miso-ber"))
+		return cli_parse_ber(cmd, kv, val, &emu->miso_ber);
+	return cli_error(cmd, "device spec: unknown key '%s': use %s", kv, EMU_KEYS);
+}
+
+/* Parse the part after "emu:". */
+static int cli_parse_emu(const char *cmd, const char *rest, struct cli_emu_spec *emu)
+{
+	char buf[CLI_SPEC_MAX];
+	char *save = NULL, *tok;
+	int err = 0;
+
+	*emu = (struct cli_emu_spec){
+		.model = 0x8650, .spi_hz = 25000000, .setup_ns = 1000, .rx_buf_chunks = 64
+	};
+	snprintf(buf, sizeof(buf), "%s", rest);
+	tok = strtok_r(buf, ",", &save);
+	if (!tok || !strcmp(tok, "lan8650"))
+		emu->model = 0x8650;
+	else if (!strcmp(tok, "lan8651"))
+		emu->model = 0x8651;
+	else
+		return cli_error(cmd, "device spec: unknown model '%s': use lan8650 or lan8651",
+				 tok);
+	while (!err && (tok = strtok_r(NULL, ",", &save)))
+		err = cli_emu_key(cmd, tok, emu);
+	return err;
+}
+
+int cli_parse_device(const char *cmd, const char *spec, struct cli_device *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!spec || !*spec || strlen(spec) >= sizeof(out->spec))
+		return cli_error(cmd, "device spec: empty or longer than %d chars: use %s",
+				 CLI_SPEC_MAX - 1, DEV_FORMS);
+	snprintf(out->spec, sizeof(out->spec), "%s", spec);
+	if (!strcmp(spec, "emu") || !strncmp(spec, "emu:", 4)) {
+		out->kind = CLI_DEV_EMU;
+		return cli_parse_emu(cmd, spec[3] ? spec + 4 : "", &out->emu);
+	}
+	if (!strncmp(spec, "spidev:", 7)) {
+		struct ethdrv_spidev_spec sp;
+
+		out->kind = CLI_DEV_SPIDEV;
+		if (ethdrv_spidev_spec_parse(spec, &sp)) /* it names the bad part */
+			return cli_error(cmd, "device spec '%s': use %s", spec, DEV_FORMS);
+		return 0;
+	}
+	return cli_error(cmd, "device spec '%s': unknown kind: use %s", spec, DEV_FORMS);
+}
+
+int cli_parse_ipv4_prefix(const char *cmd, const char *s, char addr[16], unsigned *prefix)
+{
+	const char *slash = s ? strchr(s, '/') : NULL;
+	struct in_addr in;
+	unsigned long p;
+
+	if (!slash || slash - s >= 16)
+		return cli_error(cmd, "--addr: bad value '%s': use A.B.C.D/P", s ? s : "");
+	memcpy(addr, s, (size_t)(slash - s));
+	addr[slash - s] = '\0';
+	if (inet_pton(AF_INET, addr, &in) != 1)
+		return cli_error(cmd, "--addr: bad address '%s': use A.B.C.D/P", addr);
+	if (cli_parse_ulong(cmd, "--addr prefix", slash + 1, 0, 32, &p))
+		return -EINVAL;
+	*prefix = (unsigned)p;
+	return 0;
+}
+
+int cli_parse_ifname(const char *cmd, const char *what, const char *s)
+{
+	size_t len = s ? strlen(s) : 0;
+
+	if (len == 0 || len > 15 || strpbrk(s, "/: \t\n"))
+		return cli_error(cmd,
+				 "%s: bad interface name '%s': use 1..15 chars without '/', "
+				 "':' or spaces",
+				 what, s ? s : "");
+	return 0;
+}
+
+int cli_parse_mac(const char *cmd, const char *s, uint8_t mac[6])
+{
+	unsigned b[6];
+	char tail;
+	int i;
+
+	if (!s ||
+	    sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x%c", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5],
+		   &tail) != 6 ||
+	    (b[0] & 1) || strlen(s) != 17)
+		return cli_error(cmd, "--mac: bad address '%s': use a unicast aa:bb:cc:dd:ee:ff",
+				 s ? s : "");
+	for (i = 0; i < 6; i++)
+		mac[i] = (uint8_t)b[i];
+	return 0;
+}
+
+int cli_parse_knob(const char *cmd, char *arg, struct cli_knob *knob)
+{
+	char *eq = arg ? strchr(arg, '=') : NULL;
+	static const char ok[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				 "0123456789_.:/-";
+
+	if (!eq || eq == arg || !eq[1] || strspn(arg, ok) != (size_t)(eq - arg) ||
+	    strspn(eq + 1, ok) != strlen(eq + 1))
+		return cli_error(cmd, "bad knob '%s': use key=value (e.g. napi_defer_hard_irqs=2)",
+				 arg ? arg : "");
+	*eq = '\0';
+	knob->key = arg;
+	knob->value = eq + 1;
+	return 0;
+}
+
+void cli_node_mac(unsigned index, uint8_t mac[6])
+{
+	static const uint8_t base[6] = { 0x02, 0x45, 0x54, 0x48, 0x00, 0x00 };
+
+	memcpy(mac, base, 6);
+	mac[5] = (uint8_t)index;
+}
+
+int cli_check_log_level(const char *cmd, const char *s)
+{
+	if (ethdrv_log_parse_level(s) < 0)
+		return cli_error(cmd, "--log-level: bad value '%s': use err, warn, info or debug",
+				 s);
+	return 0;
+}
+
+bool cli_is_help(const char *arg)
+{
+	return !strcmp(arg, "-h") || !strcmp(arg, "--help");
+}

@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Argument parsing for the ethdrv command: numbers with ranges, device
+ * specs (architecture.md §2), addresses and knob pairs. Every parser
+ * prints one line naming the bad argument and the accepted values to
+ * stderr and returns -EINVAL; the subcommands then exit with
+ * CLI_EXIT_USAGE.
+ */
+#ifndef ETHDRV_TOOLS_CLI_H
+#define ETHDRV_TOOLS_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define CLI_EXIT_OK 0
+#define CLI_EXIT_FAIL 1 /* a run-time failure */
+#define CLI_EXIT_USAGE 2 /* a bad argument */
+
+#define CLI_RUN_DIR "/run/ethdrv" /* control sockets and the segment marker */
+#define CLI_SPEC_MAX 256 /* longest device spec */
+#define CLI_KNOBS_MAX 32 /* --set pairs per command */
+
+/* What `emu:lan8650[,key=value...]` asks for. */
+struct cli_emu_spec {
+	uint16_t model; /* 0x8650 or 0x8651 */
+	uint32_t spi_hz; /* hz=: SCLK, default 25000000 */
+	uint32_t setup_ns; /* setup-ns=: per-transfer overhead, default 1000 */
+	uint32_t rx_buf_chunks; /* rx-buf=: RX buffer in 64-byte blocks, default 64 */
+	double mosi_ber; /* mosi-ber=: bit error rate host -> model */
+	double miso_ber; /* miso-ber=: bit error rate model -> host */
+};
+
+enum cli_dev_kind {
+	CLI_DEV_EMU, /* a LAN8650/1 model */
+	CLI_DEV_SPIDEV, /* a real board on spidev + a GPIO line */
+};
+
+/* A parsed device spec. */
+struct cli_device {
+	enum cli_dev_kind kind; /* which backend */
+	struct cli_emu_spec emu; /* CLI_DEV_EMU settings */
+	char spec[CLI_SPEC_MAX]; /* the spec as given (CLI_DEV_SPIDEV: parsed by the platform) */
+};
+
+/* A "key=value" knob, pointing into the argument it came from. */
+struct cli_knob {
+	const char *key; /* e.g. "napi_defer_hard_irqs" */
+	const char *value; /* e.g. "2" */
+};
+
+/**
+ * cli_error() - print "ethdrv CMD: MESSAGE" and a hint to stderr
+ * @cmd: the subcommand ("segment")
+ * @fmt: printf format of the message
+ *
+ * Return: -EINVAL, so a parser can "return cli_error(...)".
+ */
+int cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/** cli_usage() - as cli_error() but returns CLI_EXIT_USAGE, for subcommands. */
+int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/**
+ * cli_parse_ulong() - parse a decimal number within [@min, @max]
+ * @cmd: the subcommand, for the message
+ * @what: the argument's name ("--nodes")
+ * @s: the text
+ * @min: smallest accepted value
+ * @max: largest accepted value
+ * @out: the value
+ *
+ * Return: 0 or -EINVAL (message printed).
+ */
+int cli_parse_ulong(const char *cmd, const char *what, const char *s, unsigned long min,
+		    unsigned long max, unsigned long *out);
+
+/**
+ * cli_parse_device() - parse a device spec
+ * @cmd: the subcommand, for the message
+ * @spec: "emu:lan8650[,hz=N][,rx-buf=N][,setup-ns=N][,mosi-ber=X][,miso-ber=X]"
+ *        ("emu" alone and "emu:lan8651" too), or
+ *        "spidev:/dev/spidevB.C,irq=/dev/gpiochipN:LINE[,hz=N]"
+ * @out: the parsed spec
+ *
+ * spidev specs are checked with the platform parser
+ * (ethdrv_spidev_spec_parse()), which logs the bad part.
+ *
+ * Return: 0 or -EINVAL (message names the bad part and the accepted values).
+ */
+int cli_parse_device(const char *cmd, const char *spec, struct cli_device *out);
+
+/**
+ * cli_parse_ipv4_prefix() - parse "A.B.C.D/P"
+ * @cmd: the subcommand, for the message
+ * @s: the text
+ * @addr: receives "A.B.C.D" (16 bytes)
+ * @prefix: receives P, 0..32
+ *
+ * Return: 0 or -EINVAL.
+ */
+int cli_parse_ipv4_prefix(const char *cmd, const char *s, char addr[16], unsigned *prefix);
+
+/**
+ * cli_parse_ifname() - check an interface name (1..15 chars, no '/', ':' or spaces)
+ * @cmd: the subcommand
+ * @what: the argument's name
+ * @s: the name
+ *
+ * Return: 0 or -EINVAL.
+ */
+int cli_parse_ifname(const char *cmd, const char *what, const char *s);
+
+/**
+ * cli_parse_mac() - parse "aa:bb:cc:dd:ee:ff" (a unicast address)
+ * @cmd: the subcommand
+ * @s: the text
+ * @mac: receives 6 bytes
+ *
+ * Return: 0 or -EINVAL.
+ */
+int cli_parse_mac(const char *cmd, const char *s, uint8_t mac[6]);
+
+/**
+ * cli_parse_knob() - split "key=value"
+ * @cmd: the subcommand
+ * @arg: the argument; a NUL is written over the '='
+ * @knob: receives pointers into @arg
+ *
+ * Return: 0 or -EINVAL (no '=', empty key or value, or characters outside
+ * [A-Za-z0-9_.:/-]).
+ */
+int cli_parse_knob(const char *cmd, char *arg, struct cli_knob *knob);
+
+/**
+ * cli_node_mac() - the locally administered address of segment node @index
+ * @index: 0..255
+ * @mac: receives 02:45:54:48:00:<index> ("ETH" in the middle bytes)
+ */
+void cli_node_mac(unsigned index, uint8_t mac[6]);
+
+/**
+ * cli_check_log_level() - check a --log-level value
+ * @cmd: the subcommand
+ * @s: "err", "warn", "info" or "debug"
+ *
+ * Return: 0 or -EINVAL (message printed).
+ */
+int cli_check_log_level(const char *cmd, const char *s);
+
+/** cli_is_help() - true for "-h" and "--help". */
+bool cli_is_help(const char *arg);
+
+#endif /* ETHDRV_TOOLS_CLI_H */

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The subcommands of the ethdrv command (architecture.md §3) and the option
+ * helpers they share. Each returns an exit code: CLI_EXIT_OK, CLI_EXIT_FAIL
+ * or CLI_EXIT_USAGE (cli.h); argv[0] is the subcommand's name.
+ */
+#ifndef ETHDRV_TOOLS_CMD_H
+#define ETHDRV_TOOLS_CMD_H
+
+#include <getopt.h>
+
+/** cmd_segment() - `ethdrv segment`: N nodes on one emulated PLCA segment. */
+int cmd_segment(int argc, char **argv);
+
+/** cmd_up() - `ethdrv up DEVICE`: one interface on a board or a model. */
+int cmd_up(int argc, char **argv);
+
+/** cmd_stats() - `ethdrv stats [IFNAME] [--json]`. */
+int cmd_stats(int argc, char **argv);
+
+/** cmd_set() - `ethdrv set IFNAME KEY=VALUE...`. */
+int cmd_set(int argc, char **argv);
+
+/** cmd_get() - `ethdrv get IFNAME KEY...`. */
+int cmd_get(int argc, char **argv);
+
+/**
+ * cmd_getopt() - getopt_long() without getopt's own messages
+ * @argc: argument count
+ * @argv: arguments
+ * @shortopts: as for getopt_long(); a ':' is prepended
+ * @longopts: as for getopt_long()
+ *
+ * Return: as getopt_long(); '?' for an unknown option and ':' for a
+ * missing argument, then cmd_bad_option() says which.
+ */
+int cmd_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts);
+
+/**
+ * cmd_bad_option() - print which option was bad and the accepted ones
+ * @cmd: the subcommand
+ * @argv: the arguments getopt walked
+ * @accepted: the accepted options, for the message
+ *
+ * Return: CLI_EXIT_USAGE.
+ */
+int cmd_bad_option(const char *cmd, char **argv, const char *accepted);
+
+#endif /* ETHDRV_TOOLS_CMD_H */

@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The control socket of one interface (architecture.md §3): a Unix stream
+ * socket /run/ethdrv/<ifname>.sock, mode 0600, served in the interface's
+ * loop thread (so knob changes run where the device lives). The segment
+ * process serves /run/ethdrv/segment.sock the same way for the medium.
+ *
+ * Protocol (line-oriented, one request per connection):
+ *
+ *   client: one request line, at most CTL_REQ_MAX bytes including '\n'
+ *   server: one reply, then it closes the connection (read until EOF)
+ *
+ *   requests                    reply on success ("ok\n" + body)
+ *   stats                       ethtool -S style "     name: value" lines
+ *   stats json                  one JSON object
+ *   get KEY [KEY...]            one "KEY=VALUE" line per key
+ *   set KEY=VALUE [KEY=VALUE..] nothing; pairs are applied in order and
+ *                               the first failure stops (earlier ones stay)
+ *   info                        "key=value" lines: name, device, netns, pid
+ *   help                        the request list
+ *
+ *   failure: "error <ERRNO-NAME>: <message>\n", e.g.
+ *            "error ENOENT: get foo: unknown key"
+ *            "error EINVAL: set budget=x: bad value"
+ *            "error EMSGSIZE: request longer than 4096 bytes"
+ *
+ * Access: the socket file is 0600 and each peer's SO_PEERCRED uid must be
+ * 0 or the server's uid; others get "error EACCES: ..." and are closed.
+ * Malformed requests (empty, binary, too many words, no '\n' within
+ * CTL_REQ_MAX bytes) get an error reply; a client that sends nothing
+ * within CTL_IDLE_MS is closed.
+ */
+#ifndef ETHDRV_TOOLS_CTL_H
+#define ETHDRV_TOOLS_CTL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct ethdrv_loop;
+struct ctl_server;
+
+#define CTL_REQ_MAX 4096 /* longest request line, '\n' included */
+#define CTL_ARGS_MAX 64 /* words per request */
+#define CTL_CONNS_MAX 8 /* connections served at once */
+#define CTL_IDLE_MS 2000 /* a connection must send its request within this */
+#define CTL_SEGMENT_NAME "segment" /* the segment's socket: /run/ethdrv/segment.sock */
+
+/* A growing reply buffer. */
+struct ctl_reply {
+	char *buf; /* NUL-terminated text, or NULL */
+	size_t len; /* bytes used, without the NUL */
+	size_t cap; /* bytes allocated */
+	bool oom; /* an append failed: the reply becomes "error ENOMEM" */
+};
+
+/* What a server answers with; every op returns 0 or -errno. */
+struct ctl_ops {
+	/** Append the counters, as text or JSON. */
+	int (*stats)(void *arg, bool json, struct ctl_reply *r);
+	/** Apply one knob (-ENOENT unknown key, -EINVAL bad value). */
+	int (*set)(void *arg, const char *key, const char *value);
+	/** Read one knob into @buf. */
+	int (*get)(void *arg, const char *key, char *buf, size_t size);
+	/** Append "key=value" lines about the server. */
+	int (*info)(void *arg, struct ctl_reply *r);
+};
+
+/** ctl_reply_printf() - append formatted text to @r (sets @r->oom on failure). */
+void ctl_reply_printf(struct ctl_reply *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/**
+ * ctl_reply_reserve() - append @n bytes for the caller to fill
+ * @r: the reply
+ * @n: bytes; one more is reserved for a NUL the caller may write
+ *
+ * Return: where to write them, or NULL (and @r->oom) without memory.
+ */
+char *ctl_reply_reserve(struct ctl_reply *r, size_t n);
+
+/** ctl_reply_error() - replace @r by "error NAME: message\n" for -errno @err. */
+void ctl_reply_error(struct ctl_reply *r, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/** ctl_reply_free() - release the buffer of @r. */
+void ctl_reply_free(struct ctl_reply *r);
+
+/** ctl_errno_name() - "EINVAL" for EINVAL or -EINVAL; "E<n>" for unlisted ones. */
+const char *ctl_errno_name(int err, char *buf, size_t size);
+
+/**
+ * ctl_dispatch() - answer one request line
+ * @ops: the server's ops
+ * @arg: passed to @ops
+ * @line: the request without its '\n'; modified (split into words)
+ * @r: receives the reply ("ok\n..." or "error ...\n")
+ *
+ * Context: the thread that owns what @ops touch (the loop thread).
+ */
+void ctl_dispatch(const struct ctl_ops *ops, void *arg, char *line, struct ctl_reply *r);
+
+/**
+ * ctl_sock_path() - "/run/ethdrv/<name>.sock"
+ * @name: interface name or CTL_SEGMENT_NAME
+ * @buf: output
+ * @size: its size
+ *
+ * Return: 0 or -ENAMETOOLONG.
+ */
+int ctl_sock_path(const char *name, char *buf, size_t size);
+
+/**
+ * ctl_server_start() - listen on @path and serve requests in @loop
+ * @loop: the loop whose thread runs @ops
+ * @path: socket path; a stale socket file there is replaced
+ * @ops: the answers
+ * @arg: passed to @ops
+ * @out: receives the server
+ *
+ * Creates CLI_RUN_DIR (0755) if needed.
+ *
+ * Return: 0, -EADDRINUSE if a live server answers on @path, or -errno.
+ * Context: the loop thread, or before the loop runs.
+ */
+int ctl_server_start(struct ethdrv_loop *loop, const char *path, const struct ctl_ops *ops,
+		     void *arg, struct ctl_server **out);
+
+/**
+ * ctl_server_stop() - close every connection, the socket, and unlink it
+ * @srv: the server, or NULL
+ * Context: the loop thread (or after the loop stopped running).
+ */
+void ctl_server_stop(struct ctl_server *srv);
+
+/**
+ * ctl_request() - send one request and read the whole reply
+ * @path: socket path
+ * @req: the request, without '\n'
+ * @reply: receives the reply text (malloc'd, NUL-terminated); free() it
+ * @timeout_ms: bound on connect, send and each read
+ *
+ * Return: 0 (the reply may still be an "error" line), -ENOENT/-ECONNREFUSED
+ * if nobody serves @path, -ETIMEDOUT, -EACCES, or -errno.
+ */
+int ctl_request(const char *path, const char *req, char **reply, int timeout_ms);
+
+/**
+ * ctl_is_alive() - true if a server answers on @path (connect succeeds)
+ * @path: socket path
+ */
+bool ctl_is_alive(const char *path);
+
+#endif /* ETHDRV_TOOLS_CTL_H */
