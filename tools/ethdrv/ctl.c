@@ -100,7 +100,8 @@ static bool ctl_reply_grow(struct ctl_reply *r, size_t extra)
 	return true;
 }
 
-static void ctl_reply_vprintf(struct ctl_reply *r, const char *fmt, va_list ap)
+__attribute__((format(printf, 2, 0))) static void ctl_reply_vprintf(struct ctl_reply *r,
+								    const char *fmt, va_list ap)
 {
 	va_list ap2;
 	int n;
