@@ -39,7 +39,8 @@ seg_addr() {
 
 # start_segment N [extra args]: run ethdrv segment in the background and wait
 # until the segment's control socket answers (it is served last, after
-# every node is up).
+# every node is up) and the marker names our process, so a segment another
+# program left running is never mistaken for ours.
 start_segment() {
 	local n=$1 i
 	shift
@@ -52,7 +53,10 @@ start_segment() {
 			SEG_PID=
 			fail "ethdrv segment exited during bring-up"
 		fi
-		"$ETHDRV" get segment nodes >/dev/null 2>&1 && return 0
+		if [[ $(head -n 1 /run/ethdrv/segment.pid 2>/dev/null) == "pid $SEG_PID" ]] &&
+			"$ETHDRV" get segment nodes >/dev/null 2>&1; then
+			return 0
+		fi
 		sleep 0.1
 	done
 	cat "$SEG_LOG" >&2
