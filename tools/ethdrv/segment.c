@@ -19,6 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -35,6 +37,7 @@
 #define SEG_NODES_MIN 2
 #define SEG_NODES_MAX 16
 #define SEG_MARKER CLI_RUN_DIR "/segment.pid"
+#define SEG_LOCK CLI_RUN_DIR "/segment.lock" /* flock()ed by the live segment */
 #define SEG_NETNS_PREFIX "t1s"
 #define SEG_SUBNET "169.254.10." /* link-local, only inside our namespaces */
 
@@ -158,6 +161,33 @@ static unsigned seg_del_stale_sockets(void)
 	return removed;
 }
 
+/* Held for the life of the process that took it (the live segment, or a
+ * --cleanup run): flock makes "is a segment running?" race-free where the
+ * marker's pid alone is not (two starts at once, a reused pid). */
+static int seg_lock_fd = -1;
+
+/* Take SEG_LOCK; 0, -EBUSY if another process holds it, or -errno. */
+static int seg_lock(void)
+{
+	int fd;
+
+	if (seg_lock_fd >= 0)
+		return 0;
+	if (mkdir(CLI_RUN_DIR, 0755) && errno != EEXIST)
+		return -errno;
+	fd = open(SEG_LOCK, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		int err = errno == EWOULDBLOCK ? EBUSY : errno;
+
+		close(fd);
+		return -err;
+	}
+	seg_lock_fd = fd;
+	return 0;
+}
+
 /*
  * Remove what a dead segment left: the namespaces its marker lists (with
  * @all, every t1s<digits> namespace), stale sockets, the marker.
@@ -171,8 +201,13 @@ static int seg_cleanup(bool all, long *pid)
 
 	*pid = 0;
 	if (f && fgets(line, sizeof(line), f) && sscanf(line, "pid %ld", pid) == 1 &&
-	    seg_pid_is_live(*pid)) {
+	    (seg_lock_fd < 0 || seg_pid_is_live(*pid))) {
 		fclose(f);
+		return -EBUSY;
+	}
+	if (seg_lock_fd < 0) {
+		if (f)
+			fclose(f);
 		return -EBUSY;
 	}
 	while (f && fgets(line, sizeof(line), f))
@@ -536,6 +571,7 @@ static int seg_cmd_cleanup(void)
 
 	if (!daemon_check_root("segment", "to remove namespaces"))
 		return CLI_EXIT_FAIL;
+	seg_lock();
 	if (seg_cleanup(true, &pid) == -EBUSY) {
 		fprintf(stderr,
 			"ethdrv segment: a segment is running (pid %ld): stop it with "
@@ -555,6 +591,7 @@ static int seg_preflight(const struct seg_args *a)
 		return CLI_EXIT_FAIL;
 	if (daemon_log_setup(a->use_syslog, a->log_level, "segment"))
 		return CLI_EXIT_USAGE;
+	seg_lock();
 	if (seg_cleanup(false, &pid) == -EBUSY) {
 		fprintf(stderr,
 			"ethdrv segment: namespaces t1s* are in use by a live segment "
