@@ -466,13 +466,17 @@ def git_rev():
 
 
 def md_table(headers, rows):
-    """A markdown table; numbers right-aligned."""
-    def cell(x):
-        return x if isinstance(x, str) else f"{x}"
+    """A markdown table; columns whose first cell is a number are right-aligned."""
+    def numeric(x):
+        try:
+            float(x)
+            return True
+        except (TypeError, ValueError):
+            return False
     out = ["| " + " | ".join(headers) + " |",
-           "|" + "|".join("---:" if rows and not isinstance(rows[0][i], str) else "---"
+           "|" + "|".join("---:" if rows and numeric(rows[0][i]) else "---"
                           for i in range(len(headers))) + "|"]
-    out += ["| " + " | ".join(cell(x) for x in r) + " |" for r in rows]
+    out += ["| " + " | ".join(str(x) for x in r) + " |" for r in rows]
     return "\n".join(out) + "\n"
 
 
@@ -494,9 +498,11 @@ def gnuplot(script, png, data=None):
     Each DATA entry becomes an inline data block ($name << EOD ... EOD).
     """
     blocks = "".join(f"${k} << EOD\n{v.rstrip()}\nEOD\n" for k, v in (data or {}).items())
-    prog = (f"set terminal pngcairo size 960,600 font 'sans,10'\nset output '{png}'\n"
+    prog = (f"set terminal pngcairo size 1200,600 font 'sans,10'\nset output '{png}'\n"
             f"{blocks}{script}\n")
-    subprocess.run(["gnuplot"], input=prog, text=True, check=True, capture_output=True)
+    r = subprocess.run(["gnuplot"], input=prog, text=True, capture_output=True)
+    if r.returncode:
+        raise RuntimeError(f"gnuplot failed:\n{r.stderr}")
     return png
 
 
