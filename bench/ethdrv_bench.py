@@ -10,7 +10,8 @@ as root, with ETHDRV_BIN set to the ethdrv binary. This module gives them:
 - request(), Segment.stats()/get()/set(): the control sockets
   /run/ethdrv/<name>.sock (README "Control socket protocol"), stats as JSON.
 - delta(), hist_delta(), hist_percentile(): counters and histograms of a run.
-- run_in()/popen_in(): a command in a node's network namespace.
+- run_in()/popen_in(): a command in a node's network namespace; netstat():
+  its TCP/IP counters (retransmissions, timeouts).
 - make_blob(), HttpServer, download(), sha256_file(): the seed-000 transfer.
 - medium_limit(): the 10 Mb/s limit of a transfer from the segment's wire
   counters (LIMIT_FORMULA); scripts/demo.sh uses it too (`limit` below).
@@ -289,6 +290,17 @@ def popen_in(ns, cmd, **kw):
     kw.setdefault("stdout", subprocess.DEVNULL)
     kw.setdefault("stderr", subprocess.DEVNULL)
     return subprocess.Popen(["ip", "netns", "exec", ns, *cmd], **kw)
+
+
+def netstat(ns):
+    """The kernel's protocol counters in namespace NS: {"Tcp.RetransSegs": n, "TcpExt.TCPTimeouts": n, ...}."""
+    out = run_in(ns, ["cat", "/proc/net/snmp", "/proc/net/netstat"]).stdout.splitlines()
+    res = {}
+    for names, values in zip(out[0::2], out[1::2]):
+        proto = names.split(":")[0]
+        for k, v in zip(names.split()[1:], values.split()[1:]):
+            res[f"{proto}.{k}"] = int(v)
+    return res
 
 
 def stop_proc(p, timeout=5):

@@ -19,6 +19,7 @@ POLICIES = {  # napi-facts §8; oa_tc6 knob policy=1..5
 }
 SEED = {1: (827, 846, 891, "945"), 2: (711, 726, 744, "562"), 3: (815, 833, 846, "n/a"),
         4: (914, 924, 931, "n/a"), 5: (857, 868, 879, "615")}
+STALL_BUCKET = 2**20 - 1  # lateness histogram bucket bound just under 1.05 ms
 CLIENT, SERVER = 0, 1  # curl in t1s0 (the device under test), http.server in t1s1
 
 
@@ -50,10 +51,12 @@ class Bench:
         """One download with the client at POLICY and DELAY_US; its metrics."""
         cl = eb.netns(CLIENT)
         self.seg.set(cl, f"policy={policy}", f"irq_delay_us={delay_us}")
+        t0 = eb.netstat(eb.netns(SERVER))
         n0, s0 = eb.stats(cl), eb.stats("segment")
         got = os.path.join(self.tmp, "got")
         r = eb.download(cl, self.http.url("blob"), got)
         n1, s1 = eb.stats(cl), eb.stats("segment")
+        t1 = eb.netstat(eb.netns(SERVER))
         if r["bytes"] != self.a.size or eb.sha256_file(got) != self.sha:
             raise RuntimeError(f"policy {policy}: download corrupt or short ({r['bytes']} B)")
         d = eb.delta(n1, n0)
@@ -76,6 +79,12 @@ class Bench:
             "late_p99_us": eb.hist_percentile(late, 99) / 1000,
             "delay_us": d["irq_delay_ns"] / max(d["irq_delays"], 1) / 1000,
             "delays": d["irq_delays"],
+            # frames the medium delivered more than 1 ms late (log2 bucket > 2^20):
+            # the host did not run the emulation threads in time
+            "stalls": sum(v for k, v in late.items() if k > STALL_BUCKET),
+            "late_max_ms": max(late, default=0) / 1e6,
+            "retrans": t1["Tcp.RetransSegs"] - t0["Tcp.RetransSegs"],
+            "rtos": t1["TcpExt.TCPTimeouts"] - t0["TcpExt.TCPTimeouts"],
         }
 
 
@@ -93,13 +102,15 @@ def policy_rows(res):
                      f"{max(k):.1f}", sum(r["dropped"] for r in runs),
                      sum(r["lost"] for r in runs), f"{avg('pct'):.2f}",
                      f"{avg('cpu_ms_mib'):.1f}", f"{avg('wakeups_mib'):.0f}",
-                     f"{avg('xfers_frame'):.2f}", f"{avg('late_p99_us'):.0f}"])
+                     f"{avg('xfers_frame'):.2f}", f"{avg('late_p99_us'):.0f}",
+                     sum(r["stalls"] for r in runs),
+                     f"{max(r['late_max_ms'] for r in runs):.1f}"])
     return rows
 
 
 HEAD = ["n", "policy", "min KiB/s", "avg KiB/s", "max KiB/s", "rx dropped (driver)",
         "lost to overflow (model)", "% of limit", "driver CPU ms/MiB", "wakeups/MiB",
-        "SPI transfers/frame", "lateness p99 us"]
+        "SPI transfers/frame", "lateness p99 us", "frames > 1 ms late", "lateness max ms"]
 
 
 def plot(res, sweep, ovf, ovf_delay, limit_kib, png):
@@ -196,9 +207,11 @@ def report(a, res, sweep, ovf, ovf_delay, limits, clean_limit):
                       f"{max(k):.1f}", sum(r["dropped"] for r in runs),
                       sum(r["lost"] for r in runs), sum(r["rxboe"] for r in runs),
                       f"{100 * statistics.mean(k) / clean_limit:.1f}",
+                      sum(r["retrans"] for r in runs), sum(r["rtos"] for r in runs),
                       f"{statistics.mean(r['delay_us'] for r in runs):.0f}"])
     sw_rows = [[d, f"{r['delay_us']:.0f}", r["delays"], f"{r['kib']:.1f}",
-                f"{100 * r['kib'] / clean_limit:.1f}", r["lost"], r["dropped"]] for d, r in sweep]
+                f"{100 * r['kib'] / clean_limit:.1f}", r["lost"], r["dropped"], r["retrans"],
+                r["rtos"]] for d, r in sweep]
     return f"""Setup: `ethdrv segment --nodes 2 --device emu:lan8650,hz={a.spi_hz},setup-ns={a.spi_setup_ns}`
 (PLCA, node 0 coordinator). `python3 -m http.server` in t1s1 serves a {a.size} byte
 blob; `curl` in t1s0 downloads it {a.runs} times per policy (round robin over the
@@ -218,7 +231,12 @@ time the model holds the driver to keep the 25 MHz bus clock is a sleep and cost
 no CPU (`emu_held_ns`). Wakeups = loop wakeups + poller thread wakeups. SPI
 transfers per frame = spi_transfers / (rx_packets + tx_packets). Lateness p99: the
 medium's delivery lateness (real time minus ideal time) of the frames, p99 bucket
-bound, to tell emulation artifacts from driver effects.
+bound, to tell emulation artifacts from driver effects. Frames > 1 ms late: frames
+the medium delivered more than 1 ms after their ideal time (total over the runs) and
+the largest lateness bucket bound: stalls of the host (a thread of the emulation not
+run in time), the kind that can also hold off the driver thread long enough for the
+RX buffer (64 chunks, about 3 full frames) to overflow. TCP retransmits/timeouts: the server's
+Tcp.RetransSegs and TcpExt.TCPTimeouts (t1s1's /proc/net/snmp, netstat).
 
 ## Seed 000 (Linux oa_tc6, real LAN8650 at 25 MHz SPI, i.MX8MN client)
 
@@ -240,11 +258,13 @@ is against the median limit of the no-delay runs ({clean_limit:.1f} KiB/s): with
 the run's own wire count includes retransmissions.
 
 {eb.md_table(["irq_delay_us", "slept us", "delayed episodes", "KiB/s", "% of limit",
-              "lost (model)", "rx dropped (driver)"], sw_rows)}
+              "lost (model)", "rx dropped (driver)", "TCP retransmits", "TCP timeouts"],
+             sw_rows)}
 ## With overflows: irq_delay_us={ovf_delay}, {a.overflow_runs} runs per policy
 
 {eb.md_table(["n", "policy", "min KiB/s", "avg KiB/s", "max KiB/s", "rx dropped (driver)",
-              "lost (model)", "RXBOE seen", "% of limit", "slept us"], rows2)}
+              "lost (model)", "RXBOE seen", "% of limit", "TCP retransmits", "TCP timeouts",
+              "slept us"], rows2)}
 ## The medium limit
 
 ```
