@@ -121,7 +121,7 @@ def plot(data, mins, png):
         blocks[f"d{i}"] = "\n".join(f"{x:.1f} {(j + 1) / len(v):.4f}" for j, x in enumerate(v))
         plots.append(f"""set title "payload {p} B"
 set arrow 1 from {mins[p]:.1f}, graph 0 to {mins[p]:.1f}, graph 1 nohead lw 2 dt 2 lc rgb "red"
-set label 1 "computed min {mins[p]:.0f} us" at {mins[p]:.1f}, graph 0.5 right offset -0.5,0
+set label 1 "computed min {mins[p]:.0f} us" at {mins[p]:.1f}, graph 0.5 left offset 0.5,0
 set xrange [{0.9 * mins[p]:.0f}:{max(v[int(0.995 * (len(v) - 1))], mins[p]) * 1.05:.0f}]
 plot $d{i} using 1:2 with steps lw 2 title "RTT CDF (99.5 % shown)"
 """)
