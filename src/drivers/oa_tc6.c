@@ -4,10 +4,12 @@
  * chunked data path in one NAPI poller, error policy and recovery.
  */
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <threads.h>
+#include <time.h>
 
 #include "ethdrv/log.h"
 #include "ethdrv/loop.h"
@@ -30,6 +32,7 @@ ETHDRV_LOG_MODULE(oa_tc6);
 #define OA_TC6_BACKOFF_MAX_NS (3200ull * 1000 * 1000)
 #define OA_TC6_RESET_POLL_US 100
 #define OA_TC6_RESET_TIMEOUT_US 100000
+#define OA_TC6_IRQ_DELAY_MAX_US 100000 /* irq_delay_us: at most 100 ms */
 
 /* The four error sources Linux unmasks (TC6 facts §3.4, napi-facts §8). */
 #define OA_TC6_IRQ_LINUX \
@@ -78,6 +81,8 @@ struct oa_tc6_stats {
 	ethdrv_counter_t recoveries_cause[OA_TC6_CAUSE_NR]; /* by cause */
 	ethdrv_counter_t recovery_failures; /* recovery attempts that failed */
 	ethdrv_counter_t recovery_ns; /* total time traffic stood still */
+	ethdrv_counter_t irq_delays; /* service episodes delayed by irq_delay_us */
+	ethdrv_counter_t irq_delay_ns; /* time actually slept for them */
 };
 
 #define OA_TC6_DESC(field) ETHDRV_STAT_DESC(struct oa_tc6_stats, field)
@@ -146,6 +151,8 @@ static const struct ethdrv_stat_desc oa_tc6_stats_desc[] = {
 	OA_TC6_DESC_AT("recoveries_user", recoveries_cause[OA_TC6_CAUSE_USER]),
 	OA_TC6_DESC(recovery_failures),
 	OA_TC6_DESC(recovery_ns),
+	OA_TC6_DESC(irq_delays),
+	OA_TC6_DESC(irq_delay_ns),
 };
 
 /* What one poll hands back outside the lock. */
@@ -172,6 +179,7 @@ struct oa_tc6 {
 	bool rxboe_drop; /* RXBOE drops the frame in flight (atomic) */
 	bool rxboe_log; /* RXBOE logs (atomic) */
 	bool running; /* opened and not stopped (atomic) */
+	unsigned irq_delay_us; /* benchmark knob: host service delay (atomic) */
 	bool tracing; /* bus wrapped by ethdrv_spi_trace_start() (bus lock) */
 
 	/* bus_lock (recursive) protects the bus, the buffers, everything below
@@ -181,6 +189,7 @@ struct oa_tc6 {
 	bool synced; /* we set SYNC and the device has not lost it */
 	bool in_init; /* the chip's init runs: no nested recovery */
 	bool need_chunk; /* send at least one chunk (IRQ release) */
+	bool episode_done; /* the last poll completed: the next one starts a service episode */
 	unsigned tx_credits; /* TXC from the last good footer or BUFSTS */
 	unsigned rca; /* RCA from the last good footer */
 	struct ethdrv_pkt_queue inflight; /* frames with chunks on the wire, oldest first */
@@ -851,6 +860,39 @@ static void oa_tc6_poll_finish(struct oa_tc6 *tc6, struct ethdrv_pkt_queue *rxq,
 		ethdrv_netdev_tx_wake(dev);
 }
 
+/* True while IRQ_N is asserted (the level fd is readable). */
+static bool oa_tc6_irq_asserted(const struct oa_tc6 *tc6)
+{
+	struct pollfd p = { .fd = tc6->bus.irq_fd, .events = POLLIN };
+
+	return tc6->bus.irq_fd >= 0 && poll(&p, 1, 0) == 1 && (p.revents & POLLIN);
+}
+
+/*
+ * Benchmark knob irq_delay_us: a poll that starts a new service episode (the
+ * previous poll completed) while IRQ_N is asserted first sleeps that long, as
+ * a host that is late to service IRQ_N would (seed 000's slow host). The
+ * time actually slept is counted.
+ */
+static void oa_tc6_service_delay(struct oa_tc6 *tc6)
+{
+	unsigned us = __atomic_load_n(&tc6->irq_delay_us, __ATOMIC_RELAXED);
+	struct timespec ts;
+	uint64_t t0, until;
+
+	if (!__atomic_exchange_n(&tc6->episode_done, false, __ATOMIC_RELAXED) || !us ||
+	    !oa_tc6_irq_asserted(tc6))
+		return;
+	t0 = ethdrv_now_ns();
+	until = t0 + us * 1000ull;
+	ts.tv_sec = (time_t)(until / 1000000000ull);
+	ts.tv_nsec = (long)(until % 1000000000ull);
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+	ethdrv_counter_inc(&tc6->st.irq_delays);
+	ethdrv_counter_add(&tc6->st.irq_delay_ns, ethdrv_now_ns() - t0);
+}
+
 /* The "rx" poller: every data transfer happens here (NAPI contract, napi.h). */
 static int oa_tc6_poll(struct ethdrv_napi *napi, int budget)
 {
@@ -859,6 +901,7 @@ static int oa_tc6_poll(struct ethdrv_napi *napi, int budget)
 	struct ethdrv_pkt_queue rxq;
 	bool more, stalled;
 
+	oa_tc6_service_delay(tc6);
 	mtx_lock(&tc6->bus_lock);
 	more = oa_tc6_poll_locked(tc6, budget, &r);
 	stalled = __atomic_load_n(&tc6->recover_pending, __ATOMIC_RELAXED) != 0;
@@ -874,8 +917,11 @@ static int oa_tc6_poll(struct ethdrv_napi *napi, int budget)
 		return budget;
 	/* While a recovery waits for its backoff the IRQ stays masked (it may
 	 * be stuck asserted); the watchdog schedules the retry. */
-	if (ethdrv_napi_complete_done(napi, r.rx_frames) && !stalled && tc6->bus.irq_fd >= 0)
-		ethdrv_napi_irq_unmask(napi);
+	if (ethdrv_napi_complete_done(napi, r.rx_frames)) {
+		__atomic_store_n(&tc6->episode_done, true, __ATOMIC_RELAXED);
+		if (!stalled && tc6->bus.irq_fd >= 0)
+			ethdrv_napi_irq_unmask(napi);
+	}
 	return r.rx_frames;
 }
 
@@ -1191,6 +1237,12 @@ int oa_tc6_set_param(struct oa_tc6 *tc6, const char *key, const char *value)
 		__atomic_store_n(&tc6->xfer_cap, u, __ATOMIC_RELAXED);
 		return 0;
 	}
+	if (!strcmp(key, "irq_delay_us")) {
+		if (oa_tc6_parse_uint(value, 0, OA_TC6_IRQ_DELAY_MAX_US, &u))
+			return -EINVAL;
+		__atomic_store_n(&tc6->irq_delay_us, u, __ATOMIC_RELAXED);
+		return 0;
+	}
 	if (!strcmp(key, "spi_trace"))
 		return oa_tc6_set_trace(tc6, value);
 	return -ENOENT;
@@ -1273,6 +1325,8 @@ int oa_tc6_get_param(struct oa_tc6 *tc6, const char *key, char *buf, size_t size
 		return oa_tc6_put_uint(buf, size, tc6->rxboe_log);
 	if (!strcmp(key, "xfer_cap"))
 		return oa_tc6_put_uint(buf, size, tc6->xfer_cap);
+	if (!strcmp(key, "irq_delay_us"))
+		return oa_tc6_put_uint(buf, size, tc6->irq_delay_us);
 	if (!strcmp(key, "spi_trace"))
 		return oa_tc6_put_str(buf, size, tc6->tracing ? "on" : "off");
 	return -ENOENT;

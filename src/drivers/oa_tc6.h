@@ -282,6 +282,10 @@ int oa_tc6_start_xmit(struct oa_tc6 *tc6, struct ethdrv_pkt *pkt);
  *     unmasked, drop, log; 2 as 1 without log; 3 rxboe masked, the other
  *     three unmasked; 4 all masked; 5 the four unmasked, count only, no log;
  *   "xfer_cap": chunks per transfer, 1..48;
+ *   "irq_delay_us": 0..100000, a benchmark knob modelling a slow host: a
+ *     poll that starts a new service episode (the previous poll completed)
+ *     while IRQ_N is asserted sleeps that long before its first transfer
+ *     (counters irq_delays, irq_delay_ns); 0 (default) = off;
  *   "spi_trace": a file path to trace every SPI transfer, or "off"
  * @value: the value
  *

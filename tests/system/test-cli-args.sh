@@ -35,14 +35,21 @@ expect() {
 # --help on every subcommand
 expect 0 "usage: ethdrv COMMAND" -- --help
 expect 0 "usage: ethdrv COMMAND" -- help
-for c in segment up stats set get; do
+for c in segment up stats set get bench; do
 	expect 0 "usage: ethdrv $c" -- "$c" --help
 	expect 0 "usage: ethdrv $c" -- "$c" -h
 done
 
 # the command itself
 expect 2 "usage: ethdrv COMMAND" --
-expect 2 "unknown command 'frob'" "segment, up, stats, set or get" -- frob
+expect 2 "unknown command 'frob'" "segment, up, stats, set, get or bench" -- frob
+
+# bench: the list comes from bench/*.py of the source tree
+expect 0 "usage: ethdrv bench" "tc6-irq-policy" "tc6-latency" "tc6-segment" -- bench --help
+expect 2 "usage: ethdrv bench" "tc6-irq-policy" -- bench
+expect 2 "unknown benchmark 'nope'" "tc6-irq-policy" -- bench nope
+expect 2 "unknown benchmark '../bench/tc6-latency'" -- bench ../bench/tc6-latency
+expect 2 "unknown benchmark 'ethdrv_bench'" -- bench ethdrv_bench
 
 # segment
 expect 2 "--nodes" "'1'" "2..16" -- segment --nodes 1

@@ -36,7 +36,7 @@ static const char set_usage[] =
 	"(us), busy_poll_budget, budget (1..64), netdev_budget, netdev_budget_usecs,\n"
 	"bql_limit_min, bql_limit_max, bql_hold_time; driver: policy (1..5), irq_mask,\n"
 	"irq.<status0-name> (txpe, txboe, txbue, rxboe, lofe, hdre, ...), rxboe_action\n"
-	"(drop/count), rxboe_log, xfer_cap, spi_trace (FILE or off); PLCA: plca\n"
+	"(drop/count), rxboe_log, xfer_cap, irq_delay_us, spi_trace (FILE or off); PLCA: plca\n"
 	"(on/off), node-id, node-cnt, to-tmr, burst-cnt, burst-tmr.\n"
 	"\n"
 	"  -h, --help  this text\n";

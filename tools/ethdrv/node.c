@@ -2,6 +2,7 @@
 /* One interface: loop thread, device, TAP bridge, control socket (node.h). */
 #include "node.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ctl.h"
@@ -27,6 +29,36 @@ ETHDRV_LOG_MODULE(node);
 #define NODE_RETRY_NS 1000000u /* retry after an empty pool: 1 ms */
 #define NODE_MTU 1500
 
+/*
+ * What the node's threads cost, for the benchmarks (group "node" in the
+ * stats): CPU time of the loop thread and of the live poller threads
+ * ("napi/<ifname>-<poller>"), the part of it spent inside the model's SPI
+ * transfers (emulation work, not driver work; time the model holds the
+ * caller is a sleep and costs no CPU, see emu_held_ns), and the loop's own
+ * counters (ethdrv_loop_get_stats()).
+ */
+struct node_metrics {
+	ethdrv_counter_t loop_cpu_ns; /* loop thread CPU time */
+	ethdrv_counter_t poller_cpu_ns; /* poller threads' CPU time (live threads) */
+	ethdrv_counter_t poller_threads; /* live poller threads */
+	ethdrv_counter_t model_cpu_ns; /* CPU time inside model transfers (any thread) */
+	ethdrv_counter_t loop_iterations; /* loop run_once calls */
+	ethdrv_counter_t loop_sleeps; /* blocking waits entered */
+	ethdrv_counter_t loop_wakeups; /* blocking waits that returned with work */
+	ethdrv_counter_t loop_wakes_sent; /* cross-thread wakes of the loop */
+};
+
+static const struct ethdrv_stat_desc node_metrics_desc[] = {
+	ETHDRV_STAT_DESC(struct node_metrics, loop_cpu_ns),
+	ETHDRV_STAT_DESC(struct node_metrics, poller_cpu_ns),
+	ETHDRV_STAT_DESC(struct node_metrics, poller_threads),
+	ETHDRV_STAT_DESC(struct node_metrics, model_cpu_ns),
+	ETHDRV_STAT_DESC(struct node_metrics, loop_iterations),
+	ETHDRV_STAT_DESC(struct node_metrics, loop_sleeps),
+	ETHDRV_STAT_DESC(struct node_metrics, loop_wakeups),
+	ETHDRV_STAT_DESC(struct node_metrics, loop_wakes_sent),
+};
+
 struct node {
 	struct node_config cfg; /* what it is */
 	pthread_t thread; /* runs node_main() */
@@ -41,6 +73,8 @@ struct node {
 	struct lan865x_emu *emu; /* the model, or NULL for a real board */
 	struct lan865x_emu_stats emu_stats; /* refreshed copy for stats dumps */
 	struct ethdrv_spi_bus bus; /* the bus the driver talks to */
+	struct ethdrv_spi_bus model_bus; /* emu: the model's own bus, timed by bus */
+	struct node_metrics metrics; /* refreshed for stats dumps */
 	bool bus_open; /* bus needs closing (spidev) */
 	struct ethdrv_netdev *dev; /* the driver's device */
 	int tap_fd; /* the TAP, -1 when closed */
@@ -140,6 +174,93 @@ static void node_rx(void *arg, struct ethdrv_pkt *pkt)
 	ethdrv_pkt_free(pkt);
 }
 
+/* ---- metrics ---------------------------------------------------------- */
+
+/* Model transfers, timed in CPU time of the calling thread. */
+static int node_timed_transfer(void *ctx, const uint8_t *tx, uint8_t *rx, size_t len)
+{
+	struct node *n = ctx;
+	struct timespec t0, t1;
+	int ret;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+	ret = ethdrv_spi_transfer(&n->model_bus, tx, rx, len);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
+	ethdrv_counter_add(
+		&n->metrics.model_cpu_ns,
+		(uint64_t)((t1.tv_sec - t0.tv_sec) * 1000000000ll + (t1.tv_nsec - t0.tv_nsec)));
+	return ret;
+}
+
+static const struct ethdrv_spi_ops node_timed_ops = { .transfer = node_timed_transfer };
+
+/* CPU time of clock @cid in ns, 0 if it cannot be read. */
+static uint64_t node_clock_ns(clockid_t cid)
+{
+	struct timespec ts;
+
+	if (clock_gettime(cid, &ts))
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* The CPU-time clock of thread @tid of this process (the kernel's encoding:
+ * ~tid << 3 | per-thread | sched, as pthread_getcpuclockid() builds it). */
+static clockid_t node_tid_clock(unsigned long tid)
+{
+	return (clockid_t)((~(unsigned)tid << 3) | 6u);
+}
+
+/* Sum the CPU time of this node's poller threads ("napi/<ifname>-..."). */
+static void node_poller_cpu(struct node *n, uint64_t *ns, uint64_t *threads)
+{
+	char prefix[32], path[300], comm[32];
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *de;
+	FILE *f;
+
+	*ns = *threads = 0;
+	snprintf(prefix, sizeof(prefix), "napi/%s-", n->cfg.ifname);
+	prefix[15] = '\0'; /* the kernel keeps 15 characters of a thread name */
+	while (d && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", de->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof(comm), f) && !strncmp(comm, prefix, strlen(prefix))) {
+			*ns += node_clock_ns(node_tid_clock(strtoul(de->d_name, NULL, 10)));
+			(*threads)++;
+		}
+		fclose(f);
+	}
+	if (d)
+		closedir(d);
+}
+
+/* Refresh n->metrics (and the model's counters) for a stats dump. */
+static void node_metrics_update(struct node *n)
+{
+	struct node_metrics *m = &n->metrics;
+	struct ethdrv_loop_stats ls;
+	uint64_t ns, threads;
+	clockid_t cid;
+
+	if (n->emu)
+		lan865x_emu_get_stats(n->emu, &n->emu_stats);
+	if (!pthread_getcpuclockid(n->thread, &cid))
+		ethdrv_counter_set(&m->loop_cpu_ns, node_clock_ns(cid));
+	node_poller_cpu(n, &ns, &threads);
+	ethdrv_counter_set(&m->poller_cpu_ns, ns);
+	ethdrv_counter_set(&m->poller_threads, threads);
+	ethdrv_loop_get_stats(n->loop, &ls);
+	ethdrv_counter_set(&m->loop_iterations, ls.iterations);
+	ethdrv_counter_set(&m->loop_sleeps, ls.sleeps);
+	ethdrv_counter_set(&m->loop_wakeups, ls.wakeups);
+	ethdrv_counter_set(&m->loop_wakes_sent, ls.wakes_sent);
+}
+
 /* ---- control socket -------------------------------------------------- */
 
 static int node_ctl_stats(void *arg, bool json, struct ctl_reply *r)
@@ -150,8 +271,7 @@ static int node_ctl_stats(void *arg, bool json, struct ctl_reply *r)
 	char *p;
 	int len;
 
-	if (n->emu)
-		lan865x_emu_get_stats(n->emu, &n->emu_stats);
+	node_metrics_update(n);
 	set = ethdrv_netdev_stats(n->dev);
 	len = ethdrv_stats_dump(set, fmt, NULL, 0);
 	if (len < 0)
@@ -236,7 +356,10 @@ static int node_bus_open(struct node *n)
 	err = lan865x_emu_new(&ec, &n->emu);
 	if (err)
 		return err;
-	lan865x_emu_get_bus(n->emu, &n->bus);
+	lan865x_emu_get_bus(n->emu, &n->model_bus);
+	n->bus = n->model_bus;
+	n->bus.ops = &node_timed_ops;
+	n->bus.ctx = n;
 	return n->cfg.medium ? lan865x_emu_attach(n->emu, n->cfg.medium, n->cfg.port) : 0;
 }
 
@@ -255,6 +378,10 @@ static int node_dev_open(struct node *n)
 	    ethdrv_stats_add_group(ethdrv_netdev_stats(n->dev), "emu", lan865x_emu_stats_desc,
 				   lan865x_emu_stats_desc_count, &n->emu_stats))
 		ethdrv_warn(n->dev, "model counters not added to the stats");
+	if (ethdrv_stats_add_group(ethdrv_netdev_stats(n->dev), "node", node_metrics_desc,
+				   sizeof(node_metrics_desc) / sizeof(node_metrics_desc[0]),
+				   &n->metrics))
+		ethdrv_warn(n->dev, "node metrics not added to the stats");
 	ethdrv_netdev_set_rx_handler(n->dev, node_rx, n);
 	ethdrv_netdev_set_tx_wake_handler(n->dev, node_tx_wake, n);
 	if (n->cfg.spi_trace) {
