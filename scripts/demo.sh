@@ -6,28 +6,19 @@
 #
 # Usage: scripts/demo.sh [BUILD_DIR]   (as root; BUILD_DIR holds the ethdrv binary)
 #
-# The medium limit (printed with its inputs): during the download the
-# segment counts every bit it put on the wire. For the frames that crossed
-# it (data, ACKs, ARP: all of them) that is preamble+SFD, frame+FCS (padded
-# to 64 bytes) and the 96-bit inter-frame gap. On top, a PLCA segment needs
-# per cycle one BEACON (beacon_bt bits, from the segment) and a to-tmr
-# silence for every node that has nothing to send in its opportunity. A
-# perfectly busy segment (burst-cnt 0: one frame per node per cycle) runs
-#     cycles = max over nodes of the frames that node sent
-# and so pays
-#     plca_bits = cycles * beacon_bt + sum over nodes (cycles - frames_k) * to_tmr.
-# The best time those bits allow at 10 Mb/s is
-#     t_min = (preamble_bits + frame_bits + ifg_bits + plca_bits) / 10e6 s
-# and the limit is
-#     limit = file_bytes / t_min.
-# The PLCA overhead the segment actually paid while frames were waiting
-# (beacon_bits + silence_bits) is printed too; the difference to plca_bits
-# is time lost to nodes not having their next frame ready in time.
+# The medium limit (printed with its inputs) is computed from what crossed
+# the wire during the download by bench/ethdrv_bench.py (medium_limit(),
+# LIMIT_FORMULA there): preamble+SFD, frame+FCS, IFG of every frame plus the
+# PLCA beacons and to-tmr silences a perfectly busy segment would pay; the
+# limit is file_bytes / (those bits / 10 Mb/s). One formula for the demo and
+# the benchmarks.
 set -euo pipefail
 
 BUILD=${1:-build}
 ETHDRV=$(cd "$BUILD" && pwd)/ethdrv
-LIB=$(cd "$(dirname "$0")/.." && pwd)/tests/system/segment-lib.sh
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+LIB=$TOP/tests/system/segment-lib.sh
+BENCH_LIB=$TOP/bench/ethdrv_bench.py
 FILE_BYTES=10485760
 PORT=8000
 
@@ -93,28 +84,14 @@ TO_TMR=$("$ETHDRV" get t1s0 to-tmr | cut -d= -f2)
 [[ $TO_TMR -eq 0 ]] && TO_TMR=32
 BEACON_BT=$("$ETHDRV" get segment beacon_bt | cut -d= -f2)
 
-python3 - "$TMP" "$CURL" "$TO_TMR" "$BEACON_BT" "$RTT" <<'PY'
-import json, sys
-tmp, curl, to_tmr, beacon_bt, rtt = sys.argv[1], sys.argv[2].split(), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
-size, t_total, speed = int(curl[0]), float(curl[1]), float(curl[2])
-b = json.load(open(f"{tmp}/before.json"))
-a = json.load(open(f"{tmp}/after.json"))
-d = lambda k: a[k] - b[k]
-ports = sorted(k[:-len("_frames")] for k in a if k.startswith("port") and k.endswith("_frames"))
-frames = [d(p + "_frames") for p in ports]
-frame_bits = d("preamble_bits") + d("frame_bits") + d("ifg_bits")
-cycles = max(frames)
-plca_bits = cycles * beacon_bt + sum(cycles - f for f in frames) * to_tmr
-t_min = (frame_bits + plca_bits) / 10e6
-limit = size / t_min
-paid = d("beacon_bits") + d("silence_bits")
-print(f"frames on the wire: " + ", ".join(f"{p} {f}" for p, f in zip(ports, frames)))
-print(f"wire bits: preamble+frame+ifg {frame_bits}, PLCA for a busy segment {plca_bits} "
-      f"(cycles {cycles} x beacon {beacon_bt} + empty opportunities x to-tmr {to_tmr}); "
-      f"PLCA overhead paid {paid}")
-print(f"limit = file_bytes / ((preamble+frame+ifg bits + PLCA bits) / 10e6) "
-      f"= {size} / {t_min:.3f} s = {limit / 1024:.1f} KiB/s")
-print(f"download: {size} bytes in {t_total:.2f} s = {speed / 1024:.1f} KiB/s "
+LIMIT=$(python3 "$BENCH_LIB" limit "$TMP/before.json" "$TMP/after.json" "$FILE_BYTES" \
+	"$TO_TMR" "$BEACON_BT")
+grep -v '^limit_Bps=' <<<"$LIMIT"
+python3 - "$CURL" "$(sed -n 's/^limit_Bps=//p' <<<"$LIMIT")" "$RTT" <<'PY'
+import sys
+size, t_total, speed = (float(x) for x in sys.argv[1].split())
+limit, rtt = float(sys.argv[2]), sys.argv[3]
+print(f"download: {int(size)} bytes in {t_total:.2f} s = {speed / 1024:.1f} KiB/s "
       f"= {100 * speed / limit:.1f} % of the medium limit")
 print(f"ping t1s0 -> t1s1 rtt min/avg/max/mdev = {rtt}")
 PY

@@ -42,7 +42,7 @@ done
 
 # the command itself
 expect 2 "usage: ethdrv COMMAND" --
-expect 2 "unknown command 'frob'" "segment, up, stats, set or get" -- frob
+expect 2 "unknown command 'frob'" "segment, up, stats, set, get or bench" -- frob
 
 # segment
 expect 2 "--nodes" "'1'" "2..16" -- segment --nodes 1

@@ -24,6 +24,9 @@ int cmd_set(int argc, char **argv);
 /** cmd_get() - `ethdrv get IFNAME KEY...`. */
 int cmd_get(int argc, char **argv);
 
+/** cmd_bench() - `ethdrv bench NAME [ARGS...]`: run bench/NAME.py. */
+int cmd_bench(int argc, char **argv);
+
 /**
  * cmd_getopt() - getopt_long() without getopt's own messages
  * @argc: argument count

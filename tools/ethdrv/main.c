@@ -20,6 +20,7 @@ static const char main_usage[] =
 	"  stats [IFNAME] [--json]  counters of running interfaces (like ethtool -S)\n"
 	"  set IFNAME KEY=VALUE...  change knobs at run time\n"
 	"  get IFNAME KEY...        read knobs\n"
+	"  bench NAME [ARGS...]     a system benchmark from bench/ (table and plot)\n"
 	"\n"
 	"DEVICE is emu:lan8650[,key=value...] or\n"
 	"spidev:/dev/spidevB.C,irq=/dev/gpiochipN:LINE[,hz=N].\n"
@@ -54,7 +55,7 @@ static const struct {
 	int (*fn)(int argc, char **argv); /* its entry */
 } main_cmds[] = {
 	{ "segment", cmd_segment }, { "up", cmd_up },	{ "stats", cmd_stats },
-	{ "set", cmd_set },	    { "get", cmd_get },
+	{ "set", cmd_set },	    { "get", cmd_get }, { "bench", cmd_bench },
 };
 
 int main(int argc, char **argv)
@@ -73,7 +74,7 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[1], main_cmds[i].name))
 			return main_cmds[i].fn(argc - 1, argv + 1);
 	fprintf(stderr,
-		"ethdrv: unknown command '%s': use segment, up, stats, set or get\n"
+		"ethdrv: unknown command '%s': use segment, up, stats, set, get or bench\n"
 		"Try 'ethdrv --help'.\n",
 		argv[1]);
 	return CLI_EXIT_USAGE;
