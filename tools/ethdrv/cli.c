@@ -16,7 +16,8 @@
 	"emu:lan8650[,key=value...] (keys: " EMU_KEYS ") or " \
 	"spidev:/dev/spidevB.C,irq=/dev/gpiochipN:LINE[,hz=N]"
 
-static void cli_verror(const char *cmd, const char *fmt, va_list ap)
+__attribute__((format(printf, 2, 0))) static void cli_verror(const char *cmd, const char *fmt,
+							     va_list ap)
 {
 	fprintf(stderr, "ethdrv %s: ", cmd);
 	vfprintf(stderr, fmt, ap);

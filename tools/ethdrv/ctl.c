@@ -100,7 +100,8 @@ static bool ctl_reply_grow(struct ctl_reply *r, size_t extra)
 	return true;
 }
 
-static void ctl_reply_vprintf(struct ctl_reply *r, const char *fmt, va_list ap)
+__attribute__((format(printf, 2, 0))) static void ctl_reply_vprintf(struct ctl_reply *r,
+								    const char *fmt, va_list ap)
 {
 	va_list ap2;
 	int n;
@@ -308,6 +309,25 @@ void ctl_dispatch(const struct ctl_ops *ops, void *arg, char *line, struct ctl_r
 			argc > 0 ? argv[0] : "");
 }
 
+bool ctl_handle(const struct ctl_ops *ops, void *arg, char *buf, size_t len, struct ctl_reply *r)
+{
+	char *nl;
+
+	buf[len] = '\0';
+	nl = memchr(buf, '\n', len);
+	if (!nl && memchr(buf, '\0', len))
+		ctl_reply_error(r, -EINVAL, "request is not printable text");
+	else if (!nl && len >= CTL_REQ_MAX)
+		ctl_reply_error(r, -EMSGSIZE, "request longer than %d bytes", CTL_REQ_MAX);
+	else if (!nl)
+		return false;
+	else {
+		*nl = '\0';
+		ctl_dispatch(ops, arg, buf, r);
+	}
+	return true;
+}
+
 int ctl_sock_path(const char *name, char *buf, size_t size)
 {
 	int n = snprintf(buf, size, "%s/%s.sock", CLI_RUN_DIR, name);
@@ -374,7 +394,6 @@ static void ctl_conn_on_read(struct ethdrv_watch *w, unsigned events)
 	struct ctl_reply r = { 0 };
 	size_t at = c->draining ? 0 : c->len;
 	ssize_t n = recv(w->fd, c->buf + at, CTL_REQ_MAX - at, MSG_DONTWAIT);
-	char *nl;
 
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
 		return;
@@ -385,18 +404,8 @@ static void ctl_conn_on_read(struct ethdrv_watch *w, unsigned events)
 	if (c->draining)
 		return;
 	c->len += (size_t)n;
-	c->buf[c->len] = '\0';
-	nl = memchr(c->buf, '\n', c->len);
-	if (!nl && memchr(c->buf, '\0', c->len))
-		ctl_reply_error(&r, -EINVAL, "request is not printable text");
-	else if (!nl && c->len == CTL_REQ_MAX)
-		ctl_reply_error(&r, -EMSGSIZE, "request longer than %d bytes", CTL_REQ_MAX);
-	else if (!nl)
+	if (!ctl_handle(c->srv->ops, c->srv->arg, c->buf, c->len, &r))
 		return;
-	else {
-		*nl = '\0';
-		ctl_dispatch(c->srv->ops, c->srv->arg, c->buf, &r);
-	}
 	ctl_conn_finish(c, &r);
 	ctl_reply_free(&r);
 }
