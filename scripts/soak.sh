@@ -48,7 +48,7 @@ SERVERS=()
 cleanup() {
 	local p
 	for p in "${PIDS[@]}" "${SERVERS[@]}"; do kill "$p" 2>/dev/null; done
-	wait 2>/dev/null
+	for p in "${PIDS[@]}" "${SERVERS[@]}"; do wait "$p" 2>/dev/null; done
 	stop_segment
 	rm -rf "$TMP"
 }
