@@ -136,6 +136,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (done)
 		fz_check_reply(&r);
+	/* 3. A NUL before the line's end is never dispatched. */
+	if (done && memchr(data + 1, '\0', size - 1) &&
+	    (!memchr(data + 1, '\n', size - 1) ||
+	     (const uint8_t *)memchr(data + 1, '\0', size - 1) <
+		     (const uint8_t *)memchr(data + 1, '\n', size - 1)))
+		fz_assert(r.oom || !strncmp(r.buf, "error EINVAL", 12));
 	ctl_reply_free(&r);
 	free(buf);
 	return 0;

@@ -315,7 +315,8 @@ bool ctl_handle(const struct ctl_ops *ops, void *arg, char *buf, size_t len, str
 
 	buf[len] = '\0';
 	nl = memchr(buf, '\n', len);
-	if (!nl && memchr(buf, '\0', len))
+	/* A NUL (before the '\n', if any) would hide the rest of the line. */
+	if (memchr(buf, '\0', nl ? (size_t)(nl - buf) : len))
 		ctl_reply_error(r, -EINVAL, "request is not printable text");
 	else if (!nl && len >= CTL_REQ_MAX)
 		ctl_reply_error(r, -EMSGSIZE, "request longer than %d bytes", CTL_REQ_MAX);
@@ -596,6 +597,10 @@ static int ctl_read_all(int fd, struct ctl_reply *r, int timeout_ms)
 		n = recv(fd, r->buf + r->len, r->cap - r->len - 1, 0);
 		if (n < 0 && errno == EINTR)
 			continue;
+		/* A server that closed with our request unread resets the
+		 * connection after its reply: that reply is the answer. */
+		if (n < 0 && errno == ECONNRESET && r->len)
+			break;
 		if (n < 0)
 			return -errno;
 		if (n == 0)
@@ -617,8 +622,12 @@ int ctl_request(const char *path, const char *req, char **reply, int timeout_ms)
 	err = ctl_write_all(fd, req, strlen(req), timeout_ms);
 	if (!err)
 		err = ctl_write_all(fd, "\n", 1, timeout_ms);
-	if (!err)
-		err = ctl_read_all(fd, &r, timeout_ms);
+	/* A server that refuses a peer replies and closes at once: read why. */
+	if (!err || err == -EPIPE || err == -ECONNRESET) {
+		int rerr = ctl_read_all(fd, &r, timeout_ms);
+
+		err = !err || r.len ? rerr : err;
+	}
 	close(fd);
 	if (err) {
 		ctl_reply_free(&r);

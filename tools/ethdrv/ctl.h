@@ -109,7 +109,7 @@ void ctl_dispatch(const struct ctl_ops *ops, void *arg, char *line, struct ctl_r
  * @r: receives the reply when the function returns true
  *
  * A pure function (no I/O), so it can be fuzzed: a line up to '\n' is
- * dispatched; a NUL before any '\n' is answered with EINVAL, CTL_REQ_MAX
+ * dispatched; a NUL before the first '\n' is answered with EINVAL, CTL_REQ_MAX
  * bytes without '\n' with EMSGSIZE.
  *
  * Return: true if @r holds the reply, false if more bytes are needed.
