@@ -1039,6 +1039,13 @@ static void data_chunk(struct lan865x_emu *emu, const uint8_t *in, uint8_t *out,
 	irq_deassert(emu); /* §2.5: the next data header releases IRQ_N */
 	if (live && (hdr & DH_DV))
 		tx_chunk(emu, hdr, in + 4, cs, t_end);
+	/* An internal fault discards frame data; a frame begun now is lost here
+	 * (the footer still shows a good header and SYNC, so the host counts it
+	 * as taken). */
+	if (emu->halted && (hdr & DH_DV) && (hdr & DH_SV)) {
+		cnt(&emu->st.tx_started);
+		cnt(&emu->st.tx_dropped_disabled);
+	}
 	if (live && !(hdr & DH_NORX))
 		rxbits = rx_fill(emu, out, cs, t_start, first);
 	put_be32(out, cs + 4, cs, footer(emu, false, rxbits, t_start));

@@ -184,7 +184,8 @@ struct lan865x_emu_stats {
 	ethdrv_counter_t tx_fcs_errors; /* TXFCSVE frames with a bad FCS (dropped) */
 	ethdrv_counter_t tx_dropped_protocol; /* frames aborted by TXPE/LOFE */
 	ethdrv_counter_t tx_dropped_overflow; /* frames cut by TXBOE */
-	ethdrv_counter_t tx_dropped_disabled; /* frames completed while NCR.TXEN=0 */
+	ethdrv_counter_t tx_dropped_disabled; /* frames completed while NCR.TXEN=0 or begun
+						 during an internal fault */
 	ethdrv_counter_t tx_dropped_oversize; /* frames longer than 1536 B incl. FCS */
 	ethdrv_counter_t tx_flushed; /* frames lost to a reset (not those already on the wire) */
 	ethdrv_counter_t tx_started; /* frames begun by an accepted SV chunk (see accounting) */
