@@ -112,6 +112,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ctl_reply r = { 0 };
 	size_t piece, len = 0, at = 1, n, stat_size = size * 97;
 	bool done = false, due;
+	const uint8_t *nul, *nl;
 
 	if (!size || !buf) {
 		free(buf);
@@ -136,11 +137,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (done)
 		fz_check_reply(&r);
-	/* 3. A NUL before the line's end is never dispatched. */
-	if (done && memchr(data + 1, '\0', size - 1) &&
-	    (!memchr(data + 1, '\n', size - 1) ||
-	     (const uint8_t *)memchr(data + 1, '\0', size - 1) <
-		     (const uint8_t *)memchr(data + 1, '\n', size - 1)))
+	/* 3. A NUL before the line's end (in what was fed) is never dispatched. */
+	nul = memchr(data + 1, '\0', at - 1);
+	nl = memchr(data + 1, '\n', at - 1);
+	if (done && nul && (!nl || nul < nl))
 		fz_assert(r.oom || !strncmp(r.buf, "error EINVAL", 12));
 	ctl_reply_free(&r);
 	free(buf);
