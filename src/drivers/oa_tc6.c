@@ -59,6 +59,7 @@ struct oa_tc6_stats {
 	ethdrv_counter_t ctrl_failures; /* transactions that failed every try */
 	ethdrv_counter_t footer_parity_errors; /* footers with even parity */
 	ethdrv_counter_t hdrb; /* footers reporting a bad header */
+	ethdrv_counter_t footers_absent; /* all-zero footer words: no data transaction */
 	ethdrv_counter_t sync_lost; /* footers with SYNC=0 while synchronised */
 	ethdrv_counter_t exst; /* transfers whose footers had EXST */
 	ethdrv_counter_t status0[OA_TC6_STATUS0_NR]; /* per STATUS0 bit */
@@ -105,6 +106,7 @@ static const struct ethdrv_stat_desc oa_tc6_stats_desc[] = {
 	OA_TC6_DESC(ctrl_failures),
 	OA_TC6_DESC(footer_parity_errors),
 	OA_TC6_DESC(hdrb),
+	OA_TC6_DESC(footers_absent),
 	OA_TC6_DESC(sync_lost),
 	OA_TC6_DESC(exst),
 	OA_TC6_DESC_AT("status0_txpe", status0[0]),
@@ -642,6 +644,7 @@ static void oa_tc6_tx_complete(struct oa_tc6 *tc6, unsigned k, struct oa_tc6_rou
 /* Per-transfer footer summary. */
 struct oa_tc6_xfer_sum {
 	bool hdrb; /* some footer had HDRB */
+	bool absent; /* some footer word was all zero */
 	bool exst; /* some footer had EXST */
 	bool unsync; /* some footer had SYNC=0 */
 	bool last_ok; /* the last footer passed parity */
@@ -653,15 +656,20 @@ static void oa_tc6_rx_slot(struct oa_tc6 *tc6, unsigned i, bool norx, struct oa_
 			   struct oa_tc6_round *r)
 {
 	const uint8_t *p = tc6->data_rx + i * (tc6->cps + OA_TC6_WORD);
+	uint32_t word = oa_tc6_get_be32(p + tc6->cps);
 	struct oa_tc6_footer f;
-	bool ok = !oa_tc6_footer_decode(oa_tc6_get_be32(p + tc6->cps), &f);
+	bool ok = !oa_tc6_footer_decode(word, &f);
 
 	/* The frame begun in this slot is the device's unless a good footer
 	 * says the header was refused or the device was not synchronised
-	 * (TC6 facts §2.3 HDRB; then no data moved in the chunk). */
-	if (tc6->slot_sv[i] && !(ok && (f.hdrb || !f.sync)))
+	 * (TC6 facts §2.3 HDRB; then no data moved in the chunk), or no footer
+	 * came at all: an all-zero word never has odd parity (§1.3), it is
+	 * MISO held low, e.g. the device took the transfer for a control one
+	 * with a bad header (a flipped DNC bit). */
+	if (tc6->slot_sv[i] && word && !(ok && (f.hdrb || !f.sync)))
 		tc6->slot_sv[i]->flags |= ETHDRV_PKT_F_DRV0;
 	s->last_ok = ok;
+	s->absent |= !word;
 	if (!ok) {
 		ethdrv_counter_inc(&tc6->st.footer_parity_errors);
 		if (!norx) /* a NORX chunk carried no RX data for sure */
@@ -737,10 +745,11 @@ static int oa_tc6_xfer(struct oa_tc6 *tc6, unsigned rx_allow, struct oa_tc6_roun
 	tc6->rca = s.last_ok ? s.last.rca : 0;
 	tc6->need_chunk = !s.last_ok;
 	/* A fault seen in this transfer may have cost its TX chunks: they stay
-	 * inflight, so the recovery aborts and counts them (better counted
-	 * twice than lost silently). */
-	if (s.hdrb) {
-		ethdrv_counter_inc(&tc6->st.hdrb);
+	 * inflight and the recovery aborts them; tx_aborted_started says how
+	 * many of them the device had taken (and counts itself). No footer at
+	 * all means the device did not see a data transaction: recover too. */
+	if (s.hdrb || s.absent) {
+		ethdrv_counter_inc(s.hdrb ? &tc6->st.hdrb : &tc6->st.footers_absent);
 		oa_tc6_trigger(tc6, OA_TC6_CAUSE_HDRB);
 	} else if (s.unsync && tc6->synced) {
 		ethdrv_counter_inc(&tc6->st.sync_lost);

@@ -491,6 +491,17 @@ static void tx_protocol_error(struct lan865x_emu *emu)
 	tx_abort(emu, &emu->st.tx_dropped_protocol);
 }
 
+/* A protocol error on a chunk with a good header; an SV in it is a frame
+ * the host handed over and the chip refused: started and dropped. */
+static void tx_refuse(struct lan865x_emu *emu, bool sv)
+{
+	tx_protocol_error(emu);
+	if (sv) {
+		cnt(&emu->st.tx_started);
+		cnt(&emu->st.tx_dropped_protocol);
+	}
+}
+
 /* One DV=1 TX chunk (§2.2, §2.4, §2.5). */
 static void tx_chunk(struct lan865x_emu *emu, uint32_t hdr, const uint8_t *p, unsigned cs,
 		     uint64_t t_end)
@@ -504,7 +515,7 @@ static void tx_chunk(struct lan865x_emu *emu, uint32_t hdr, const uint8_t *p, un
 
 	/* 1. Offsets must lie inside the payload. */
 	if ((sv && start >= cs) || (ev && ebo >= cs))
-		return tx_protocol_error(emu);
+		return tx_refuse(emu, sv);
 	/* 2. Credits: a chunk beyond them is dropped, its frames are cut (§2.5). */
 	if (ovf) {
 		emu->status0 |= ST0_TXBOE;
@@ -513,7 +524,7 @@ static void tx_chunk(struct lan865x_emu *emu, uint32_t hdr, const uint8_t *p, un
 	/* 3. Framing rules (§3.4 TXPE, triggers per lan865x_emu.h). */
 	if (emu->tx.active) {
 		if (sv && !ends_cur)
-			return tx_protocol_error(emu);
+			return tx_refuse(emu, true);
 		emu->tx.drop_ovf |= ovf;
 		emu->tx.chunks += !ovf;
 		if (!ends_cur) {
@@ -529,7 +540,7 @@ static void tx_chunk(struct lan865x_emu *emu, uint32_t hdr, const uint8_t *p, un
 		return;
 	}
 	if (!sv || ends_cur)
-		return tx_protocol_error(emu);
+		return tx_refuse(emu, sv);
 	tx_start(emu, ovf);
 	emu->tx.chunks = !ovf;
 	if (!ev) {

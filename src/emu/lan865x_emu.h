@@ -93,7 +93,9 @@
  * - A TX frame may be pulled by the medium as soon as its EV chunk has been
  *   processed; its t_ready is the bus time of the end of that chunk.
  * - Frame accounting (every frame ends in exactly one counter):
- *   TX: tx_started = tx_frames + tx_fcs_errors + tx_dropped_protocol +
+ *   TX: an SV chunk with a good header is a frame the host handed over
+ *   (tx_started), even if the framing rules refuse it (then it is a
+ *   tx_dropped_protocol at once); tx_started = tx_frames + tx_fcs_errors + tx_dropped_protocol +
  *   tx_dropped_overflow + tx_dropped_disabled + tx_dropped_oversize +
  *   tx_flushed + (frames in progress or queued). A frame the medium has
  *   pulled when a reset comes is on the wire already: it is not flushed
@@ -182,13 +184,14 @@ struct lan865x_emu_stats {
 	ethdrv_counter_t tx_frames; /* frames that left the wire (tx_done) */
 	ethdrv_counter_t tx_bytes; /* their bytes incl. FCS */
 	ethdrv_counter_t tx_fcs_errors; /* TXFCSVE frames with a bad FCS (dropped) */
-	ethdrv_counter_t tx_dropped_protocol; /* frames aborted by TXPE/LOFE */
+	ethdrv_counter_t tx_dropped_protocol; /* frames aborted by TXPE/LOFE, or whose SV
+						 chunk TXPE refused */
 	ethdrv_counter_t tx_dropped_overflow; /* frames cut by TXBOE */
 	ethdrv_counter_t tx_dropped_disabled; /* frames completed while NCR.TXEN=0 or begun
 						 during an internal fault */
 	ethdrv_counter_t tx_dropped_oversize; /* frames longer than 1536 B incl. FCS */
 	ethdrv_counter_t tx_flushed; /* frames lost to a reset (not those already on the wire) */
-	ethdrv_counter_t tx_started; /* frames begun by an accepted SV chunk (see accounting) */
+	ethdrv_counter_t tx_started; /* SV chunks with a good header (see accounting) */
 	ethdrv_counter_t rx_frames; /* frames accepted into the RX buffer */
 	ethdrv_counter_t rx_bytes; /* their bytes as the host sees them */
 	ethdrv_counter_t rx_delivered; /* frames whose last chunk went to the host */
