@@ -5,6 +5,8 @@
 #   make format-check  fail if any C file is not clang-formatted
 #   make format        reformat the C files in place
 #   make fuzz          build the libFuzzer targets with clang, run each FUZZ_SECONDS
+#   make memcheck      build without sanitizers (build-memcheck/), run the driver,
+#                      model and core unit tests under valgrind memcheck
 #   make bench         build and run the micro-benchmarks
 #   make demo          (as root) a 2-node emulated segment, ping and a 10 MB
 #                      HTTP download across it, throughput against the limit
@@ -13,7 +15,7 @@ FUZZ_SECONDS ?= 30
 CTEST_ARGS  ?=
 C_FILES      = $(shell git ls-files '*.c' '*.h' 2>/dev/null || find include src tests bench tools -name '*.[ch]')
 
-.PHONY: all deps check format-check format fuzz bench demo clean
+.PHONY: all deps check format-check format fuzz memcheck bench demo clean
 
 all:
 	@./scripts/install-deps.sh
@@ -41,6 +43,12 @@ fuzz: deps
 	cmake --build build-fuzz -j $(JOBS)
 	./scripts/run-fuzzers.sh build-fuzz/tests $(FUZZ_SECONDS)
 
+memcheck: deps
+	cmake -S . -B build-memcheck -DCMAKE_BUILD_TYPE=Debug -DETHDRV_BUILD_BENCH=OFF \
+		-DETHDRV_BUILD_TOOLS=OFF -DETHDRV_TSAN=OFF -DETHDRV_WERROR=ON >/dev/null
+	cmake --build build-memcheck -j $(JOBS)
+	./scripts/run-memcheck.sh build-memcheck
+
 bench: all
 	./scripts/run-bench.sh build
 
@@ -48,4 +56,4 @@ demo: all
 	./scripts/demo.sh build
 
 clean:
-	rm -rf build build-check build-fuzz
+	rm -rf build build-check build-fuzz build-memcheck

@@ -62,6 +62,7 @@ struct oa_tc6_stats {
 	ethdrv_counter_t ctrl_failures; /* transactions that failed every try */
 	ethdrv_counter_t footer_parity_errors; /* footers with even parity */
 	ethdrv_counter_t hdrb; /* footers reporting a bad header */
+	ethdrv_counter_t footers_absent; /* all-zero footer words: no data transaction */
 	ethdrv_counter_t sync_lost; /* footers with SYNC=0 while synchronised */
 	ethdrv_counter_t exst; /* transfers whose footers had EXST */
 	ethdrv_counter_t status0[OA_TC6_STATUS0_NR]; /* per STATUS0 bit */
@@ -74,6 +75,11 @@ struct oa_tc6_stats {
 	ethdrv_counter_t status1_other;
 	ethdrv_counter_t rx_overflow; /* RXBOE events */
 	ethdrv_counter_t rx_drop[OA_TC6_RX_DROP_NR]; /* reassembly drops by reason */
+	ethdrv_counter_t rx_started; /* frames opened by an SV in a good footer */
+	ethdrv_counter_t rx_drop_runt; /* reassembled frames shorter than 64 bytes */
+	ethdrv_counter_t rx_drop_crc; /* reassembled frames with a bad FCS */
+	ethdrv_counter_t rx_drop_nobuf; /* good frames lost to an empty packet pool */
+	ethdrv_counter_t tx_aborted_started; /* aborted frames whose SV chunk the device took */
 	ethdrv_counter_t tx_credit_stalls; /* polls that ended with frames but no credits */
 	ethdrv_counter_t tx_busy; /* start_xmit refused: txq_max reached */
 	ethdrv_counter_t watchdog_kicks; /* polls scheduled by the watchdog */
@@ -105,6 +111,7 @@ static const struct ethdrv_stat_desc oa_tc6_stats_desc[] = {
 	OA_TC6_DESC(ctrl_failures),
 	OA_TC6_DESC(footer_parity_errors),
 	OA_TC6_DESC(hdrb),
+	OA_TC6_DESC(footers_absent),
 	OA_TC6_DESC(sync_lost),
 	OA_TC6_DESC(exst),
 	OA_TC6_DESC_AT("status0_txpe", status0[0]),
@@ -135,6 +142,11 @@ static const struct ethdrv_stat_desc oa_tc6_stats_desc[] = {
 	OA_TC6_DESC_AT("rx_drop_restart", rx_drop[OA_TC6_RX_DROP_RESTART]),
 	OA_TC6_DESC_AT("rx_drop_abort", rx_drop[OA_TC6_RX_DROP_ABORT]),
 	OA_TC6_DESC_AT("rx_drop_bad_offset", rx_drop[OA_TC6_RX_DROP_BAD_OFFSET]),
+	OA_TC6_DESC(rx_started),
+	OA_TC6_DESC(rx_drop_runt),
+	OA_TC6_DESC(rx_drop_crc),
+	OA_TC6_DESC(rx_drop_nobuf),
+	OA_TC6_DESC(tx_aborted_started),
 	OA_TC6_DESC(tx_credit_stalls),
 	OA_TC6_DESC(tx_busy),
 	OA_TC6_DESC(watchdog_kicks),
@@ -197,6 +209,8 @@ struct oa_tc6 {
 	struct ethdrv_pkt_queue rx_ready; /* good frames to deliver after unlocking */
 	struct oa_tc6_rx rx; /* reassembly */
 	uint64_t rx_drops_seen[OA_TC6_RX_DROP_NR]; /* rx.drops already counted */
+	uint64_t rx_opened_seen; /* rx.opened already counted */
+	struct ethdrv_pkt *slot_sv[OA_TC6_XFER_CAP_MAX]; /* frame whose SV chunk is in slot i */
 	int recover_pending; /* 0, or cause + 1 (atomic reads outside the lock) */
 	uint64_t stall_start_ns; /* when traffic stopped for the pending recovery */
 	uint64_t next_try_ns; /* earliest retry after a failed recovery (atomic) */
@@ -464,8 +478,10 @@ static struct ethdrv_pkt *oa_tc6_tx_start_next(struct oa_tc6 *tc6)
 	mtx_lock(&tc6->tx_lock);
 	pkt = ethdrv_pkt_queue_pop(&tc6->txq);
 	mtx_unlock(&tc6->tx_lock);
-	if (pkt)
+	if (pkt) {
+		pkt->flags &= ~ETHDRV_PKT_F_DRV0;
 		ethdrv_pkt_queue_push(&tc6->inflight, pkt);
+	}
 	return pkt;
 }
 
@@ -480,7 +496,7 @@ static bool oa_tc6_tx_pending(struct oa_tc6 *tc6)
  * *@last if it is a frame's final chunk. One frame per chunk: never
  * concatenate (errata s4, TC6 facts §5.6).
  */
-static bool oa_tc6_tx_fill(struct oa_tc6 *tc6, uint8_t *slot, bool norx, bool *last)
+static bool oa_tc6_tx_fill(struct oa_tc6 *tc6, unsigned i, uint8_t *slot, bool norx, bool *last)
 {
 	struct ethdrv_pkt *pkt = tc6->tx_cur_idx ? tc6->inflight.tail : oa_tc6_tx_start_next(tc6);
 	unsigned idx = tc6->tx_cur_idx, n, off;
@@ -488,6 +504,7 @@ static bool oa_tc6_tx_fill(struct oa_tc6 *tc6, uint8_t *slot, bool norx, bool *l
 
 	if (!pkt)
 		return false;
+	tc6->slot_sv[i] = idx == 0 ? pkt : NULL;
 	n = oa_tc6_tx_chunks(pkt->len, tc6->cps);
 	off = idx * tc6->cps;
 	hdr = oa_tc6_tx_chunk_header(pkt->len, tc6->cps, idx);
@@ -508,18 +525,21 @@ static void oa_tc6_rx_emit(void *arg, const uint8_t *frame, size_t len)
 	struct ethdrv_pkt *pkt;
 
 	if (len < OA_TC6_MIN_FRAME) {
+		ethdrv_counter_inc(&tc6->st.rx_drop_runt);
 		ethdrv_counter_inc(&ls->rx_length_errors);
 		ethdrv_counter_inc(&ls->rx_errors);
 		return;
 	}
 	/* The FCS is kept on RX (NCFGR.RFCS off) so bit errors on SPI are caught. */
 	if (oa_tc6_crc32(0, frame, len) != OA_TC6_FCS_RESIDUE) {
+		ethdrv_counter_inc(&tc6->st.rx_drop_crc);
 		ethdrv_counter_inc(&ls->rx_crc_errors);
 		ethdrv_counter_inc(&ls->rx_errors);
 		return;
 	}
 	pkt = ethdrv_pkt_alloc(tc6->dev->pool);
 	if (!pkt) {
+		ethdrv_counter_inc(&tc6->st.rx_drop_nobuf);
 		ethdrv_counter_inc(&ls->rx_dropped);
 		return;
 	}
@@ -533,6 +553,8 @@ static void oa_tc6_rx_account(struct oa_tc6 *tc6)
 {
 	struct ethdrv_link_stats *ls = &tc6->dev->stats;
 
+	ethdrv_counter_add(&tc6->st.rx_started, tc6->rx.opened - tc6->rx_opened_seen);
+	tc6->rx_opened_seen = tc6->rx.opened;
 	for (int i = 0; i < OA_TC6_RX_DROP_NR; i++) {
 		uint64_t d = tc6->rx.drops[i] - tc6->rx_drops_seen[i];
 
@@ -631,6 +653,7 @@ static void oa_tc6_tx_complete(struct oa_tc6 *tc6, unsigned k, struct oa_tc6_rou
 /* Per-transfer footer summary. */
 struct oa_tc6_xfer_sum {
 	bool hdrb; /* some footer had HDRB */
+	bool absent; /* some footer word was all zero */
 	bool exst; /* some footer had EXST */
 	bool unsync; /* some footer had SYNC=0 */
 	bool last_ok; /* the last footer passed parity */
@@ -642,10 +665,20 @@ static void oa_tc6_rx_slot(struct oa_tc6 *tc6, unsigned i, bool norx, struct oa_
 			   struct oa_tc6_round *r)
 {
 	const uint8_t *p = tc6->data_rx + i * (tc6->cps + OA_TC6_WORD);
+	uint32_t word = oa_tc6_get_be32(p + tc6->cps);
 	struct oa_tc6_footer f;
-	bool ok = !oa_tc6_footer_decode(oa_tc6_get_be32(p + tc6->cps), &f);
+	bool ok = !oa_tc6_footer_decode(word, &f);
 
+	/* The frame begun in this slot is the device's unless a good footer
+	 * says the header was refused or the device was not synchronised
+	 * (TC6 facts §2.3 HDRB; then no data moved in the chunk), or no footer
+	 * came at all: an all-zero word never has odd parity (§1.3), it is
+	 * MISO held low, e.g. the device took the transfer for a control one
+	 * with a bad header (a flipped DNC bit). */
+	if (tc6->slot_sv[i] && word && !(ok && (f.hdrb || !f.sync)))
+		tc6->slot_sv[i]->flags |= ETHDRV_PKT_F_DRV0;
 	s->last_ok = ok;
+	s->absent |= !word;
 	if (!ok) {
 		ethdrv_counter_inc(&tc6->st.footer_parity_errors);
 		if (!norx) /* a NORX chunk carried no RX data for sure */
@@ -674,12 +707,14 @@ static unsigned oa_tc6_xfer_build(struct oa_tc6 *tc6, unsigned rx_allow, unsigne
 		uint8_t *slot = tc6->data_tx + n * csz;
 
 		memset(slot, 0, csz);
-		if (!oa_tc6_tx_fill(tc6, slot, n >= rx_allow, &last))
+		if (!oa_tc6_tx_fill(tc6, n, slot, n >= rx_allow, &last))
 			break;
 		*n_last += last;
 		n++;
 	}
 	ethdrv_counter_add(&tc6->st.chunks_tx, n);
+	for (unsigned i = n; i < OA_TC6_XFER_CAP_MAX; i++)
+		tc6->slot_sv[i] = NULL;
 	/* 2. Empty chunks to pull RCA (within the RX budget), or one to release
 	 * IRQ_N (§2.5, §2.7). */
 	want = ETHDRV_MIN(tc6->rca, rx_allow);
@@ -719,10 +754,11 @@ static int oa_tc6_xfer(struct oa_tc6 *tc6, unsigned rx_allow, struct oa_tc6_roun
 	tc6->rca = s.last_ok ? s.last.rca : 0;
 	tc6->need_chunk = !s.last_ok;
 	/* A fault seen in this transfer may have cost its TX chunks: they stay
-	 * inflight, so the recovery aborts and counts them (better counted
-	 * twice than lost silently). */
-	if (s.hdrb) {
-		ethdrv_counter_inc(&tc6->st.hdrb);
+	 * inflight and the recovery aborts them; tx_aborted_started says how
+	 * many of them the device had taken (and counts itself). No footer at
+	 * all means the device did not see a data transaction: recover too. */
+	if (s.hdrb || s.absent) {
+		ethdrv_counter_inc(s.hdrb ? &tc6->st.hdrb : &tc6->st.footers_absent);
 		oa_tc6_trigger(tc6, OA_TC6_CAUSE_HDRB);
 	} else if (s.unsync && tc6->synced) {
 		ethdrv_counter_inc(&tc6->st.sync_lost);
@@ -746,6 +782,9 @@ static void oa_tc6_flush(struct oa_tc6 *tc6, bool drop_queued)
 	struct ethdrv_pkt *pkt;
 	unsigned n, kept;
 
+	for (pkt = tc6->inflight.head; pkt; pkt = pkt->next)
+		if (pkt->flags & ETHDRV_PKT_F_DRV0)
+			ethdrv_counter_inc(&tc6->st.tx_aborted_started);
 	n = ethdrv_pkt_queue_purge(&tc6->inflight);
 	ethdrv_counter_add(&ls->tx_aborted_errors, n);
 	ethdrv_counter_add(&ls->tx_errors, n);

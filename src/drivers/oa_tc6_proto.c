@@ -160,6 +160,7 @@ static void oa_tc6_rx_open(struct oa_tc6_rx *rx)
 {
 	if (rx->in_frame)
 		oa_tc6_rx_drop(rx, OA_TC6_RX_DROP_RESTART);
+	rx->opened++;
 	rx->in_frame = true;
 	rx->discarding = false;
 	rx->len = 0;
@@ -198,15 +199,24 @@ unsigned oa_tc6_rx_chunk(struct oa_tc6_rx *rx, const uint8_t *payload, unsigned 
 {
 	unsigned start = f->swo * OA_TC6_WORD, n = 0;
 
-	/* 1. A bad footer: the chunk's contents are unknown (TC6 facts §1.3). */
+	/* 1. A bad footer: the chunk's contents are unknown (TC6 facts §1.3).
+	 * Only an open frame is known to be lost; a frame that may start here
+	 * is never opened, so its later chunks count once as NO_SV. */
 	if (!footer_ok) {
-		oa_tc6_rx_drop(rx, OA_TC6_RX_DROP_BAD_FOOTER);
+		if (rx->in_frame)
+			oa_tc6_rx_drop(rx, OA_TC6_RX_DROP_BAD_FOOTER);
 		return 0;
 	}
 	if (!f->dv)
 		return 0;
 	if (!oa_tc6_rx_offsets_ok(f, cps)) {
-		oa_tc6_rx_drop(rx, OA_TC6_RX_DROP_BAD_OFFSET);
+		/* One drop per frame: the open one, and the one this SV begins. */
+		if (rx->in_frame)
+			oa_tc6_rx_drop(rx, OA_TC6_RX_DROP_BAD_OFFSET);
+		if (f->sv) {
+			rx->opened++;
+			oa_tc6_rx_drop(rx, OA_TC6_RX_DROP_BAD_OFFSET);
+		}
 		return 0;
 	}
 	/* 2. The end of the open frame: EV alone, or EV before a new SV (§2.4). */

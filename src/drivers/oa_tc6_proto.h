@@ -256,6 +256,7 @@ struct oa_tc6_rx {
 	bool discarding; /* skipping the rest of a frame already counted as dropped */
 	uint64_t drops[OA_TC6_RX_DROP_NR]; /* drops per reason */
 	uint64_t frames; /* frames emitted */
+	uint64_t opened; /* frames opened by an SV: each ends emitted or in one drop but NO_SV */
 };
 
 /**

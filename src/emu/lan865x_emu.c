@@ -211,6 +211,7 @@ struct lan865x_emu {
 	struct tx_frame *txq; /* TX_SLOTS frames */
 	unsigned txq_head, txq_count; /* ring; the first txq_inflight are on the wire */
 	unsigned txq_inflight;
+	unsigned tx_wire_gone; /* frames on the wire when a reset flushed the ring */
 	bool kick; /* a frame was queued: kick the medium after unlocking */
 
 	/* RX side: a FIFO ring of frames; the host reads the head at rx_off. */
@@ -258,6 +259,7 @@ const struct ethdrv_stat_desc lan865x_emu_stats_desc[] = {
 	D(tx_dropped_disabled),
 	D(tx_dropped_oversize),
 	D(tx_flushed),
+	D(tx_started),
 	D(rx_frames),
 	D(rx_bytes),
 	D(rx_delivered),
@@ -268,8 +270,14 @@ const struct ethdrv_stat_desc lan865x_emu_stats_desc[] = {
 	D(rx_dropped_length),
 	D(rx_dropped_fcs),
 	D(rx_flushed),
+	D(rx_overflow_buffered),
+	D(rx_started),
+	D(rx_cut),
 	D(mosi_flips),
 	D(miso_flips),
+	D(miso_sv_hidden),
+	D(miso_ftr_undetected),
+	D(mosi_hdr_undetected),
 	D(resets),
 	D(irq_asserts),
 	D(faults),
@@ -471,6 +479,7 @@ static void tx_finish(struct lan865x_emu *emu, uint64_t t_ready)
 static void tx_start(struct lan865x_emu *emu, bool drop_ovf)
 {
 	tx_abort(emu, NULL);
+	cnt(&emu->st.tx_started);
 	emu->tx.active = true;
 	emu->tx.drop_ovf = drop_ovf;
 }
@@ -480,6 +489,17 @@ static void tx_protocol_error(struct lan865x_emu *emu)
 	emu->status0 |= ST0_TXPE;
 	cnt(&emu->st.txpe);
 	tx_abort(emu, &emu->st.tx_dropped_protocol);
+}
+
+/* A protocol error on a chunk with a good header; an SV in it is a frame
+ * the host handed over and the chip refused: started and dropped. */
+static void tx_refuse(struct lan865x_emu *emu, bool sv)
+{
+	tx_protocol_error(emu);
+	if (sv) {
+		cnt(&emu->st.tx_started);
+		cnt(&emu->st.tx_dropped_protocol);
+	}
 }
 
 /* One DV=1 TX chunk (§2.2, §2.4, §2.5). */
@@ -495,7 +515,7 @@ static void tx_chunk(struct lan865x_emu *emu, uint32_t hdr, const uint8_t *p, un
 
 	/* 1. Offsets must lie inside the payload. */
 	if ((sv && start >= cs) || (ev && ebo >= cs))
-		return tx_protocol_error(emu);
+		return tx_refuse(emu, sv);
 	/* 2. Credits: a chunk beyond them is dropped, its frames are cut (§2.5). */
 	if (ovf) {
 		emu->status0 |= ST0_TXBOE;
@@ -504,7 +524,7 @@ static void tx_chunk(struct lan865x_emu *emu, uint32_t hdr, const uint8_t *p, un
 	/* 3. Framing rules (§3.4 TXPE, triggers per lan865x_emu.h). */
 	if (emu->tx.active) {
 		if (sv && !ends_cur)
-			return tx_protocol_error(emu);
+			return tx_refuse(emu, true);
 		emu->tx.drop_ovf |= ovf;
 		emu->tx.chunks += !ovf;
 		if (!ends_cur) {
@@ -520,7 +540,7 @@ static void tx_chunk(struct lan865x_emu *emu, uint32_t hdr, const uint8_t *p, un
 		return;
 	}
 	if (!sv || ends_cur)
-		return tx_protocol_error(emu);
+		return tx_refuse(emu, sv);
 	tx_start(emu, ovf);
 	emu->tx.chunks = !ovf;
 	if (!ev) {
@@ -533,7 +553,10 @@ static void tx_chunk(struct lan865x_emu *emu, uint32_t hdr, const uint8_t *p, un
 
 static void tx_flush(struct lan865x_emu *emu)
 {
-	ethdrv_counter_add(&emu->st.tx_flushed, emu->txq_count + (emu->tx.active ? 1u : 0u));
+	/* Frames the medium pulled are on the wire: tx_done still counts them. */
+	ethdrv_counter_add(&emu->st.tx_flushed,
+			   emu->txq_count - emu->txq_inflight + (emu->tx.active ? 1u : 0u));
+	emu->tx_wire_gone += emu->txq_inflight;
 	tx_abort(emu, NULL);
 	emu->txq_head = 0;
 	emu->txq_count = 0;
@@ -549,6 +572,8 @@ static struct rx_frame *rxq_at(struct lan865x_emu *emu, unsigned idx)
 
 static void rx_pop(struct lan865x_emu *emu)
 {
+	if (emu->rx_off)
+		cnt(&emu->st.rx_cut); /* the host saw its start but will not see its end */
 	emu->rxq_head = (emu->rxq_head + 1) % emu->rxq_slots;
 	emu->rxq_count--;
 	emu->rx_off = 0;
@@ -643,10 +668,14 @@ static uint32_t rx_fill(struct lan865x_emu *emu, uint8_t *out, unsigned cs, uint
 	struct rx_plan pl;
 
 	rx_plan_chunk(emu, &c, cs, t_vis, may_start, &pl);
-	for (unsigned i = 0; i < pl.nseg; i++)
+	for (unsigned i = 0; i < pl.nseg; i++) {
 		memcpy(out + pl.seg[i].dst, rxq_at(emu, pl.seg[i].idx)->data + pl.seg[i].off,
 		       pl.seg[i].n);
+		if (pl.seg[i].off == 0)
+			cnt(&emu->st.rx_started);
+	}
 	for (unsigned i = 0; i < c.idx; i++) {
+		emu->rx_off = 0; /* delivered, not cut */
 		rx_pop(emu);
 		cnt(&emu->st.rx_delivered);
 	}
@@ -656,6 +685,8 @@ static uint32_t rx_fill(struct lan865x_emu *emu, uint8_t *out, unsigned cs, uint
 
 static void rx_flush(struct lan865x_emu *emu)
 {
+	if (emu->rx_off)
+		cnt(&emu->st.rx_cut);
 	ethdrv_counter_add(&emu->st.rx_flushed, emu->rxq_count);
 	emu->rxq_head = 0;
 	emu->rxq_count = 0;
@@ -1019,6 +1050,13 @@ static void data_chunk(struct lan865x_emu *emu, const uint8_t *in, uint8_t *out,
 	irq_deassert(emu); /* §2.5: the next data header releases IRQ_N */
 	if (live && (hdr & DH_DV))
 		tx_chunk(emu, hdr, in + 4, cs, t_end);
+	/* An internal fault discards frame data; a frame begun now is lost here
+	 * (the footer still shows a good header and SYNC, so the host counts it
+	 * as taken). */
+	if (emu->halted && (hdr & DH_DV) && (hdr & DH_SV)) {
+		cnt(&emu->st.tx_started);
+		cnt(&emu->st.tx_dropped_disabled);
+	}
 	if (live && !(hdr & DH_NORX))
 		rxbits = rx_fill(emu, out, cs, t_start, first);
 	put_be32(out, cs + 4, cs, footer(emu, false, rxbits, t_start));
@@ -1085,6 +1123,43 @@ static void flip_bits(struct lan865x_emu *emu, uint8_t *buf, size_t len, double 
 	*skip -= nbits - pos;
 }
 
+/* Flip MISO bits chunk by chunk (same PRNG sequence as in one go) and count
+ * the footers that lost a frame start or changed undetectably. */
+static void miso_errors(struct lan865x_emu *emu, uint8_t *rx, size_t len, bool data)
+{
+	size_t clen = payload_size(emu) + 4u, k;
+	uint32_t clean, seen;
+
+	if (emu->cfg.miso_ber <= 0)
+		return;
+	for (k = 0; data && k + clen <= len; k += clen) {
+		clean = get_be32(rx + k + clen - 4);
+		flip_bits(emu, rx + k, clen, emu->cfg.miso_ber, &emu->skip_miso,
+			  &emu->st.miso_flips);
+		seen = get_be32(rx + k + clen - 4);
+		if (seen != clean && parity_ok(seen))
+			cnt(&emu->st.miso_ftr_undetected);
+		else if (seen != clean && (clean & DF_DV) && (clean & DF_SV))
+			cnt(&emu->st.miso_sv_hidden);
+	}
+	if (k < len)
+		flip_bits(emu, rx + k, len - k, emu->cfg.miso_ber, &emu->skip_miso,
+			  &emu->st.miso_flips);
+}
+
+/* Count data headers that bit errors changed without breaking their parity. */
+static void mosi_count_undetected(struct lan865x_emu *emu, const uint8_t *clean,
+				  const uint8_t *seen, size_t len)
+{
+	size_t clen = payload_size(emu) + 4u;
+
+	if (len < 4 || !(get_be32(clean) & HDR_DNC))
+		return;
+	for (size_t k = 0; k + clen <= len; k += clen)
+		if (get_be32(clean + k) != get_be32(seen + k) && parity_ok(get_be32(seen + k)))
+			cnt(&emu->st.mosi_hdr_undetected);
+}
+
 static const uint8_t *mosi_errors(struct lan865x_emu *emu, const uint8_t *tx, size_t len)
 {
 	if (emu->cfg.mosi_ber <= 0)
@@ -1099,6 +1174,7 @@ static const uint8_t *mosi_errors(struct lan865x_emu *emu, const uint8_t *tx, si
 	}
 	memcpy(emu->scratch, tx, len);
 	flip_bits(emu, emu->scratch, len, emu->cfg.mosi_ber, &emu->skip_mosi, &emu->st.mosi_flips);
+	mosi_count_undetected(emu, tx, emu->scratch, len);
 	return emu->scratch;
 }
 
@@ -1127,6 +1203,7 @@ int lan865x_emu_transfer(struct lan865x_emu *emu, const uint8_t *tx, uint8_t *rx
 	struct emu_medium *m = NULL;
 	const uint8_t *in;
 	unsigned port = 0;
+	bool ctrl;
 
 	if (!len)
 		return 0;
@@ -1144,11 +1221,12 @@ int lan865x_emu_transfer(struct lan865x_emu *emu, const uint8_t *tx, uint8_t *rx
 	/* 2. Bit errors on MOSI, then the slave proper, then bit errors on MISO. */
 	in = mosi_errors(emu, tx, len);
 	memset(rx, 0, len);
-	if (len >= 4 && !(get_be32(in) & HDR_DNC))
+	ctrl = len >= 4 && !(get_be32(in) & HDR_DNC);
+	if (ctrl)
 		ctrl_transfer(emu, in, rx, len);
 	else
 		data_transfer(emu, in, rx, len, t0);
-	flip_bits(emu, rx, len, emu->cfg.miso_ber, &emu->skip_miso, &emu->st.miso_flips);
+	miso_errors(emu, rx, len, !ctrl);
 	/* 3. IRQ_N for whatever the last footer did not report; kick outside the lock. */
 	irq_update(emu);
 	if (emu->kick && emu->medium) {
@@ -1330,8 +1408,12 @@ static void port_tx_done(void *node, uint64_t t_end)
 
 	pthread_mutex_lock(&emu->lock);
 	emu->virt_now = ETHDRV_MAX(emu->virt_now, t_end);
-	/* After a reset the frame on the wire is already gone: nothing to free. */
-	if (emu->txq_inflight > 0) {
+	/* After a reset the ring no longer holds the frame on the wire, but it
+	 * did reach the wire: count it. */
+	if (emu->txq_inflight == 0 && emu->tx_wire_gone > 0) {
+		emu->tx_wire_gone--;
+		cnt(&emu->st.tx_frames);
+	} else if (emu->txq_inflight > 0) {
 		f = &emu->txq[emu->txq_head];
 		cnt(&emu->st.tx_frames);
 		ethdrv_counter_add(&emu->st.tx_bytes, f->len);
@@ -1515,7 +1597,7 @@ int lan865x_emu_inject(struct lan865x_emu *emu, enum lan865x_emu_fault fault)
 		"rx_overflow", "loss_of_frame", "reset", "tx_protocol", "hdr_parity", "internal",
 	};
 
-	ethdrv_info(NULL, "emu%u: injecting %s", emu->cfg.node_id, names[fault]);
+	ethdrv_dbg(NULL, "emu%u: injecting %s", emu->cfg.node_id, names[fault]);
 	pthread_mutex_lock(&emu->lock);
 	cnt(&emu->st.faults);
 	switch (fault) {
@@ -1523,6 +1605,7 @@ int lan865x_emu_inject(struct lan865x_emu *emu, enum lan865x_emu_fault fault)
 		if (emu->rxq_count) {
 			emu->status0 |= ST0_RXBOE;
 			cnt(&emu->st.rx_dropped_overflow);
+			cnt(&emu->st.rx_overflow_buffered);
 			rx_pop(emu);
 		} else {
 			emu->fault_rx_ovf = true;
@@ -1563,6 +1646,14 @@ int lan865x_emu_set_ber(struct lan865x_emu *emu, double mosi_ber, double miso_be
 	emu->skip_miso = miso_ber > 0 ? flip_gap(emu, miso_ber) : 0;
 	pthread_mutex_unlock(&emu->lock);
 	return 0;
+}
+
+void lan865x_emu_get_ber(struct lan865x_emu *emu, double *mosi_ber, double *miso_ber)
+{
+	pthread_mutex_lock(&emu->lock);
+	*mosi_ber = emu->cfg.mosi_ber;
+	*miso_ber = emu->cfg.miso_ber;
+	pthread_mutex_unlock(&emu->lock);
 }
 
 void lan865x_emu_get_stats(struct lan865x_emu *emu, struct lan865x_emu_stats *st)

@@ -92,6 +92,24 @@
  *   only (their BUFSZ is not checked against CPS).
  * - A TX frame may be pulled by the medium as soon as its EV chunk has been
  *   processed; its t_ready is the bus time of the end of that chunk.
+ * - Frame accounting (every frame ends in exactly one counter):
+ *   TX: an SV chunk with a good header is a frame the host handed over
+ *   (tx_started), even if the framing rules refuse it (then it is a
+ *   tx_dropped_protocol at once); tx_started = tx_frames + tx_fcs_errors + tx_dropped_protocol +
+ *   tx_dropped_overflow + tx_dropped_disabled + tx_dropped_oversize +
+ *   tx_flushed + (frames in progress or queued). A frame the medium has
+ *   pulled when a reset comes is on the wire already: it is not flushed
+ *   but counted in tx_frames when the medium reports it done.
+ *   RX: every frame the medium offers is dropped on arrival
+ *   (rx_dropped_* but rx_overflow_buffered) or stored (rx_frames); a stored
+ *   one is delivered (rx_delivered), flushed (rx_flushed), dropped by an
+ *   injected overflow (rx_overflow_buffered) or still buffered. Of the
+ *   stored ones, rx_started had their first chunk sent and
+ *   rx_started = rx_delivered + rx_cut (+ one in progress).
+ *   Bit errors are the SPI "wire": miso_sv_hidden counts frame starts the
+ *   host cannot see (the footer with SV fails parity); the *_undetected
+ *   counters count words corrupted with an even number of flips, which
+ *   parity cannot catch.
  * - Timing: a transfer of len bytes takes setup_ns + len*8e9/spi_hz ns
  *   (truncated to whole ns) on the bus clock. In real-time mode the clock
  *   starts each transfer at max(bus clock, CLOCK_MONOTONIC now); with
@@ -166,11 +184,14 @@ struct lan865x_emu_stats {
 	ethdrv_counter_t tx_frames; /* frames that left the wire (tx_done) */
 	ethdrv_counter_t tx_bytes; /* their bytes incl. FCS */
 	ethdrv_counter_t tx_fcs_errors; /* TXFCSVE frames with a bad FCS (dropped) */
-	ethdrv_counter_t tx_dropped_protocol; /* frames aborted by TXPE/LOFE */
+	ethdrv_counter_t tx_dropped_protocol; /* frames aborted by TXPE/LOFE, or whose SV
+						 chunk TXPE refused */
 	ethdrv_counter_t tx_dropped_overflow; /* frames cut by TXBOE */
-	ethdrv_counter_t tx_dropped_disabled; /* frames completed while NCR.TXEN=0 */
+	ethdrv_counter_t tx_dropped_disabled; /* frames completed while NCR.TXEN=0 or begun
+						 during an internal fault */
 	ethdrv_counter_t tx_dropped_oversize; /* frames longer than 1536 B incl. FCS */
-	ethdrv_counter_t tx_flushed; /* frames lost to a reset */
+	ethdrv_counter_t tx_flushed; /* frames lost to a reset (not those already on the wire) */
+	ethdrv_counter_t tx_started; /* SV chunks with a good header (see accounting) */
 	ethdrv_counter_t rx_frames; /* frames accepted into the RX buffer */
 	ethdrv_counter_t rx_bytes; /* their bytes as the host sees them */
 	ethdrv_counter_t rx_delivered; /* frames whose last chunk went to the host */
@@ -181,8 +202,14 @@ struct lan865x_emu_stats {
 	ethdrv_counter_t rx_dropped_length; /* shorter than 64 or longer than the limit */
 	ethdrv_counter_t rx_dropped_fcs; /* bad FCS (NCFGR.IRXFCS clear) */
 	ethdrv_counter_t rx_flushed; /* frames lost to a reset */
+	ethdrv_counter_t rx_overflow_buffered; /* injected RXBOE drops of stored frames */
+	ethdrv_counter_t rx_started; /* frames whose first chunk went to the host */
+	ethdrv_counter_t rx_cut; /* started frames removed before their last chunk */
 	ethdrv_counter_t mosi_flips; /* bits flipped host -> model */
 	ethdrv_counter_t miso_flips; /* bits flipped model -> host */
+	ethdrv_counter_t miso_sv_hidden; /* frame starts whose footer the flips broke */
+	ethdrv_counter_t miso_ftr_undetected; /* footers changed with parity still good */
+	ethdrv_counter_t mosi_hdr_undetected; /* data headers changed with parity still good */
 	ethdrv_counter_t resets; /* resets of any kind */
 	ethdrv_counter_t irq_asserts; /* IRQ_N high -> low transitions */
 	ethdrv_counter_t faults; /* faults injected */
@@ -282,6 +309,14 @@ int lan865x_emu_inject(struct lan865x_emu *emu, enum lan865x_emu_fault fault);
  * Return: 0 or -EINVAL.
  */
 int lan865x_emu_set_ber(struct lan865x_emu *emu, double mosi_ber, double miso_ber);
+
+/**
+ * lan865x_emu_get_ber() - the bit error rates in effect
+ * @emu: the model
+ * @mosi_ber: receives the host -> model rate
+ * @miso_ber: receives the model -> host rate
+ */
+void lan865x_emu_get_ber(struct lan865x_emu *emu, double *mosi_ber, double *miso_ber);
 
 /**
  * lan865x_emu_get_stats() - copy the counters

@@ -100,3 +100,40 @@ assert_clean() {
 ping_ok() {
 	ip netns exec "t1s$1" ping -n -q -c 1 -W 2 "$(seg_addr "$2")" >/dev/null
 }
+
+# run_isolated "$@": re-run the calling script in a private mount namespace
+# with its own /run/netns and /run/ethdrv, so its segment never meets
+# another one on a shared machine and a killed run leaves nothing behind
+# (the namespaces vanish with the mount namespace). Call it first, as root.
+run_isolated() {
+	[[ -n ${ETHDRV_ISOLATED:-} ]] && return 0
+	command -v unshare >/dev/null 2>&1 || return 0
+	mkdir -p /run/netns /run/ethdrv
+	ETHDRV_ISOLATED=1 exec unshare --mount --propagation private bash -c \
+		'mount -t tmpfs tmpfs /run/netns && mount -t tmpfs tmpfs /run/ethdrv && exec "$@"' \
+		isolate bash "$0" "$@"
+}
+
+# proc_mem PID: "RSS_KIB HWM_KIB FDS" of a process.
+proc_mem() {
+	local rss hwm fds
+	rss=$(awk '/^VmRSS:/ {print $2}' "/proc/$1/status" 2>/dev/null)
+	hwm=$(awk '/^VmHWM:/ {print $2}' "/proc/$1/status" 2>/dev/null)
+	fds=$(ls "/proc/$1/fd" 2>/dev/null | wc -l)
+	echo "${rss:-0} ${hwm:-0} $fds"
+}
+
+# is_asan_build: true if the ethdrv binary uses AddressSanitizer (more RSS).
+is_asan_build() {
+	ldd "$ETHDRV" 2>/dev/null | grep -q libasan || grep -q __asan_init "$ETHDRV" 2>/dev/null
+}
+
+# no_csum_errors NODES: fail if any node's kernel saw a corrupted IP/TCP/UDP packet.
+no_csum_errors() {
+	local k bad
+	for ((k = 0; k < $1; k++)); do
+		bad=$(ip netns exec "t1s$k" nstat -az 2>/dev/null |
+			awk '$1 ~ /InCsumErrors|InHdrErrors/ && $2 > 0 {printf "%s=%s ", $1, $2}')
+		[[ -z $bad ]] || fail "t1s$k received corrupted packets: $bad"
+	done
+}

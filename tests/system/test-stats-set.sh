@@ -73,6 +73,36 @@ r=$(req 'set =1\n');          [[ $r == "error EINVAL"* ]] || fail "set =1: $r"
 r=$(req 'stats yaml\n');      [[ $r == "error EINVAL"* ]] || fail "stats yaml: $r"
 r=$(req 'help\n');            [[ $r == "ok" ]] || fail "help: $r"
 r=$(req 'info\n');            [[ $r == "ok" ]] || fail "info: $r"
+r=$(req "get $(printf 'k %.0s' {1..70})\n"); [[ $r == "error E2BIG"* || $r == "error E7"* ]] ||
+	fail "too many words: $r"
+r=$(req 'stats\x00json\n');  [[ $r == "error EINVAL"* ]] || fail "NUL inside: $r"
+r=$(req 'set emu.periodic=reset:0\n'); [[ $r == "error EINVAL"* ]] || fail "emu.periodic=reset:0: $r"
+r=$(req 'set emu.inject=meteor\n'); [[ $r == "error EINVAL"* ]] || fail "emu.inject=meteor: $r"
+r=$(req 'set emu.mosi-ber=2\n'); [[ $r == "error EINVAL"* ]] || fail "emu.mosi-ber=2: $r"
+r=$(req 'set emu.nothing=1\n'); [[ $r == "error ENOENT"* ]] || fail "emu.nothing: $r"
+[[ $(stat -c %a /run/ethdrv/segment.sock) == 600 ]] || fail "segment socket mode is not 0600"
+# SO_PEERCRED: with the file opened up, another user connects but is refused
+if command -v setpriv >/dev/null; then
+	chmod 0666 /run/ethdrv/t1s0.sock
+	out=$(setpriv --reuid=nobody --regid=nogroup --clear-groups "$ETHDRV" set t1s0 budget=1 2>&1)
+	chmod 0600 /run/ethdrv/t1s0.sock
+	[[ $out == *"EACCES"* || $out == *"permission denied"* ]] ||
+		fail "peer credentials not checked: $out"
+	[[ $("$ETHDRV" get t1s0 budget) != "budget=1" ]] || fail "a refused peer changed a knob"
+fi
+# more connections than the server serves at once: refused with EBUSY, then fine
+python3 - <<'PY' || fail "connection flood"
+import socket, time
+held = []
+for _ in range(8):
+    s = socket.socket(socket.AF_UNIX); s.connect("/run/ethdrv/t1s0.sock"); held.append(s)
+time.sleep(0.2)
+s = socket.socket(socket.AF_UNIX); s.connect("/run/ethdrv/t1s0.sock"); s.settimeout(2)
+r = s.recv(4096).decode()
+assert r.startswith("error EBUSY"), r
+PY
+sleep 0.3
+"$ETHDRV" get t1s0 budget >/dev/null || fail "server stuck after a connection flood"
 # a client that never sends is dropped and the server goes on
 python3 -c 'import socket,time; s=socket.socket(socket.AF_UNIX); s.connect("/run/ethdrv/t1s0.sock"); time.sleep(3)' &
 SILENT=$!

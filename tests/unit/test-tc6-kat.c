@@ -709,6 +709,39 @@ static void test_rx_bad_footer_then_resync(void **state)
 	assert_int_equal(kat_drops(&k->rx), 1);
 }
 
+/*
+ * Per-frame accounting: every frame opened by an SV ends emitted or in
+ * exactly one drop; a bad footer outside a frame drops nothing (a frame that
+ * may start there is not opened, its rest counts once as NO_SV).
+ */
+static void test_rx_one_outcome_per_frame(void **state)
+{
+	struct kat_rx *k = *state;
+
+	/* Idle bad footers: no drop, nothing opened. */
+	assert_int_equal(kat_feed(&k->rx, &k->cap, F_MID_BAD, 0), 0);
+	assert_int_equal(kat_feed(&k->rx, &k->cap, F_MID_BAD, 0), 0);
+	assert_int_equal(kat_drops(&k->rx), 0);
+	assert_int_equal(k->rx.opened, 0);
+	/* A hidden start: its middle and end count once, as NO_SV. */
+	assert_int_equal(kat_feed(&k->rx, &k->cap, F_MID, 64), 0);
+	assert_int_equal(kat_feed(&k->rx, &k->cap, F_END9, 128), 0);
+	assert_int_equal(k->rx.drops[OA_TC6_RX_DROP_NO_SV], 1);
+	/* Frame 1 cut by a bad footer (one drop, two bad chunks), frame 2 cut
+	 * by a restart, frame 3 emitted: 3 opened = 1 emitted + 2 drops. */
+	kat_feed(&k->rx, &k->cap, F_START, 0);
+	kat_feed(&k->rx, &k->cap, F_MID_BAD, 64);
+	kat_feed(&k->rx, &k->cap, F_MID_BAD, 128);
+	kat_feed(&k->rx, &k->cap, F_START, 0);
+	kat_feed(&k->rx, &k->cap, F_START, 0);
+	assert_int_equal(kat_feed(&k->rx, &k->cap, F_END9, 64), 1);
+	assert_int_equal(k->rx.opened, 3);
+	assert_int_equal(k->rx.frames, 1);
+	assert_int_equal(kat_drops(&k->rx) - k->rx.drops[OA_TC6_RX_DROP_NO_SV], 2);
+	assert_int_equal(k->rx.drops[OA_TC6_RX_DROP_BAD_FOOTER], 1);
+	assert_int_equal(k->rx.drops[OA_TC6_RX_DROP_RESTART], 1);
+}
+
 static void test_rx_fd_drops_frame(void **state)
 {
 	struct kat_rx *k = *state;
@@ -862,6 +895,7 @@ int main(void)
 		cmocka_unit_test_setup(test_rx_empty_chunk_in_middle, kat_rx_setup),
 		cmocka_unit_test_setup(test_rx_max_frame_24_chunks, kat_rx_setup),
 		cmocka_unit_test_setup(test_rx_bad_footer_then_resync, kat_rx_setup),
+		cmocka_unit_test_setup(test_rx_one_outcome_per_frame, kat_rx_setup),
 		cmocka_unit_test_setup(test_rx_fd_drops_frame, kat_rx_setup),
 		cmocka_unit_test_setup(test_rx_no_sv_dropped_once, kat_rx_setup),
 		cmocka_unit_test_setup(test_rx_restart, kat_rx_setup),

@@ -39,6 +39,18 @@ static const char set_usage[] =
 	"(drop/count), rxboe_log, xfer_cap, irq_delay_us, spi_trace (FILE or off); PLCA: plca\n"
 	"(on/off), node-id, node-cnt, to-tmr, burst-cnt, burst-tmr.\n"
 	"\n"
+	"Fault injection into the LAN8650 model (emu devices only; also with\n"
+	"`ethdrv segment --set`):\n"
+	"  emu.mosi-ber=X, emu.miso-ber=X   SPI bit error rate host->chip, chip->host\n"
+	"                                    (0..0.5; 0 = off)\n"
+	"  emu.inject=FAULT                 one fault now: rx_overflow, loss_of_frame,\n"
+	"                                    reset, txpe, hdr_parity, internal\n"
+	"  emu.periodic=FAULT:MS[:BURST]    BURST faults (default 1) every MS ms; off\n"
+	"  emu.reset_every_ms=MS            = emu.periodic=reset:MS (0 = off)\n"
+	"  emu.overflow_storm=BURST/MS      = emu.periodic=rx_overflow:MS:BURST\n"
+	"Every frame a fault costs is counted (`ethdrv stats`: rx_drop_*, tx_aborted_*,\n"
+	"emu_*_dropped_*); recoveries and recovery_stall_ns show how the driver coped.\n"
+	"\n"
 	"  -h, --help  this text\n";
 
 static const char get_usage[] =

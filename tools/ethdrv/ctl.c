@@ -309,6 +309,26 @@ void ctl_dispatch(const struct ctl_ops *ops, void *arg, char *line, struct ctl_r
 			argc > 0 ? argv[0] : "");
 }
 
+bool ctl_handle(const struct ctl_ops *ops, void *arg, char *buf, size_t len, struct ctl_reply *r)
+{
+	char *nl;
+
+	buf[len] = '\0';
+	nl = memchr(buf, '\n', len);
+	/* A NUL (before the '\n', if any) would hide the rest of the line. */
+	if (memchr(buf, '\0', nl ? (size_t)(nl - buf) : len))
+		ctl_reply_error(r, -EINVAL, "request is not printable text");
+	else if (!nl && len >= CTL_REQ_MAX)
+		ctl_reply_error(r, -EMSGSIZE, "request longer than %d bytes", CTL_REQ_MAX);
+	else if (!nl)
+		return false;
+	else {
+		*nl = '\0';
+		ctl_dispatch(ops, arg, buf, r);
+	}
+	return true;
+}
+
 int ctl_sock_path(const char *name, char *buf, size_t size)
 {
 	int n = snprintf(buf, size, "%s/%s.sock", CLI_RUN_DIR, name);
@@ -375,7 +395,6 @@ static void ctl_conn_on_read(struct ethdrv_watch *w, unsigned events)
 	struct ctl_reply r = { 0 };
 	size_t at = c->draining ? 0 : c->len;
 	ssize_t n = recv(w->fd, c->buf + at, CTL_REQ_MAX - at, MSG_DONTWAIT);
-	char *nl;
 
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
 		return;
@@ -386,18 +405,8 @@ static void ctl_conn_on_read(struct ethdrv_watch *w, unsigned events)
 	if (c->draining)
 		return;
 	c->len += (size_t)n;
-	c->buf[c->len] = '\0';
-	nl = memchr(c->buf, '\n', c->len);
-	if (!nl && memchr(c->buf, '\0', c->len))
-		ctl_reply_error(&r, -EINVAL, "request is not printable text");
-	else if (!nl && c->len == CTL_REQ_MAX)
-		ctl_reply_error(&r, -EMSGSIZE, "request longer than %d bytes", CTL_REQ_MAX);
-	else if (!nl)
+	if (!ctl_handle(c->srv->ops, c->srv->arg, c->buf, c->len, &r))
 		return;
-	else {
-		*nl = '\0';
-		ctl_dispatch(c->srv->ops, c->srv->arg, c->buf, &r);
-	}
 	ctl_conn_finish(c, &r);
 	ctl_reply_free(&r);
 }
@@ -588,6 +597,10 @@ static int ctl_read_all(int fd, struct ctl_reply *r, int timeout_ms)
 		n = recv(fd, r->buf + r->len, r->cap - r->len - 1, 0);
 		if (n < 0 && errno == EINTR)
 			continue;
+		/* A server that closed with our request unread resets the
+		 * connection after its reply: that reply is the answer. */
+		if (n < 0 && errno == ECONNRESET && r->len)
+			break;
 		if (n < 0)
 			return -errno;
 		if (n == 0)
@@ -609,8 +622,12 @@ int ctl_request(const char *path, const char *req, char **reply, int timeout_ms)
 	err = ctl_write_all(fd, req, strlen(req), timeout_ms);
 	if (!err)
 		err = ctl_write_all(fd, "\n", 1, timeout_ms);
-	if (!err)
-		err = ctl_read_all(fd, &r, timeout_ms);
+	/* A server that refuses a peer replies and closes at once: read why. */
+	if (!err || err == -EPIPE || err == -ECONNRESET) {
+		int rerr = ctl_read_all(fd, &r, timeout_ms);
+
+		err = !err || r.len ? rerr : err;
+	}
 	close(fd);
 	if (err) {
 		ctl_reply_free(&r);

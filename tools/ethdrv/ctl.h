@@ -100,6 +100,24 @@ const char *ctl_errno_name(int err, char *buf, size_t size);
 void ctl_dispatch(const struct ctl_ops *ops, void *arg, char *line, struct ctl_reply *r);
 
 /**
+ * ctl_handle() - frame and answer the bytes a connection sent so far
+ * @ops: the server's ops
+ * @arg: passed to @ops
+ * @buf: the bytes received, with room for one more (a NUL is written at
+ *       @buf[@len]); the request line is split in place
+ * @len: bytes in @buf, at most CTL_REQ_MAX
+ * @r: receives the reply when the function returns true
+ *
+ * A pure function (no I/O), so it can be fuzzed: a line up to '\n' is
+ * dispatched; a NUL before the first '\n' is answered with EINVAL, CTL_REQ_MAX
+ * bytes without '\n' with EMSGSIZE.
+ *
+ * Return: true if @r holds the reply, false if more bytes are needed.
+ * Context: as ctl_dispatch().
+ */
+bool ctl_handle(const struct ctl_ops *ops, void *arg, char *buf, size_t len, struct ctl_reply *r);
+
+/**
  * ctl_sock_path() - "/run/ethdrv/<name>.sock"
  * @name: interface name or CTL_SEGMENT_NAME
  * @buf: output

@@ -16,6 +16,7 @@
 #include "ctl.h"
 #include "emu/lan865x_emu.h"
 #include "ethdrv/driver.h"
+#include "ethdrv/compiler.h"
 #include "ethdrv/err.h"
 #include "ethdrv/log.h"
 #include "ethdrv/loop.h"
@@ -28,6 +29,30 @@ ETHDRV_LOG_MODULE(node);
 #define NODE_TAP_BATCH 16 /* frames read from the TAP per readiness event */
 #define NODE_RETRY_NS 1000000u /* retry after an empty pool: 1 ms */
 #define NODE_MTU 1500
+#define NODE_FAULT_PERIOD_MAX 3600000u /* longest fault period: 1 h in ms */
+#define NODE_FAULT_BURST_MAX 1000u /* faults per period */
+
+/* Frames between the TAP and the device; the ends of the accounting chain. */
+struct node_stats {
+	ethdrv_counter_t tap_rx_frames; /* frames read from the TAP, handed to the device */
+	ethdrv_counter_t tap_rx_errors; /* TAP reads that failed (not EAGAIN) */
+	ethdrv_counter_t tap_tx_frames; /* received frames written to the TAP */
+	ethdrv_counter_t tap_tx_dropped; /* received frames the TAP refused (full, down) */
+};
+
+static const struct ethdrv_stat_desc node_stats_desc[] = {
+	ETHDRV_STAT_DESC(struct node_stats, tap_rx_frames),
+	ETHDRV_STAT_DESC(struct node_stats, tap_rx_errors),
+	ETHDRV_STAT_DESC(struct node_stats, tap_tx_frames),
+	ETHDRV_STAT_DESC(struct node_stats, tap_tx_dropped),
+};
+
+/* Periodic fault injection into the model (`emu.periodic`). */
+struct node_fault_plan {
+	int fault; /* enum lan865x_emu_fault, or -1 when off */
+	unsigned period_ms; /* between bursts */
+	unsigned burst; /* faults per burst */
+};
 
 /*
  * What the node's threads cost, for the benchmarks (group "node" in the
@@ -84,6 +109,9 @@ struct node {
 	struct ethdrv_watch wake_watch; /* wake_fd readable */
 	struct ethdrv_timer retry; /* resumes TAP reads after an empty pool */
 	struct ctl_server *ctl; /* the control socket */
+	struct node_stats nst; /* TAP-side counters */
+	struct node_fault_plan plan; /* periodic faults (loop thread) */
+	struct ethdrv_timer fault_timer; /* fires every plan.period_ms */
 };
 
 /* ---- TAP -> device --------------------------------------------------- */
@@ -118,11 +146,14 @@ static void node_on_tap(struct ethdrv_watch *w, unsigned events)
 		len = ethdrv_tap_read(n->tap_fd, pkt->data, ETHDRV_PKT_DATA_MAX);
 		if (len <= 0) {
 			ethdrv_pkt_free(pkt);
-			if (len != -EAGAIN)
+			if (len != -EAGAIN) {
+				ethdrv_counter_inc(&n->nst.tap_rx_errors);
 				ethdrv_warn_ratelimited(n->dev, "tap read: %d", (int)len);
+			}
 			return;
 		}
 		pkt->len = (uint32_t)len;
+		ethdrv_counter_inc(&n->nst.tap_rx_frames);
 		/* 3. to the driver; stop when its queue is full */
 		if (!node_xmit(n, pkt))
 			return;
@@ -169,7 +200,10 @@ static void node_rx(void *arg, struct ethdrv_pkt *pkt)
 	struct node *n = arg;
 	int err = ethdrv_tap_write(n->tap_fd, pkt->data, pkt->len);
 
-	if (err && err != -EAGAIN)
+	/* Every frame is counted: written, or refused (a full TAP queue, a
+	 * link set down) and dropped. */
+	ethdrv_counter_inc(err ? &n->nst.tap_tx_dropped : &n->nst.tap_tx_frames);
+	if (err && err != -EAGAIN && err != -EIO)
 		ethdrv_warn_ratelimited(n->dev, "tap write: %d", err);
 	ethdrv_pkt_free(pkt);
 }
@@ -285,17 +319,164 @@ static int node_ctl_stats(void *arg, bool json, struct ctl_reply *r)
 	return 0;
 }
 
+/* ---- fault injection knobs (emu.*) ------------------------------------ */
+
+static const char *const node_fault_names[LAN865X_EMU_FAULT_COUNT] = {
+	[LAN865X_EMU_FAULT_RX_OVERFLOW] = "rx_overflow",
+	[LAN865X_EMU_FAULT_LOSS_OF_FRAME] = "loss_of_frame",
+	[LAN865X_EMU_FAULT_RESET] = "reset",
+	[LAN865X_EMU_FAULT_TX_PROTOCOL] = "txpe",
+	[LAN865X_EMU_FAULT_HDR_PARITY] = "hdr_parity",
+	[LAN865X_EMU_FAULT_INTERNAL] = "internal",
+};
+
+/* The fault named @s, or -EINVAL. */
+static int node_fault_parse(const char *s)
+{
+	for (int i = 0; i < LAN865X_EMU_FAULT_COUNT; i++)
+		if (!strcmp(s, node_fault_names[i]))
+			return i;
+	return -EINVAL;
+}
+
+static void node_on_fault_timer(struct ethdrv_timer *t)
+{
+	struct node *n = t->data;
+
+	for (unsigned i = 0; n->plan.fault >= 0 && i < n->plan.burst; i++)
+		lan865x_emu_inject(n->emu, (enum lan865x_emu_fault)n->plan.fault);
+}
+
+/* Parse "FAULT:MS[:BURST]" or "off" into @p. */
+static int node_plan_parse(const char *v, struct node_fault_plan *p)
+{
+	char name[32], tail;
+	unsigned ms = 0, burst = 1;
+	int k;
+
+	*p = (struct node_fault_plan){ .fault = -1 };
+	if (!strcmp(v, "off"))
+		return 0;
+	k = sscanf(v, "%31[a-z_]:%u:%u%c", name, &ms, &burst, &tail);
+	if (k < 2 || k > 3 || !ms || ms > NODE_FAULT_PERIOD_MAX || !burst ||
+	    burst > NODE_FAULT_BURST_MAX || (p->fault = node_fault_parse(name)) < 0)
+		return -EINVAL;
+	if (k == 2 && strchr(strchr(v, ':') + 1, ':'))
+		return -EINVAL; /* "reset:10:" */
+	p->period_ms = ms;
+	p->burst = burst;
+	return 0;
+}
+
+/* Apply a periodic fault plan: the timer restarts with the new period. */
+static int node_plan_apply(struct node *n, const struct node_fault_plan *p)
+{
+	ethdrv_timer_stop(&n->fault_timer);
+	n->plan = *p;
+	if (p->fault < 0)
+		return 0;
+	return ethdrv_timer_start(&n->fault_timer, (uint64_t)p->period_ms * 1000000u,
+				  (uint64_t)p->period_ms * 1000000u);
+}
+
+/* Parse a bit error rate in 0..0.5. */
+static int node_ber_parse(const char *v, double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(v, &end);
+	return !*v || errno || *end || !(*out >= 0.0 && *out <= 0.5) ? -EINVAL : 0;
+}
+
+/* A plan from one of the shorthands emu.reset_every_ms=MS, emu.overflow_storm=BURST/MS. */
+static int node_plan_shorthand(const char *key, const char *v, struct node_fault_plan *p)
+{
+	unsigned burst, ms;
+	char buf[64], tail;
+
+	if (!strcmp(key, "reset_every_ms")) {
+		snprintf(buf, sizeof(buf), "reset:%s", v);
+		return !strcmp(v, "0") ? node_plan_parse("off", p) : node_plan_parse(buf, p);
+	}
+	if (!strcmp(v, "0") || !strcmp(v, "off"))
+		return node_plan_parse("off", p);
+	if (sscanf(v, "%u/%u%c", &burst, &ms, &tail) != 2)
+		return -EINVAL;
+	snprintf(buf, sizeof(buf), "rx_overflow:%u:%u", ms, burst);
+	return node_plan_parse(buf, p);
+}
+
+/* `emu.KEY=VALUE`: fault injection into the model (ethdrv set --help). */
+static int node_emu_set(struct node *n, const char *key, const char *v)
+{
+	struct node_fault_plan plan;
+	double ber;
+	int f, err;
+
+	if (!n->emu)
+		return -EOPNOTSUPP; /* a real board has no fault injection */
+	if (!strcmp(key, "mosi-ber") || !strcmp(key, "miso-ber")) {
+		struct lan865x_emu_config c;
+
+		if (node_ber_parse(v, &ber))
+			return -EINVAL;
+		lan865x_emu_get_ber(n->emu, &c.mosi_ber, &c.miso_ber);
+		*(key[1] == 'o' ? &c.mosi_ber : &c.miso_ber) = ber;
+		return lan865x_emu_set_ber(n->emu, c.mosi_ber, c.miso_ber);
+	}
+	if (!strcmp(key, "inject")) {
+		f = node_fault_parse(v);
+		return f < 0 ? f : lan865x_emu_inject(n->emu, (enum lan865x_emu_fault)f);
+	}
+	if (!strcmp(key, "periodic"))
+		err = node_plan_parse(v, &plan);
+	else if (!strcmp(key, "reset_every_ms") || !strcmp(key, "overflow_storm"))
+		err = node_plan_shorthand(key, v, &plan);
+	else
+		return -ENOENT;
+	return err ? err : node_plan_apply(n, &plan);
+}
+
+static int node_emu_get(struct node *n, const char *key, char *buf, size_t size)
+{
+	double mosi, miso;
+	int len;
+
+	if (!n->emu)
+		return -EOPNOTSUPP;
+	lan865x_emu_get_ber(n->emu, &mosi, &miso);
+	if (!strcmp(key, "mosi-ber") || !strcmp(key, "miso-ber"))
+		len = snprintf(buf, size, "%g", key[1] == 'o' ? mosi : miso);
+	else if (!strcmp(key, "periodic") && n->plan.fault < 0)
+		len = snprintf(buf, size, "off");
+	else if (!strcmp(key, "periodic"))
+		len = snprintf(buf, size, "%s:%u:%u", node_fault_names[n->plan.fault],
+			       n->plan.period_ms, n->plan.burst);
+	else
+		return -ENOENT;
+	return len < (int)size ? 0 : -ENOSPC;
+}
+
+/* A knob: emu.* for the model, anything else for the device. */
+static int node_set_knob(struct node *n, const char *key, const char *value)
+{
+	if (!strncmp(key, "emu.", 4))
+		return node_emu_set(n, key + 4, value);
+	return ethdrv_netdev_set(n->dev, key, value);
+}
+
 static int node_ctl_set(void *arg, const char *key, const char *value)
 {
-	struct node *n = arg;
-
-	return ethdrv_netdev_set(n->dev, key, value);
+	return node_set_knob(arg, key, value);
 }
 
 static int node_ctl_get(void *arg, const char *key, char *buf, size_t size)
 {
 	struct node *n = arg;
 
+	if (!strncmp(key, "emu.", 4))
+		return node_emu_get(n, key + 4, buf, size);
 	return ethdrv_netdev_get(n->dev, key, buf, size);
 }
 
@@ -378,9 +559,11 @@ static int node_dev_open(struct node *n)
 	    ethdrv_stats_add_group(ethdrv_netdev_stats(n->dev), "emu", lan865x_emu_stats_desc,
 				   lan865x_emu_stats_desc_count, &n->emu_stats))
 		ethdrv_warn(n->dev, "model counters not added to the stats");
+	if (ethdrv_stats_add_group(ethdrv_netdev_stats(n->dev), "node", node_stats_desc,
+				   ETHDRV_ARRAY_SIZE(node_stats_desc), &n->nst))
+		ethdrv_warn(n->dev, "node counters not added to the stats");
 	if (ethdrv_stats_add_group(ethdrv_netdev_stats(n->dev), "node", node_metrics_desc,
-				   sizeof(node_metrics_desc) / sizeof(node_metrics_desc[0]),
-				   &n->metrics))
+				   ETHDRV_ARRAY_SIZE(node_metrics_desc), &n->metrics))
 		ethdrv_warn(n->dev, "node metrics not added to the stats");
 	ethdrv_netdev_set_rx_handler(n->dev, node_rx, n);
 	ethdrv_netdev_set_tx_wake_handler(n->dev, node_tx_wake, n);
@@ -391,7 +574,7 @@ static int node_dev_open(struct node *n)
 	}
 	err = ethdrv_netdev_open(n->dev);
 	for (i = 0; !err && i < n->cfg.knob_count; i++) {
-		err = ethdrv_netdev_set(n->dev, n->cfg.knobs[i].key, n->cfg.knobs[i].value);
+		err = node_set_knob(n, n->cfg.knobs[i].key, n->cfg.knobs[i].value);
 		if (err)
 			ethdrv_err(n->dev, "knob %s=%s: %s", n->cfg.knobs[i].key,
 				   n->cfg.knobs[i].value, ethdrv_strerror(err));
@@ -452,8 +635,10 @@ static void node_teardown(struct node *n)
 	ctl_server_stop(n->ctl);
 	ethdrv_watch_stop(&n->tap_watch);
 	ethdrv_watch_stop(&n->wake_watch);
-	if (n->loop)
+	if (n->loop) {
 		ethdrv_timer_stop(&n->retry); /* initialised right after the loop */
+		ethdrv_timer_stop(&n->fault_timer);
+	}
 	ethdrv_netdev_destroy(n->dev);
 	if (n->tx_parked)
 		ethdrv_pkt_free(n->tx_parked);
@@ -486,6 +671,9 @@ static int node_setup(struct node *n)
 		return err;
 	ethdrv_timer_init(n->loop, &n->retry, node_on_retry);
 	n->retry.data = n;
+	ethdrv_timer_init(n->loop, &n->fault_timer, node_on_fault_timer);
+	n->fault_timer.data = n;
+	n->plan.fault = -1;
 	err = ethdrv_pkt_pool_new(NODE_POOL_SIZE, &n->pool);
 	if (!err && (err = node_bus_open(n)))
 		ethdrv_err(NULL, "%s: device %s: %s", n->cfg.ifname, n->cfg.dev.spec,
