@@ -49,4 +49,24 @@ int cmd_getopt(int argc, char **argv, const char *shortopts, const struct option
  */
 int cmd_bad_option(const char *cmd, char **argv, const char *accepted);
 
+/* What the daemon subcommands (segment, up) share: --set, --syslog, --log-level. */
+struct cmd_common {
+	struct cli_knob *knobs; /* where --set knobs go (CLI_KNOBS_MAX entries) */
+	unsigned *knob_count; /* entries used in knobs */
+	bool use_syslog; /* --syslog */
+	const char *log_level; /* --log-level or NULL */
+};
+
+/**
+ * cmd_common_option() - handle a shared option ('s' --set, 'S' --syslog,
+ * 'L' --log-level)
+ * @cmd: the subcommand, for messages
+ * @c: the option cmd_getopt() returned
+ * @co: where the values go
+ *
+ * Return: CLI_EXIT_OK, CLI_EXIT_USAGE for a bad value, or -1 if @c is not a
+ * shared option.
+ */
+int cmd_common_option(const char *cmd, int c, struct cmd_common *co);
+
 #endif /* ETHDRV_TOOLS_CMD_H */

@@ -50,6 +50,25 @@ int cmd_bad_option(const char *cmd, char **argv, const char *accepted)
 	return cli_usage(cmd, "unknown option '%s': use %s", arg, accepted);
 }
 
+int cmd_common_option(const char *cmd, int c, struct cmd_common *co)
+{
+	switch (c) {
+	case 's':
+		if (*co->knob_count == CLI_KNOBS_MAX)
+			return cli_usage(cmd, "--set: more than %d knobs", CLI_KNOBS_MAX);
+		return cli_parse_knob(cmd, optarg, &co->knobs[(*co->knob_count)++]) ?
+			       CLI_EXIT_USAGE :
+			       CLI_EXIT_OK;
+	case 'S':
+		co->use_syslog = true;
+		return CLI_EXIT_OK;
+	case 'L':
+		co->log_level = optarg;
+		return cli_check_log_level(cmd, optarg) ? CLI_EXIT_USAGE : CLI_EXIT_OK;
+	}
+	return -1;
+}
+
 static const struct {
 	const char *name; /* subcommand */
 	int (*fn)(int argc, char **argv); /* its entry */

@@ -82,8 +82,7 @@ struct seg_args {
 	const char *pcap; /* --pcap or NULL */
 	const char *spi_trace; /* --spi-trace prefix or NULL */
 	bool cleanup; /* --cleanup */
-	bool use_syslog; /* --syslog */
-	const char *log_level; /* --log-level or NULL */
+	struct cmd_common common; /* --set, --syslog, --log-level */
 };
 
 /* A running segment. */
@@ -489,6 +488,7 @@ static void seg_print_ready(const struct seg *s)
 static int seg_option(int c, struct seg_args *a, char **argv)
 {
 	unsigned long v;
+	int rc;
 
 	switch (c) {
 	case 'n':
@@ -505,12 +505,6 @@ static int seg_option(int c, struct seg_args *a, char **argv)
 					 "emu:lan8650[,key=value...]",
 					 optarg);
 		return CLI_EXIT_OK;
-	case 's':
-		if (a->knob_count == CLI_KNOBS_MAX)
-			return cli_usage("segment", "--set: more than %d knobs", CLI_KNOBS_MAX);
-		return cli_parse_knob("segment", optarg, &a->knobs[a->knob_count++]) ?
-			       CLI_EXIT_USAGE :
-			       CLI_EXIT_OK;
 	case 'p':
 		a->pcap = optarg;
 		return CLI_EXIT_OK;
@@ -520,13 +514,10 @@ static int seg_option(int c, struct seg_args *a, char **argv)
 	case 'c':
 		a->cleanup = true;
 		return CLI_EXIT_OK;
-	case 'S':
-		a->use_syslog = true;
-		return CLI_EXIT_OK;
-	case 'L':
-		a->log_level = optarg;
-		return cli_check_log_level("segment", optarg) ? CLI_EXIT_USAGE : CLI_EXIT_OK;
 	}
+	rc = cmd_common_option("segment", c, &a->common);
+	if (rc >= 0)
+		return rc;
 	return cmd_bad_option("segment", argv, SEG_OPTS);
 }
 
@@ -547,6 +538,8 @@ static int seg_parse(int argc, char **argv, struct seg_args *a)
 	};
 	int c, rc;
 
+	a->common.knobs = a->knobs;
+	a->common.knob_count = &a->knob_count;
 	a->nodes = SEG_NODES_MIN;
 	cli_parse_device("segment", "emu:lan8650", &a->dev);
 	while ((c = cmd_getopt(argc, argv, "n:d:s:p:t:ch", opts)) != -1) {
@@ -589,7 +582,7 @@ static int seg_preflight(const struct seg_args *a)
 
 	if (!daemon_check_root("segment", "to create namespaces") || !daemon_check_tun("segment"))
 		return CLI_EXIT_FAIL;
-	if (daemon_log_setup(a->use_syslog, a->log_level, "segment"))
+	if (daemon_log_setup(a->common.use_syslog, a->common.log_level, "segment"))
 		return CLI_EXIT_USAGE;
 	seg_lock();
 	if (seg_cleanup(false, &pid) == -EBUSY) {

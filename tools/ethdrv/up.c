@@ -46,14 +46,14 @@ static const char up_usage[] =
 /* Options of one run. */
 struct up_args {
 	struct node_config nc; /* the node being built */
-	bool use_syslog; /* --syslog */
-	const char *log_level; /* --log-level or NULL */
+	struct cmd_common common; /* --set, --syslog, --log-level */
 };
 
 /* Handle one option; CLI_EXIT_OK or CLI_EXIT_USAGE. */
 static int up_option(int c, struct up_args *a, char **argv)
 {
 	struct node_config *nc = &a->nc;
+	int rc;
 
 	switch (c) {
 	case 't':
@@ -73,21 +73,13 @@ static int up_option(int c, struct up_args *a, char **argv)
 										    CLI_EXIT_OK;
 	case 'm':
 		return cli_parse_mac("up", optarg, nc->mac) ? CLI_EXIT_USAGE : CLI_EXIT_OK;
-	case 's':
-		if (nc->knob_count == CLI_KNOBS_MAX)
-			return cli_usage("up", "--set: more than %d knobs", CLI_KNOBS_MAX);
-		return cli_parse_knob("up", optarg, &nc->knobs[nc->knob_count++]) ? CLI_EXIT_USAGE :
-										    CLI_EXIT_OK;
 	case 'T':
 		nc->spi_trace = optarg;
 		return CLI_EXIT_OK;
-	case 'S':
-		a->use_syslog = true;
-		return CLI_EXIT_OK;
-	case 'L':
-		a->log_level = optarg;
-		return cli_check_log_level("up", optarg) ? CLI_EXIT_USAGE : CLI_EXIT_OK;
 	}
+	rc = cmd_common_option("up", c, &a->common);
+	if (rc >= 0)
+		return rc;
 	return cmd_bad_option("up", argv, UP_OPTS);
 }
 
@@ -108,6 +100,8 @@ static int up_parse(int argc, char **argv, struct up_args *a)
 	};
 	int c, rc;
 
+	a->common.knobs = a->nc.knobs;
+	a->common.knob_count = &a->nc.knob_count;
 	snprintf(a->nc.ifname, sizeof(a->nc.ifname), "t1s0");
 	cli_node_mac(0, a->nc.mac);
 	while ((c = cmd_getopt(argc, argv, "t:n:a:m:s:T:h", opts)) != -1) {
@@ -140,7 +134,7 @@ static int up_run(struct up_args *a)
 	struct node *node = NULL;
 	int err;
 
-	if (daemon_log_setup(a->use_syslog, a->log_level, "up"))
+	if (daemon_log_setup(a->common.use_syslog, a->common.log_level, "up"))
 		return CLI_EXIT_USAGE;
 	if (!daemon_check_tun("up") || daemon_block_signals())
 		return CLI_EXIT_FAIL;
