@@ -383,7 +383,7 @@ static void seg_node_config(struct seg *s, unsigned i, struct node_config *nc)
 	nc->index = i;
 	snprintf(nc->ifname, sizeof(nc->ifname), "%s%u", SEG_NETNS_PREFIX, i);
 	snprintf(nc->netns, sizeof(nc->netns), "%s", nc->ifname);
-	snprintf(nc->addr, sizeof(nc->addr), SEG_SUBNET "%u", i + 1);
+	snprintf(nc->addr, sizeof(nc->addr), SEG_SUBNET "%u", (uint8_t)(i + 1)); /* i < 16 */
 	nc->prefix = 24;
 	cli_node_mac(i, nc->mac);
 	nc->dev = s->args.dev;
