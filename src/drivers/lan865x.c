@@ -156,15 +156,23 @@ static int lan865x_an1760_config(struct lan865x_priv *priv)
 	return ret;
 }
 
+/* The station address as SAB/SAT register values (§5.2). */
+static void lan865x_mac_regs(const struct lan865x_priv *priv, uint32_t *sab, uint32_t *sat)
+{
+	const uint8_t *m = priv->mac;
+
+	*sab = (uint32_t)m[0] | (uint32_t)m[1] << 8 | (uint32_t)m[2] << 16 | (uint32_t)m[3] << 24;
+	*sat = ETHDRV_FIELD_PREP(LAN865X_MAC_SAT_ADDR, m[4] | m[5] << 8);
+}
+
 /* Station address into SAB1/SAT1 and SAB2/SAT2, bottom before top (§5.2). */
 static int lan865x_write_mac(struct lan865x_priv *priv)
 {
-	const uint8_t *m = priv->mac;
-	uint32_t sab =
-		(uint32_t)m[0] | (uint32_t)m[1] << 8 | (uint32_t)m[2] << 16 | (uint32_t)m[3] << 24;
-	uint32_t sat = ETHDRV_FIELD_PREP(LAN865X_MAC_SAT_ADDR, m[4] | m[5] << 8);
-	uint32_t regs[4] = { sab, sat, sab, sat };
+	uint32_t regs[4];
 
+	lan865x_mac_regs(priv, &regs[0], &regs[1]);
+	regs[2] = regs[0];
+	regs[3] = regs[1];
 	return oa_tc6_write_regs(priv->tc6, LAN865X_MMS_MAC, LAN865X_REG_MAC_SAB1, regs, 4);
 }
 
@@ -183,14 +191,18 @@ static unsigned lan865x_hash_index(const uint8_t *addr)
 	return idx;
 }
 
-/* Hash registers, then NCFGR, from dev->rx_flags and dev->mc_list. */
-static int lan865x_write_rx_mode(struct lan865x_priv *priv)
+/* NCFGR bits the driver programs (the check compares only these). */
+#define LAN865X_NCFGR_OWNED                                                         \
+	(LAN865X_MAC_NCFGR_CAF | LAN865X_MAC_NCFGR_NBC | LAN865X_MAC_NCFGR_MTIHEN | \
+	 LAN865X_MAC_NCFGR_UNIHEN | LAN865X_MAC_NCFGR_MAXFS | LAN865X_MAC_NCFGR_RFCS)
+
+/* Hash registers and NCFGR from dev->rx_flags and dev->mc_list; returns NCFGR. */
+static uint32_t lan865x_rx_mode(const struct lan865x_priv *priv, uint32_t hash[2])
 {
 	const struct ethdrv_netdev *dev = &priv->dev;
-	uint32_t hash[2] = { 0, 0 };
 	uint32_t ncfgr = LAN865X_MAC_NCFGR_RESET | LAN865X_MAC_NCFGR_MAXFS;
-	int ret;
 
+	hash[0] = hash[1] = 0;
 	if (dev->rx_flags & ETHDRV_RXF_ALLMULTI) {
 		hash[0] = hash[1] = UINT32_MAX;
 	} else {
@@ -207,10 +219,30 @@ static int lan865x_write_rx_mode(struct lan865x_priv *priv)
 	if (!(dev->rx_flags & ETHDRV_RXF_BROADCAST))
 		ncfgr |= LAN865X_MAC_NCFGR_NBC;
 	/* RFCS stays clear: the FCS reaches the host and is checked there. */
+	return ncfgr;
+}
+
+/* Hash registers, then NCFGR. */
+static int lan865x_write_rx_mode(struct lan865x_priv *priv)
+{
+	uint32_t hash[2], ncfgr = lan865x_rx_mode(priv, hash);
+	int ret;
+
 	ret = oa_tc6_write_regs(priv->tc6, LAN865X_MMS_MAC, LAN865X_REG_MAC_HRB, hash, 2);
 	if (!ret)
 		ret = oa_tc6_write_reg(priv->tc6, LAN865X_MMS_MAC, LAN865X_REG_MAC_NCFGR, ncfgr);
 	return ret;
+}
+
+/* PLCA CTRL0 and CTRL1 as programmed (§3.6). */
+static void lan865x_plca_ctrl(const struct lan865x_priv *priv, uint32_t ctrl[2])
+{
+	const struct lan865x_plca *p = &priv->plca;
+
+	ctrl[0] = p->enable ? LAN865X_PLCA_CTRL0_EN : 0;
+	ctrl[1] = ETHDRV_FIELD_PREP(LAN865X_PLCA_CTRL1_NCNT,
+				    p->node_cnt ? p->node_cnt : LAN865X_PLCA_NCNT_DEFAULT) |
+		  ETHDRV_FIELD_PREP(LAN865X_PLCA_CTRL1_ID, p->node_id);
 }
 
 /* PLCA with collision detection off in PLCA mode, on for CSMA/CD (§3.6). */
@@ -218,9 +250,7 @@ static int lan865x_write_plca(struct lan865x_priv *priv)
 {
 	const struct lan865x_plca *p = &priv->plca;
 	uint32_t coldet = LAN865X_COL_DET_CTRL0_BASE | (p->enable ? 0 : LAN865X_COL_DET_CTRL0_EN);
-	uint32_t ctrl1 = ETHDRV_FIELD_PREP(LAN865X_PLCA_CTRL1_NCNT,
-					   p->node_cnt ? p->node_cnt : LAN865X_PLCA_NCNT_DEFAULT) |
-			 ETHDRV_FIELD_PREP(LAN865X_PLCA_CTRL1_ID, p->node_id);
+	uint32_t ctrl[2];
 	uint32_t tmr[2] = {
 		p->to_tmr ? p->to_tmr : LAN865X_PLCA_TOTMR_DEFAULT,
 		ETHDRV_FIELD_PREP(LAN865X_PLCA_BURST_MAXBC, p->burst_cnt) |
@@ -230,14 +260,14 @@ static int lan865x_write_plca(struct lan865x_priv *priv)
 	struct oa_tc6 *tc6 = priv->tc6;
 	int ret;
 
+	lan865x_plca_ctrl(priv, ctrl);
 	ret = oa_tc6_write_reg(tc6, LAN865X_MMS_VEND2, LAN865X_REG_COL_DET_CTRL0, coldet);
 	if (!ret)
-		ret = oa_tc6_write_reg(tc6, LAN865X_MMS_VEND2, LAN865X_REG_PLCA_CTRL1, ctrl1);
+		ret = oa_tc6_write_reg(tc6, LAN865X_MMS_VEND2, LAN865X_REG_PLCA_CTRL1, ctrl[1]);
 	if (!ret)
 		ret = oa_tc6_write_regs(tc6, LAN865X_MMS_VEND2, LAN865X_REG_PLCA_TOTMR, tmr, 2);
 	if (!ret)
-		ret = oa_tc6_write_reg(tc6, LAN865X_MMS_VEND2, LAN865X_REG_PLCA_CTRL0,
-				       p->enable ? LAN865X_PLCA_CTRL0_EN : 0);
+		ret = oa_tc6_write_reg(tc6, LAN865X_MMS_VEND2, LAN865X_REG_PLCA_CTRL0, ctrl[0]);
 	return ret;
 }
 
@@ -276,8 +306,43 @@ static int lan865x_init(void *chip)
 	return ret;
 }
 
+/*
+ * The registers traffic stops without, against what init and the set ops
+ * wrote: MAC enables and frame filter (NCR, NCFGR), hash and station
+ * address (HRB..SAT1 in one read), PLCA enable and node id/count.
+ */
+static int lan865x_check(void *chip, struct oa_tc6_reg_diff *diff)
+{
+	static const uint32_t mac_mask[2] = {
+		LAN865X_MAC_NCR_TXEN | LAN865X_MAC_NCR_RXEN | LAN865X_MAC_NCR_LBL,
+		LAN865X_NCFGR_OWNED,
+	};
+	static const uint32_t filt_mask[4] = { UINT32_MAX, UINT32_MAX, UINT32_MAX,
+					       LAN865X_MAC_SAT_ADDR };
+	static const uint32_t plca_mask[2] = { LAN865X_PLCA_CTRL0_EN,
+					       LAN865X_PLCA_CTRL1_NCNT | LAN865X_PLCA_CTRL1_ID };
+	struct lan865x_priv *priv = chip;
+	uint32_t mac[2] = { LAN865X_MAC_NCR_TXEN | LAN865X_MAC_NCR_RXEN };
+	uint32_t filt[4], plca[2];
+	int ret;
+
+	mac[1] = lan865x_rx_mode(priv, filt);
+	lan865x_mac_regs(priv, &filt[2], &filt[3]);
+	lan865x_plca_ctrl(priv, plca);
+	ret = oa_tc6_check_regs(priv->tc6, LAN865X_MMS_MAC, LAN865X_REG_MAC_NCR, mac, mac_mask, 2,
+				diff);
+	if (!ret)
+		ret = oa_tc6_check_regs(priv->tc6, LAN865X_MMS_MAC, LAN865X_REG_MAC_HRB, filt,
+					filt_mask, 4, diff);
+	if (!ret)
+		ret = oa_tc6_check_regs(priv->tc6, LAN865X_MMS_VEND2, LAN865X_REG_PLCA_CTRL0, plca,
+					plca_mask, 2, diff);
+	return ret;
+}
+
 static const struct oa_tc6_chip_ops lan865x_chip_ops = {
 	.init = lan865x_init,
+	.check = lan865x_check,
 };
 
 static int lan865x_open(struct ethdrv_netdev *dev)

@@ -33,6 +33,11 @@ ETHDRV_LOG_MODULE(oa_tc6);
 #define OA_TC6_RESET_POLL_US 100
 #define OA_TC6_RESET_TIMEOUT_US 100000
 #define OA_TC6_IRQ_DELAY_MAX_US 100000 /* irq_delay_us: at most 100 ms */
+#define OA_TC6_CONFIG_CHECK_MS 1000 /* config_check_ms default (Zephyr checks every 1 s) */
+#define OA_TC6_CONFIG_CHECK_MAX_MS 60000
+/* CONFIG0 fields the framework owns (TC6 facts §3.3); chips add theirs. */
+#define OA_TC6_CONFIG0_OWNED \
+	(OA_TC6_CONFIG0_SYNC | OA_TC6_CONFIG0_TXFCSVE | OA_TC6_CONFIG0_PROTE | OA_TC6_CONFIG0_CPS)
 
 /* The four error sources Linux unmasks (TC6 facts §3.4, napi-facts §8). */
 #define OA_TC6_IRQ_LINUX \
@@ -44,7 +49,8 @@ static const char *const oa_tc6_status0_names[OA_TC6_STATUS0_NR] = {
 };
 
 static const char *const oa_tc6_cause_names[OA_TC6_CAUSE_NR] = {
-	"txpe", "lofe", "hdre", "hdrb", "sync", "resetc", "status1", "ctrl", "bus", "user",
+	"txpe",	   "lofe", "hdre", "hdrb",   "sync", "resetc",
+	"status1", "ctrl", "bus",  "config", "user",
 };
 
 /* Driver counters, registered in the device's stats set (ethtool -S names). */
@@ -83,6 +89,8 @@ struct oa_tc6_stats {
 	ethdrv_counter_t tx_credit_stalls; /* polls that ended with frames but no credits */
 	ethdrv_counter_t tx_busy; /* start_xmit refused: txq_max reached */
 	ethdrv_counter_t watchdog_kicks; /* polls scheduled by the watchdog */
+	ethdrv_counter_t config_checks; /* periodic configuration checks run */
+	ethdrv_counter_t config_errors; /* checks that found a register changed, twice */
 	ethdrv_counter_t recoveries; /* completed recoveries, all causes */
 	ethdrv_counter_t recoveries_cause[OA_TC6_CAUSE_NR]; /* by cause */
 	ethdrv_counter_t recovery_failures; /* recovery attempts that failed */
@@ -150,6 +158,8 @@ static const struct ethdrv_stat_desc oa_tc6_stats_desc[] = {
 	OA_TC6_DESC(tx_credit_stalls),
 	OA_TC6_DESC(tx_busy),
 	OA_TC6_DESC(watchdog_kicks),
+	OA_TC6_DESC(config_checks),
+	OA_TC6_DESC(config_errors),
 	OA_TC6_DESC(recoveries),
 	OA_TC6_DESC_AT("recoveries_txpe", recoveries_cause[OA_TC6_CAUSE_TXPE]),
 	OA_TC6_DESC_AT("recoveries_lofe", recoveries_cause[OA_TC6_CAUSE_LOFE]),
@@ -160,6 +170,7 @@ static const struct ethdrv_stat_desc oa_tc6_stats_desc[] = {
 	OA_TC6_DESC_AT("recoveries_status1", recoveries_cause[OA_TC6_CAUSE_STATUS1]),
 	OA_TC6_DESC_AT("recoveries_ctrl", recoveries_cause[OA_TC6_CAUSE_CTRL]),
 	OA_TC6_DESC_AT("recoveries_bus", recoveries_cause[OA_TC6_CAUSE_BUS]),
+	OA_TC6_DESC_AT("recoveries_config", recoveries_cause[OA_TC6_CAUSE_CONFIG]),
 	OA_TC6_DESC_AT("recoveries_user", recoveries_cause[OA_TC6_CAUSE_USER]),
 	OA_TC6_DESC(recovery_failures),
 	OA_TC6_DESC(recovery_ns),
@@ -192,6 +203,7 @@ struct oa_tc6 {
 	bool rxboe_log; /* RXBOE logs (atomic) */
 	bool running; /* opened and not stopped (atomic) */
 	unsigned irq_delay_us; /* benchmark knob: host service delay (atomic) */
+	unsigned config_check_ms; /* configuration check period, 0 = off (atomic) */
 	bool tracing; /* bus wrapped by ethdrv_spi_trace_start() (bus lock) */
 
 	/* bus_lock (recursive) protects the bus, the buffers, everything below
@@ -216,6 +228,9 @@ struct oa_tc6 {
 	uint64_t next_try_ns; /* earliest retry after a failed recovery (atomic) */
 	uint64_t backoff_ns; /* current retry backoff */
 	uint64_t last_xfers; /* spi_transfers seen by the last watchdog tick */
+	uint64_t next_check_ns; /* when the next configuration check is due (loop thread) */
+	uint32_t config0; /* CONFIG0 as oa_tc6_sync() left it */
+	uint32_t config0_mask; /* its bits the check compares */
 
 	/* tx_lock (recursive) protects txq and the BQL calls; taken after
 	 * bus_lock, never before it. */
@@ -407,6 +422,8 @@ int oa_tc6_sync(struct oa_tc6 *tc6, uint32_t config0_extra)
 		ret = oa_tc6_read_reg(tc6, OA_TC6_MMS_STD, OA_TC6_REG_BUFSTS, &bufsts);
 	if (ret)
 		goto out_unlock;
+	tc6->config0 = cfg0 | OA_TC6_CONFIG0_SYNC;
+	tc6->config0_mask = OA_TC6_CONFIG0_OWNED | config0_extra;
 	tc6->tx_credits = ETHDRV_MIN(ETHDRV_FIELD_GET(OA_TC6_BUFSTS_TXC, bufsts),
 				     (uint32_t)OA_TC6_XFER_CAP_MAX);
 	tc6->rca = ETHDRV_MIN(ETHDRV_FIELD_GET(OA_TC6_BUFSTS_RCA, bufsts), 31u);
@@ -964,15 +981,95 @@ static int oa_tc6_poll(struct ethdrv_napi *napi, int budget)
 	return r.rx_frames;
 }
 
-/* Loop-thread timer: recovery retries, polling without IRQ, lost progress. */
+int oa_tc6_check_regs(struct oa_tc6 *tc6, unsigned mms, unsigned addr, const uint32_t *want,
+		      const uint32_t *mask, unsigned count, struct oa_tc6_reg_diff *diff)
+{
+	uint32_t got[4];
+	int ret;
+
+	if (count < 1 || count > ETHDRV_ARRAY_SIZE(got))
+		return -EINVAL;
+	ret = oa_tc6_read_regs(tc6, mms, addr, got, count);
+	if (ret)
+		return ret;
+	for (unsigned i = 0; i < count; i++) {
+		if (!((got[i] ^ want[i]) & mask[i]))
+			continue;
+		*diff = (struct oa_tc6_reg_diff){ mms, addr + i, got[i], want[i] & mask[i] };
+		return 1;
+	}
+	return 0;
+}
+
+/* CONFIG0, IMASK0, then the chip's registers against what we wrote. */
+static int oa_tc6_config_differs(struct oa_tc6 *tc6, struct oa_tc6_reg_diff *diff)
+{
+	/* RESETC cannot be masked: its IMASK0 bit is read-only (§3.4). */
+	uint32_t imask_bits = OA_TC6_STATUS0_ALL & ~OA_TC6_STATUS0_RESETC;
+	uint32_t imask = __atomic_load_n(&tc6->imask0, __ATOMIC_RELAXED);
+	int ret;
+
+	ret = oa_tc6_check_regs(tc6, OA_TC6_MMS_STD, OA_TC6_REG_CONFIG0, &tc6->config0,
+				&tc6->config0_mask, 1, diff);
+	if (!ret)
+		ret = oa_tc6_check_regs(tc6, OA_TC6_MMS_STD, OA_TC6_REG_IMASK0, &imask, &imask_bits,
+					1, diff);
+	if (!ret && tc6->ops->check)
+		ret = tc6->ops->check(tc6->chip, diff);
+	return ret;
+}
+
+/*
+ * The configuration check. Bit errors can turn a header into another one
+ * with good parity (TC6 facts §1.3: parity sees only odd numbers of flips),
+ * and the device then executes a write nobody sent: a register changes
+ * with no status bit and traffic may stop for good (MAC disabled, SYNC
+ * kept). Only reading back finds that. A read can itself be hit by bit
+ * errors, so only a difference seen twice in a row counts.
+ */
+static void oa_tc6_check_config(struct oa_tc6 *tc6)
+{
+	struct oa_tc6_reg_diff diff;
+	int ret;
+
+	mtx_lock(&tc6->bus_lock);
+	if (tc6->recover_pending || !tc6->synced)
+		goto out_unlock;
+	ethdrv_counter_inc(&tc6->st.config_checks);
+	ret = oa_tc6_config_differs(tc6, &diff);
+	if (ret > 0)
+		ret = oa_tc6_config_differs(tc6, &diff);
+	if (ret > 0) {
+		ethdrv_counter_inc(&tc6->st.config_errors);
+		ethdrv_err_ratelimited(tc6->dev,
+				       "config check: MMS %u 0x%04x reads 0x%08x, expected 0x%08x",
+				       diff.mms, diff.addr, diff.got, diff.want);
+		oa_tc6_trigger(tc6, OA_TC6_CAUSE_CONFIG);
+	}
+out_unlock:
+	mtx_unlock(&tc6->bus_lock);
+}
+
+/*
+ * Loop-thread timer: recovery retries, polling without IRQ, lost progress,
+ * and the configuration check when due.
+ */
 static void oa_tc6_watchdog(struct ethdrv_timer *t)
 {
 	struct oa_tc6 *tc6 = t->data;
 	uint64_t xfers = ethdrv_counter_get(&tc6->st.spi_transfers);
+	unsigned check_ms = __atomic_load_n(&tc6->config_check_ms, __ATOMIC_RELAXED);
+	uint64_t now = ethdrv_now_ns();
 	bool kick = tc6->bus.irq_fd < 0;
 
+	if (check_ms && now >= tc6->next_check_ns) {
+		if (tc6->next_check_ns)
+			oa_tc6_check_config(tc6);
+		tc6->next_check_ns = now + check_ms * 1000000ull;
+	}
+
 	if (__atomic_load_n(&tc6->recover_pending, __ATOMIC_ACQUIRE))
-		kick = ethdrv_now_ns() >= __atomic_load_n(&tc6->next_try_ns, __ATOMIC_RELAXED);
+		kick = now >= __atomic_load_n(&tc6->next_try_ns, __ATOMIC_RELAXED);
 	else if (xfers == tc6->last_xfers && oa_tc6_txq_count(tc6))
 		kick = true; /* frames waiting and no transfer for a whole period */
 	tc6->last_xfers = xfers;
@@ -1007,6 +1104,7 @@ void oa_tc6_stop(struct oa_tc6 *tc6)
 {
 	__atomic_store_n(&tc6->running, false, __ATOMIC_RELEASE);
 	ethdrv_timer_stop(&tc6->watchdog);
+	tc6->next_check_ns = 0;
 	ethdrv_napi_disable(tc6->napi);
 	mtx_lock(&tc6->bus_lock);
 	oa_tc6_flush(tc6, true);
@@ -1045,6 +1143,7 @@ static int oa_tc6_apply_config(struct oa_tc6 *tc6, const struct oa_tc6_config *c
 	tc6->imask0 = OA_TC6_STATUS0_ALL & ~OA_TC6_IRQ_LINUX;
 	tc6->rxboe_drop = true;
 	tc6->rxboe_log = true;
+	tc6->config_check_ms = OA_TC6_CONFIG_CHECK_MS;
 	return 0;
 }
 
@@ -1282,6 +1381,13 @@ int oa_tc6_set_param(struct oa_tc6 *tc6, const char *key, const char *value)
 		__atomic_store_n(&tc6->irq_delay_us, u, __ATOMIC_RELAXED);
 		return 0;
 	}
+	if (!strcmp(key, "config_check_ms")) {
+		if (oa_tc6_parse_uint(value, 0, OA_TC6_CONFIG_CHECK_MAX_MS, &u))
+			return -EINVAL;
+		__atomic_store_n(&tc6->config_check_ms, u, __ATOMIC_RELAXED);
+		tc6->next_check_ns = 0; /* the new period starts at the next tick */
+		return 0;
+	}
 	if (!strcmp(key, "spi_trace"))
 		return oa_tc6_set_trace(tc6, value);
 	return -ENOENT;
@@ -1366,6 +1472,8 @@ int oa_tc6_get_param(struct oa_tc6 *tc6, const char *key, char *buf, size_t size
 		return oa_tc6_put_uint(buf, size, tc6->xfer_cap);
 	if (!strcmp(key, "irq_delay_us"))
 		return oa_tc6_put_uint(buf, size, tc6->irq_delay_us);
+	if (!strcmp(key, "config_check_ms"))
+		return oa_tc6_put_uint(buf, size, tc6->config_check_ms);
 	if (!strcmp(key, "spi_trace"))
 		return oa_tc6_put_str(buf, size, tc6->tracing ? "on" : "off");
 	return -ENOENT;

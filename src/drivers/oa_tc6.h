@@ -103,8 +103,17 @@ enum oa_tc6_cause {
 	OA_TC6_CAUSE_STATUS1, /* STATUS1 RXNER/TXNER/FSMSTER */
 	OA_TC6_CAUSE_CTRL, /* a control transaction failed all its tries */
 	OA_TC6_CAUSE_BUS, /* the SPI transfer itself failed */
+	OA_TC6_CAUSE_CONFIG, /* the configuration check read back other values */
 	OA_TC6_CAUSE_USER, /* oa_tc6_request_recovery() */
 	OA_TC6_CAUSE_NR
+};
+
+/* The first register a configuration check found changed. */
+struct oa_tc6_reg_diff {
+	unsigned mms; /* memory map selector */
+	unsigned addr; /* address */
+	uint32_t got; /* value read back */
+	uint32_t want; /* value written, under the checked mask */
 };
 
 /* What the chip driver provides. */
@@ -116,6 +125,14 @@ struct oa_tc6_chip_ops {
 	 * returns 0 or -errno.
 	 */
 	int (*init)(void *chip);
+	/**
+	 * Optional: compare the chip registers that traffic depends on with
+	 * the values init (or a later set) wrote, using oa_tc6_check_regs().
+	 * Called with the bus lock held by the periodic configuration check
+	 * (knob config_check_ms); returns 0 when they match, 1 with @diff
+	 * filled when one differs, or -errno when a read failed.
+	 */
+	int (*check)(void *chip, struct oa_tc6_reg_diff *diff);
 };
 
 /* Immutable framework configuration. */
@@ -190,6 +207,23 @@ int oa_tc6_read_regs(struct oa_tc6 *tc6, unsigned mms, unsigned addr, uint32_t *
  */
 int oa_tc6_write_regs(struct oa_tc6 *tc6, unsigned mms, unsigned addr, const uint32_t *vals,
 		      unsigned count);
+
+/**
+ * oa_tc6_check_regs() - compare @count consecutive registers with @want
+ * @tc6: the framework
+ * @mms: memory map selector
+ * @addr: first register
+ * @want: expected values
+ * @mask: the bits of each register to compare
+ * @count: 1..4 registers
+ * @diff: filled with the first register that differs
+ *
+ * One read transaction. For chip check ops, with the bus lock held.
+ *
+ * Return: 0 when all match, 1 when one differs, or -errno from the read.
+ */
+int oa_tc6_check_regs(struct oa_tc6 *tc6, unsigned mms, unsigned addr, const uint32_t *want,
+		      const uint32_t *mask, unsigned count, struct oa_tc6_reg_diff *diff);
 
 /** oa_tc6_read_reg() - read one register; see oa_tc6_read_regs(). */
 static inline int oa_tc6_read_reg(struct oa_tc6 *tc6, unsigned mms, unsigned addr, uint32_t *val)
@@ -286,7 +320,11 @@ int oa_tc6_start_xmit(struct oa_tc6 *tc6, struct ethdrv_pkt *pkt);
  *     poll that starts a new service episode (the previous poll completed)
  *     while IRQ_N is asserted sleeps that long before its first transfer
  *     (counters irq_delays, irq_delay_ns); 0 (default) = off;
- *   "spi_trace": a file path to trace every SPI transfer, or "off"
+ *   "spi_trace": a file path to trace every SPI transfer, or "off";
+ *   "config_check_ms": 0..60000, the period of the configuration check
+ *     (default 1000, 0 = off): CONFIG0, IMASK0 and the chip's check op are
+ *     read back, and a difference seen twice in a row triggers a recovery
+ *     (cause "config"; counters config_checks, config_errors)
  * @value: the value
  *
  * Interrupt changes are written to IMASK0 at once when the device is up

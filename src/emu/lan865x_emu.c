@@ -1589,15 +1589,26 @@ void lan865x_emu_free(struct lan865x_emu *emu)
 	free(emu);
 }
 
+const char *lan865x_emu_fault_name(enum lan865x_emu_fault fault)
+{
+	static const char *const names[LAN865X_EMU_FAULT_COUNT] = {
+		[LAN865X_EMU_FAULT_RX_OVERFLOW] = "rx_overflow",
+		[LAN865X_EMU_FAULT_LOSS_OF_FRAME] = "loss_of_frame",
+		[LAN865X_EMU_FAULT_RESET] = "reset",
+		[LAN865X_EMU_FAULT_TX_PROTOCOL] = "txpe",
+		[LAN865X_EMU_FAULT_HDR_PARITY] = "hdr_parity",
+		[LAN865X_EMU_FAULT_INTERNAL] = "internal",
+		[LAN865X_EMU_FAULT_CONFIG_UPSET] = "config_upset",
+	};
+
+	return (unsigned)fault < LAN865X_EMU_FAULT_COUNT ? names[fault] : NULL;
+}
+
 int lan865x_emu_inject(struct lan865x_emu *emu, enum lan865x_emu_fault fault)
 {
 	if ((unsigned)fault >= LAN865X_EMU_FAULT_COUNT)
 		return -EINVAL;
-	static const char *const names[LAN865X_EMU_FAULT_COUNT] = {
-		"rx_overflow", "loss_of_frame", "reset", "tx_protocol", "hdr_parity", "internal",
-	};
-
-	ethdrv_dbg(NULL, "emu%u: injecting %s", emu->cfg.node_id, names[fault]);
+	ethdrv_dbg(NULL, "emu%u: injecting %s", emu->cfg.node_id, lan865x_emu_fault_name(fault));
 	pthread_mutex_lock(&emu->lock);
 	cnt(&emu->st.faults);
 	switch (fault) {
@@ -1624,6 +1635,9 @@ int lan865x_emu_inject(struct lan865x_emu *emu, enum lan865x_emu_fault fault)
 		break;
 	case LAN865X_EMU_FAULT_HDR_PARITY:
 		emu->fault_hdr = true;
+		break;
+	case LAN865X_EMU_FAULT_CONFIG_UPSET:
+		emu->mac[MAC_NCR] = 0;
 		break;
 	default:
 		emu->status1 |= ST1_FSMSTER;

@@ -164,6 +164,12 @@ enum lan865x_emu_fault {
 	/* Internal fault STATUS1.FSMSTER (§3.5): frame data stops (footers DV=0,
 	 * TX chunks ignored, RX frames dropped) until a reset. */
 	LAN865X_EMU_FAULT_INTERNAL,
+	/* A configuration register silently loses its value, as when bit
+	 * errors turn a header into another valid one (an even number of
+	 * flips passes parity, TC6 facts §1.3) and the device executes a
+	 * write nobody sent: MAC NCR is cleared, so the MAC stops transmitting
+	 * and receiving. No status bit, no interrupt; SYNC stays 1. */
+	LAN865X_EMU_FAULT_CONFIG_UPSET,
 	LAN865X_EMU_FAULT_COUNT
 };
 
@@ -299,6 +305,13 @@ const struct emu_port_ops *lan865x_emu_port_ops(void);
  * Return: 0 or -EINVAL for an unknown fault.
  */
 int lan865x_emu_inject(struct lan865x_emu *emu, enum lan865x_emu_fault fault);
+
+/**
+ * lan865x_emu_fault_name() - the user name of @fault ("reset", "txpe", ...)
+ *
+ * Return: the name, or NULL when @fault is out of range.
+ */
+const char *lan865x_emu_fault_name(enum lan865x_emu_fault fault);
 
 /**
  * lan865x_emu_set_ber() - change the bit error rates at run time

@@ -648,6 +648,49 @@ static uint32_t peek(struct node *nd, unsigned mms, uint16_t addr)
 	return v;
 }
 
+/*
+ * A silent register upset (MAC NCR cleared, no status bit, SYNC kept): only
+ * the configuration check finds it. Without the check the node stays dead.
+ */
+static void test_config_upset(void **state)
+{
+	static const uint16_t lens[] = { 60, 1514, 300, 1000 };
+	struct fixture *f = *state;
+	struct node *a = &f->n[0], *b = &f->n[1];
+	uint64_t drops0;
+	struct flow fl;
+
+	assert_int_equal(ethdrv_netdev_set(a->dev, "config_check_ms", "0"), 0);
+	assert_int_equal(ethdrv_netdev_set(b->dev, "config_check_ms", "100"), 0);
+	assert_param(a, "config_check_ms", "0");
+	assert_int_equal(ethdrv_netdev_set(a->dev, "config_check_ms", "60001"), -EINVAL);
+	assert_traffic(f);
+	/* Check off: A's frames are dropped by its disabled MAC, and counted. */
+	assert_int_equal(lan865x_emu_inject(a->emu, LAN865X_EMU_FAULT_CONFIG_UPSET), 0);
+	drops0 = exact_drops(a, b);
+	flow_init(&fl, a, b, lens, ETHDRV_ARRAY_SIZE(lens));
+	flows_run(f, &fl, 1, 4, 500);
+	assert_int_equal(fl.rcvd, 0);
+	assert_int_equal(exact_drops(a, b) - drops0, fl.sent);
+	assert_int_equal(stat(a, "recoveries"), 0);
+	/* Check on: found and recovered within a few periods. */
+	assert_int_equal(ethdrv_netdev_set(a->dev, "config_check_ms", "100"), 0);
+	for (uint64_t t0 = now_ms(); !stat(a, "recoveries_config");)
+		assert_true(pump(f) >= 0 && now_ms() - t0 < 5000);
+	assert_traffic(f);
+	assert_int_equal(stat(a, "config_errors"), 1);
+	assert_int_equal(stat(a, "recoveries"), 1);
+	assert_int_equal(peek(a, 1, 0x00) & 0xC, 0xC); /* NCR TXEN | RXEN again */
+	/* In the middle of a flow: every frame accounted for exactly once. */
+	fault_run(f, LAN865X_EMU_FAULT_CONFIG_UPSET, a, &fl);
+	assert_int_equal(stat(a, "recoveries_config"), 2);
+	assert_int_equal(stat(a, "recoveries"), 2);
+	/* The healthy node checked too and found nothing. */
+	assert_true(stat(b, "config_checks") > 0);
+	assert_int_equal(stat(b, "config_errors"), 0);
+	assert_int_equal(stat(b, "recoveries"), 0);
+}
+
 /* The five seed-000 policies: set, read back, and what reaches IMASK0. */
 static void test_policies(void **state)
 {
@@ -793,6 +836,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fatal_header, setup_64, teardown),
 		cmocka_unit_test_setup_teardown(test_fatal_reset, setup_64_prot, teardown),
 		cmocka_unit_test_setup_teardown(test_fatal_internal, setup_64, teardown),
+		cmocka_unit_test_setup_teardown(test_config_upset, setup_64, teardown),
 		cmocka_unit_test_setup_teardown(test_bit_errors, setup_64_prot, teardown),
 		cmocka_unit_test_setup_teardown(test_threaded_budget, setup_64, teardown),
 		cmocka_unit_test_setup_teardown(test_policies, setup_64, teardown),

@@ -321,20 +321,11 @@ static int node_ctl_stats(void *arg, bool json, struct ctl_reply *r)
 
 /* ---- fault injection knobs (emu.*) ------------------------------------ */
 
-static const char *const node_fault_names[LAN865X_EMU_FAULT_COUNT] = {
-	[LAN865X_EMU_FAULT_RX_OVERFLOW] = "rx_overflow",
-	[LAN865X_EMU_FAULT_LOSS_OF_FRAME] = "loss_of_frame",
-	[LAN865X_EMU_FAULT_RESET] = "reset",
-	[LAN865X_EMU_FAULT_TX_PROTOCOL] = "txpe",
-	[LAN865X_EMU_FAULT_HDR_PARITY] = "hdr_parity",
-	[LAN865X_EMU_FAULT_INTERNAL] = "internal",
-};
-
 /* The fault named @s, or -EINVAL. */
 static int node_fault_parse(const char *s)
 {
 	for (int i = 0; i < LAN865X_EMU_FAULT_COUNT; i++)
-		if (!strcmp(s, node_fault_names[i]))
+		if (!strcmp(s, lan865x_emu_fault_name((enum lan865x_emu_fault)i)))
 			return i;
 	return -EINVAL;
 }
@@ -451,7 +442,8 @@ static int node_emu_get(struct node *n, const char *key, char *buf, size_t size)
 	else if (!strcmp(key, "periodic") && n->plan.fault < 0)
 		len = snprintf(buf, size, "off");
 	else if (!strcmp(key, "periodic"))
-		len = snprintf(buf, size, "%s:%u:%u", node_fault_names[n->plan.fault],
+		len = snprintf(buf, size, "%s:%u:%u",
+			       lan865x_emu_fault_name((enum lan865x_emu_fault)n->plan.fault),
 			       n->plan.period_ms, n->plan.burst);
 	else
 		return -ENOENT;
