@@ -510,7 +510,7 @@ def gnuplot(script, png, data=None):
     Each DATA entry becomes an inline data block ($name << EOD ... EOD).
     """
     blocks = "".join(f"${k} << EOD\n{v.rstrip()}\nEOD\n" for k, v in (data or {}).items())
-    prog = (f"set terminal pngcairo size 1200,600 font 'sans,10'\nset output '{png}'\n"
+    prog = (f"set terminal pngcairo noenhanced size 1200,600 font 'sans,10'\nset output '{png}'\n"
             f"{blocks}{script}\n")
     r = subprocess.run(["gnuplot"], input=prog, text=True, capture_output=True)
     if r.returncode:

@@ -122,7 +122,6 @@ def plot(res, sweep, ovf, ovf_delay, limit_kib, png):
     ov = "\n".join(f"{p} {statistics.mean(r['kib'] for r in rs):.1f} "
                    f"{statistics.mean(r['lost'] for r in rs):.1f}" for p, rs in ovf.items())
     script = f"""
-set termoption noenhanced
 set multiplot layout 1,3 title "tc6-irq-policy: 10 MiB curl download, 2-node PLCA segment, LAN8650 model at 25 MHz SPI"
 set style fill solid 0.5 border -1
 set boxwidth 0.6

@@ -125,7 +125,7 @@ set label 1 "computed min {mins[p]:.0f} us" at {mins[p]:.1f}, graph 0.5 left off
 set xrange [{0.9 * mins[p]:.0f}:{max(v[int(0.995 * (len(v) - 1))], mins[p]) * 1.05:.0f}]
 plot $d{i} using 1:2 with steps lw 2 title "RTT CDF (99.5 % shown)"
 """)
-    script = f"""set termoption noenhanced
+    script = f"""
 set multiplot layout 1,{len(data)} title "tc6-latency: ping RTT, 2-node PLCA segment, LAN8650 model"
 set grid
 set xlabel "RTT (us)"

@@ -137,7 +137,7 @@ def plot(res, png):
             blocks[key] = "\n".join(f"{r['nodes']} {r['goodput'] * 8 / 1e6:.3f} {r['jain']:.3f} "
                                     f"{r['limit'] * 8 / 1e6:.3f}" for r in res
                                     if r["pattern"] == pattern and r["mode"] == mode)
-    script = """set termoption noenhanced
+    script = """
 set multiplot layout 1,2 title "tc6-segment: TCP goodput and Jain fairness, LAN8650 model at 25 MHz SPI"
 set grid
 set xlabel "nodes"
