@@ -159,14 +159,15 @@ def run_one(run, blob, digest, args, tmp):
                      "seconds": time.monotonic() - t0, "speed": 0.0}
             seg.set_all(*OFF)
         complete = d["bytes"] == blob.stat().st_size
-        res.update(bytes=d["bytes"], seconds=d["seconds"], complete=complete,
-                   sha_ok=complete and eb.sha256_file(out) == digest,
-                   prefix_ok=out.exists() and prefix_ok(out, blob, d["bytes"]))
+        sha_ok = complete and eb.sha256_file(out) == digest
+        res.update(bytes=d["bytes"], seconds=d["seconds"], complete=complete, sha_ok=sha_ok,
+                   prefix_ok=sha_ok if complete else
+                   out.exists() and prefix_ok(out, blob, d["bytes"]))
         res["speed"] = d["bytes"] / d["seconds"] if d["seconds"] else 0.0
         node_stats, seg_stats = acct.snapshot(2)
         res["rows"] = acct.check(node_stats, seg_stats)
-        res["balanced"] = acct.balanced(res["rows"])
         res["accounting"] = acct.verdict(res["rows"])
+        res["balanced"] = res["accounting"] != "IMBALANCE"
         res["recoveries"], res["p50_us"], res["max_us"] = recovery_stats(node_stats)
         res["csum"] = sum(csum_errors(eb.netns(k)) for k in range(2))
         res["lost"] = lost_by_reason(res["rows"])
