@@ -123,7 +123,8 @@ static void test_ctrl_header_mms1(void **state)
 
 static void test_ctrl_len(void **state)
 {
-	/* docs/tc6.md §1.4: 8 + 4N unprotected, 8 + 8N protected; §1.6: N in 1..128. */
+	/* docs/tc6.md §1.4: 8 + 4N unprotected, 8 + 8N protected;
+	 * docs/tc6.md §1.6: N in 1..128. */
 	assert_int_equal(oa_tc6_ctrl_len(1, false), 12);
 	assert_int_equal(oa_tc6_ctrl_len(1, true), 16);
 	assert_int_equal(oa_tc6_ctrl_len(2, false), 16);
