@@ -22,10 +22,14 @@
 set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+files=()
+for f in "$@"; do
+	files+=("$(realpath -m -- "$f")")
+done
 cd "$TOP"
 
 if [ $# -gt 0 ]; then
-	files=("$@")
+	:
 elif git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 	mapfile -t files < <(git ls-files -- '*.c' '*.h' '*.py' '*.sh' '*.md' \
 		'CMakeLists.txt' '*/CMakeLists.txt' '*.cmake' 'Makefile' '.clang-format' '.ci/*')
@@ -150,6 +154,8 @@ def check_file(path, errors):
 def main(files):
     errors, refs, checked = [], 0, 0
     for path in files:
+        if os.path.isabs(path) and not os.path.relpath(path).startswith(".."):
+            path = os.path.relpath(path)
         if os.path.normpath(path) == SELF or "/fuzz/corpus/" in path or not os.path.isfile(path):
             continue
         checked += 1
