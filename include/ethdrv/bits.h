@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Register field helpers in the style of the kernel's bits.h and bitfield.h
- * (style.md S2): define fields with ETHDRV_BIT()/ETHDRV_GENMASK() and access
+ * (docs/style.md S2): define fields with ETHDRV_BIT()/ETHDRV_GENMASK() and access
  * them only through ETHDRV_FIELD_PREP()/ETHDRV_FIELD_GET().
  */
 #ifndef ETHDRV_BITS_H
@@ -21,7 +21,7 @@
 #define ETHDRV_FIELD_GET(mask, reg) ((((uint32_t)(reg)) & (mask)) >> ETHDRV__MASK_SHIFT(mask))
 
 /* Odd parity over the 32-bit word with bit 0 cleared: the bit value that
- * makes the whole word have an odd number of ones (TC6 facts §1.3). */
+ * makes the whole word have an odd number of ones (docs/tc6.md §1.3). */
 static inline uint32_t ethdrv_odd_parity_bit(uint32_t word)
 {
 	return (uint32_t) !(__builtin_popcount(word & ~UINT32_C(1)) & 1);

@@ -2,7 +2,7 @@
 /*
  * Dynamic queue limits: the byte limit on a TX queue that keeps the device
  * busy with the fewest bytes in flight. The algorithm behaves as Linux's
- * lib/dynamic_queue_limits.c (napi-facts.md §4.2): the limit grows when the
+ * lib/dynamic_queue_limits.c (docs/napi.md §4.2): the limit grows when the
  * queue starved while over the limit, and shrinks by the lowest slack seen
  * once slack persisted for hold_time.
  *
@@ -20,7 +20,7 @@
 
 /* Largest limit: UINT_MAX/2 - UINT_MAX/16, as the kernel's DQL_MAX_LIMIT. */
 #define ETHDRV_DQL_MAX_LIMIT ((UINT32_MAX / 2) - (UINT32_MAX / 16))
-/* Default hold time before the limit shrinks (napi-facts.md §4.2: 1000 ms). */
+/* Default hold time before the limit shrinks (docs/napi.md §4.2: 1000 ms). */
 #define ETHDRV_DQL_HOLD_TIME_NS (1000ull * 1000 * 1000)
 
 struct ethdrv_dql {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Errors: every action returns 0 or a negative errno (style.md S4); there is
+ * Errors: every action returns 0 or a negative errno (docs/style.md S4); there is
  * no private error enum.
  */
 #ifndef ETHDRV_ERR_H

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Logging: per-module levels, rate-limited datapath variants and a pluggable
- * sink (style.md S5). The library never writes to stdout; the default sink
+ * sink (docs/style.md S5). The library never writes to stdout; the default sink
  * is stderr, and ethdrv_log_sink_syslog() sends lines to syslog.
  *
  * Use in a .c file:

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Bounded waits on hardware state, with the semantics of the kernel's
- * iopoll.h (napi-facts.md §6.1): every wait on a register or MDIO bit goes
- * through these (style.md S4), never an open-coded spin.
+ * iopoll.h (docs/napi.md §6.1): every wait on a register or MDIO bit goes
+ * through these (docs/style.md S4), never an open-coded spin.
  *
  *	ret = ethdrv_poll_timeout(oa_tc6_read_reg, val, val & STATUS0_RESETC,
  *				  1000, 1000000, tc6, OA_TC6_REG_STATUS0);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Statistics: counters named as Linux rtnl_link_stats64 (style.md S2) plus
+ * Statistics: counters named as Linux rtnl_link_stats64 (docs/style.md S2) plus
  * driver-defined groups, and log2 latency histograms. A stats set gathers
  * them for one device and dumps them as text (like ethtool -S) or JSON.
  *

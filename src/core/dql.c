@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Dynamic queue limits (napi-facts.md §4.2): grow the limit when the queue
+ * Dynamic queue limits (docs/napi.md §4.2): grow the limit when the queue
  * starved while over it, shrink it by the lowest slack held for hold time.
  */
 #include <limits.h>
@@ -34,7 +34,7 @@ static void dql_restart_slack(struct ethdrv_dql *dql, uint64_t now_ns)
 	dql->lowest_slack = UINT_MAX;
 }
 
-/* The queue stayed busy: track the slack, and shed it once held (§4.2 step 3). */
+/* The queue stayed busy: track the slack, and shed it once held (docs/napi.md §4.2 step 3). */
 static unsigned dql_shrink(struct ethdrv_dql *dql, unsigned count, uint64_t now_ns)
 {
 	unsigned slack, slack_last_objs = 0;
@@ -64,7 +64,7 @@ ETHDRV_EXPORT void ethdrv_dql_completed_at(struct ethdrv_dql *dql, unsigned coun
 	unsigned limit = dql->limit;
 
 	if ((ovlimit && !inprogress) || (dql->prev_ovlimit && all_prev_completed)) {
-		/* Starved while over the limit: grow (§4.2 step 2). */
+		/* Starved while over the limit: grow (docs/napi.md §4.2 step 2). */
 		limit += dql_posdiff(completed, dql->prev_num_queued) + dql->prev_ovlimit;
 		dql_restart_slack(dql, now_ns);
 	} else if (inprogress && prev_inprogress && !all_prev_completed) {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* ethdrv_strerror(): errno names for the errors ethdrv returns (style.md S4). */
+/* ethdrv_strerror(): errno names for the errors ethdrv returns (docs/style.md S4). */
 #include <string.h>
 #include "ethdrv/err.h"
 

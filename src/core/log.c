@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Logging (style.md S5): modules register lazily on first use, levels can be
+ * Logging (docs/style.md S5): modules register lazily on first use, levels can be
  * set before or after that, lines go to a replaceable sink (stderr by
  * default, never stdout), and datapath callsites are rate-limited.
  *

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Log internals shared with the unit tests (style.md S1 private header). */
+/* Log internals shared with the unit tests (docs/style.md S1 private header). */
 #ifndef ETHDRV_CORE_LOG_PRIV_H
 #define ETHDRV_CORE_LOG_PRIV_H
 

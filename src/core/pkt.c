@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Packet pool (style.md S9): one array of packets allocated at setup and a
+ * Packet pool (docs/style.md S9): one array of packets allocated at setup and a
  * lock-free free stack of their indices (a Treiber stack). The head word is
  * (ABA tag << 32 | top index); every push and pop bumps the tag, so a CAS
  * that read a stale head fails even when the same index is back on top. The

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Bounded waits behind the ethdrv_poll_timeout*() macros, with the semantics
- * of the kernel's iopoll.h (napi-facts.md §6.1), and their statistics.
+ * of the kernel's iopoll.h (docs/napi.md §6.1), and their statistics.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -52,7 +52,7 @@ static void poll_cpu_relax(void)
 #endif
 }
 
-/* Sleep @us, with this thread's timer slack at 1 ns (host-measurements.md). */
+/* Sleep @us, with this thread's timer slack at 1 ns (docs/host.md §1). */
 static void poll_sleep_us(uint64_t us)
 {
 	struct timespec ts = { .tv_sec = us / 1000000u, .tv_nsec = (us % 1000000u) * 1000u };
@@ -101,7 +101,7 @@ ETHDRV_EXPORT bool ethdrv__poll_expired(struct ethdrv__poll *p)
 {
 	if (!p->timeout_ns)
 		return false;
-	/* napi-facts.md §6.1: the atomic variant times out on its budget going
+	/* docs/napi.md §6.1: the atomic variant times out on its budget going
 	 * below zero (left_ns holds a signed value), the sleeping one once the
 	 * clock is strictly past the deadline.
 	 */
@@ -119,7 +119,7 @@ ETHDRV_EXPORT void ethdrv__poll_wait(struct ethdrv__poll *p, uint64_t us)
 			poll_cpu_relax();
 		return;
 	}
-	/* napi-facts.md §6.1: charge the delay, or 1 ns per tight iteration. */
+	/* docs/napi.md §6.1: charge the delay, or 1 ns per tight iteration. */
 	if (us)
 		poll_spin_us(us);
 	else

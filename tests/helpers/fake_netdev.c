@@ -86,7 +86,7 @@ static void fake_reap_tx(struct fake_netdev *f)
 	}
 	if (!pkts)
 		return;
-	/* Once per round, not per frame (napi-facts.md §4.2). */
+	/* Once per round, not per frame (docs/napi.md §4.2). */
 	ethdrv_netdev_tx_completed(&f->dev, pkts, bytes);
 	ethdrv_netdev_tx_wake(&f->dev); /* ring slots were freed */
 }

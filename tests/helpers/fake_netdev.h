@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A fake network device with fault knobs, plugged in above the driver layer
- * to test the core (style.md S6; DPDK virtual_pmd, Zephyr eth_fake).
+ * to test the core (docs/style.md S6; DPDK virtual_pmd, Zephyr eth_fake).
  *
  * The "wire": tests inject RX frames into an RX queue. The RX IRQ is an
  * eventfd kept readable (asserted) while the RX queue is non-empty, a level
  * like a MAC's interrupt line. Sent frames occupy a bounded TX ring until
  * the test completes them (fake_netdev_complete_tx(), or at once with
  * auto_complete_tx); completions raise a separate TX IRQ handled by a
- * TX-completion poller, split as gianfar does (napi-facts.md §4.1). With
+ * TX-completion poller, split as gianfar does (docs/napi.md §4.1). With
  * split_tx off, one poller and one IRQ handle both.
  *
  * Frames carry a 32-bit sequence number after the Ethernet header so tests
@@ -36,7 +36,7 @@ struct fake_netdev_config {
 #define FAKE_POLL_LOG 256 /* RX polls logged with budget, work and time */
 
 struct fake_netdev {
-	struct ethdrv_netdev dev; /* first member (style.md S3) */
+	struct ethdrv_netdev dev; /* first member (docs/style.md S3) */
 	struct fake_netdev_config cfg; /* knobs; tests may change them between runs */
 	pthread_mutex_t lock; /* protects rxq, tx_ring, tx_done, the IRQ levels, tx_xmits */
 	struct ethdrv_pkt_queue rxq; /* frames on the wire, not yet polled */

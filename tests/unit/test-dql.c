@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Dynamic queue limits (napi-facts.md §4.2). Every expected number below is
+ * Dynamic queue limits (docs/napi.md §4.2). Every expected number below is
  * derived by hand, step by step, from the completion algorithm:
  *
  *   completed = nc + count              (nc = num_completed before the call)
@@ -57,7 +57,7 @@ static void test_dql_init_defaults(void **state)
 
 	ethdrv_dql_init(&dql, 7777);
 	after = mono_ns();
-	/* napi-facts.md §4.2: DQL_MAX_LIMIT = UINT_MAX/2 - UINT_MAX/16 = 1879048192. */
+	/* docs/napi.md §4.2: DQL_MAX_LIMIT = UINT_MAX/2 - UINT_MAX/16 = 1879048192. */
 	assert_int_equal(dql.max_limit, 1879048192u);
 	assert_int_equal(dql.min_limit, 0);
 	assert_int_equal(dql.slack_hold_ns, 7777);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Root-only system test of the Linux platform layer (style.md S10: skips
+ * Root-only system test of the Linux platform layer (docs/style.md S10: skips
  * without root). It works only inside two namespaces it creates,
  * "ethdrv-test-<pid>" and "ethdrv-test-<pid>-b", uses link-local 169.254.x
  * addresses, never changes the root namespace, and removes everything in the

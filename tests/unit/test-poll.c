@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Bounded waits (napi-facts.md §6.1) against a fake register: it becomes
+ * Bounded waits (docs/napi.md §6.1) against a fake register: it becomes
  * ready on read N (or never), can fail with -EIO on read K, and can advance
  * a fake deadline clock per read so reads land exactly before or after the
  * deadline.
@@ -191,7 +191,7 @@ static void test_poll_atomic_delay_budget(void **state)
 
 	/* The budget starts at 100000 ns and each wait charges 10000 ns. The
 	 * check before read k sees 100000 - (k - 1) * 10000, and expiry is
-	 * budget < 0 (napi-facts.md §6.1; the kernel's __left_ns < 0): read 11
+	 * budget < 0 (docs/napi.md §6.1; the kernel's __left_ns < 0): read 11
 	 * sees exactly 0, not expired; read 12 sees -10000, so it is the one
 	 * last read. 12 reads (11 waits, 110 us), -ETIMEDOUT. A "<= 0" rule
 	 * would give 11.

@@ -7,7 +7,7 @@
  * samples the value and sets or drains the eventfd. Sampling instead of
  * counting edges means a lost or coalesced edge cannot leave the mirror
  * wrong, and an IRQ still asserted when the driver unmasks it fires at once
- * (the edge-trigger bug of Linux oa_tc6, TC6 facts §4.2).
+ * (the edge-trigger bug of Linux oa_tc6, docs/tc6.md §4.2).
  */
 #define _GNU_SOURCE
 #include <errno.h>

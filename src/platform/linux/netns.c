@@ -2,7 +2,7 @@
 /*
  * Named network namespaces (the /run/netns convention of iproute2) and link
  * and address configuration over rtnetlink, with a small message builder of
- * our own: no shelling out to ip, no libmnl or libnl (architecture.md §6).
+ * our own: no shelling out to ip, no libmnl or libnl (docs/design.md §6).
  *
  * Netlink sockets belong to the namespace of the thread that opens them, so
  * every request opens its own socket: calls act on the calling thread's

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Linux platform layer (style.md S1, S6): TAP devices, network namespaces and
+ * Linux platform layer (docs/style.md S1, S6): TAP devices, network namespaces and
  * links over rtnetlink, the spidev SPI bus and the GPIO IRQ_N line of real
  * boards. Internal to ethdrv: the core, the tests and the ethdrv command use
  * it; drivers never do (they only see struct ethdrv_spi_bus). The .c files
@@ -252,18 +252,18 @@ int ethdrv_addr_list_ipv4(const char *ifname, struct ethdrv_ipv4_addr *addrs, si
 
 #define ETHDRV_SPIDEV_HZ_MIN 100000u /* lowest SCLK a spec may ask for */
 #define ETHDRV_SPIDEV_HZ_MAX 50000000u /* highest SCLK a spec may ask for */
-#define ETHDRV_SPIDEV_HZ_DEFAULT 25000000u /* LAN8650 maximum (TC6 facts §1.1) */
+#define ETHDRV_SPIDEV_HZ_DEFAULT 25000000u /* LAN8650 maximum (docs/tc6.md §1.1) */
 
 /**
  * ethdrv_spidev_open() - open a spidev device as an SPI bus without IRQ
  * @path: e.g. "/dev/spidev0.0"
  * @hz: SCLK in Hz
- * @mode: SPI mode 0..3 (CPOL/CPHA; TC6 MAC-PHYs use 0, TC6 facts §1.1)
+ * @mode: SPI mode 0..3 (CPOL/CPHA; TC6 MAC-PHYs use 0, docs/tc6.md §1.1)
  * @bus: filled with ops, ctx, hz and desc; irq_fd is set to -1
  *
  * Sets the mode, 8 bits per word and the maximum speed. Each transfer is
  * one SPI_IOC_MESSAGE with one segment, so chip select stays asserted for
- * the whole transfer (TC6 facts §1.1). Transfers longer than the spidev
+ * the whole transfer (docs/tc6.md §1.1). Transfers longer than the spidev
  * buffer (/sys/module/spidev/parameters/bufsiz, 4096 if unknown) fail with
  * -EMSGSIZE. Release it with bus->ops->close(bus->ctx).
  *
@@ -284,7 +284,7 @@ struct ethdrv_spidev_spec {
 };
 
 /**
- * ethdrv_spidev_spec_parse() - parse a real-board device spec (architecture.md §2)
+ * ethdrv_spidev_spec_parse() - parse a real-board device spec (docs/design.md §2)
  * @spec: "spidev:/dev/spidevB.C,irq=/dev/gpiochipN:LINE[,hz=25000000][,mode=0]
  *        [,bias=pull-up|none]"
  * @out: filled on success
@@ -325,7 +325,7 @@ struct ethdrv_gpio_irq;
  * events and once at start, reads the line value and sets or drains the
  * eventfd. The core wants a level fd (napi.h ethdrv_napi_attach_irq): with
  * the raw edge fd an IRQ still asserted when it is unmasked would never fire
- * again (the oa_tc6 edge-trigger bug, TC6 facts §4.2).
+ * again (the oa_tc6 edge-trigger bug, docs/tc6.md §4.2).
  *
  * Return: 0; -ENOENT for a missing chip; -EACCES without permission;
  * -EINVAL for a line the chip does not have; -EBUSY if another consumer

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The SPI bus of a real board over Linux spidev, and the
- * "spidev:PATH,irq=CHIP:LINE[,...]" device spec (architecture.md §2).
+ * "spidev:PATH,irq=CHIP:LINE[,...]" device spec (docs/design.md §2).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -32,7 +32,7 @@ struct spidev_ctx {
 	char path[64]; /* for messages */
 };
 
-/* One full-duplex transfer in one CS assertion (TC6 facts §1.1). */
+/* One full-duplex transfer in one CS assertion (docs/tc6.md §1.1). */
 static int spidev_transfer(void *ctx, const uint8_t *tx, uint8_t *rx, size_t len)
 {
 	struct spidev_ctx *s = ctx;

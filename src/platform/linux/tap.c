@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * TAP interfaces through /dev/net/tun (style.md S6: O_CLOEXEC, IFF_TAP |
+ * TAP interfaces through /dev/net/tun (docs/style.md S6: O_CLOEXEC, IFF_TAP |
  * IFF_NO_PI, close on failure, -errno; attaching to a pre-created persistent
  * TAP works without privilege for its owner, as lwIP PRECONFIGURED_TAPIF).
  */
