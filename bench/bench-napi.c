@@ -15,10 +15,17 @@
  * - batch: the ring is pre-filled, so every poll gets a full 64-packet
  *   batch; CPU ns per packet of the consuming threads, minus the ring-only
  *   baseline measured in the same run, is the core overhead per packet.
- * - steady: the producer emits packets at --rate pps (absolute deadlines,
- *   50 us steps); reports CPU ns per packet, wakeups (blocking waits that
- *   ended with work, plus poller-thread wakeups), IRQs and polls per 1000
- *   packets, and the mean batch.
+ * - steady: the producer emits packets at --rate pps for --seconds
+ *   (absolute deadlines, 50 us steps; a late wakeup catches up, but never
+ *   past the window's end, so exactly rate * seconds packets are offered);
+ *   reports CPU ns per packet, wakeups (blocking waits that ended with work,
+ *   plus poller-thread wakeups), IRQs and polls per 1000 packets, and the
+ *   mean batch.
+ *
+ * Every run also counts what did not arrive: packets the producer found no
+ * ring room for, packets the poll found no buffer for, and packets still in
+ * the ring when the run stopped. A run is clean only if it delivered every
+ * packet offered; a run that is not says so in its row.
  *
  * Output: one grep-friendly line per run, and with --md FILE a markdown
  * table with the machine, date and command.
@@ -72,13 +79,16 @@ struct run_cfg {
 };
 
 struct run_result {
+	uint64_t offered; /* packets the producer tried to push */
 	uint64_t pkts; /* packets delivered */
 	uint64_t cpu_ns; /* CPU of the consuming side */
 	uint64_t wall_ns; /* duration */
 	uint64_t wakeups; /* loop wakeups + poller thread wakeups */
 	uint64_t irqs; /* IRQ events */
 	uint64_t polls; /* poll calls */
-	uint64_t dropped; /* producer found the ring full */
+	uint64_t dropped_ring; /* producer found the ring full */
+	uint64_t dropped_nobuf; /* poll found the packet pool empty (rx_dropped) */
+	uint64_t left; /* still in the ring when the run stopped */
 };
 
 static uint64_t cpu_ns(clockid_t id)
@@ -195,34 +205,43 @@ static const struct ethdrv_netdev_ops bdev_ops = {
 struct producer {
 	struct bdev *b; /* the device fed */
 	unsigned rate; /* pps */
-	uint64_t end_ns; /* stop producing at this time */
+	uint64_t start_ns; /* the window: packets are due from here... */
+	uint64_t end_ns; /* ...until here, never later */
 	uint64_t produced; /* packets pushed */
 	uint64_t dropped; /* ring full */
 	uint64_t cpu_ns; /* this thread's CPU time */
 };
 
+/* Packets due by @now: rate * time into the window, capped at its end. */
+static uint64_t producer_due(const struct producer *p, uint64_t now)
+{
+	now = ETHDRV_MIN(now, p->end_ns);
+	return now > p->start_ns ? (now - p->start_ns) * p->rate / 1000000000ull : 0;
+}
+
 static void *producer_main(void *arg)
 {
 	struct producer *p = arg;
-	uint64_t start = ethdrv_now_ns(), next = start;
+	uint64_t next = p->start_ns, now;
 
-	while (next < p->end_ns) {
+	do {
 		struct timespec ts = { .tv_sec = next / 1000000000ull,
 				       .tv_nsec = next % 1000000000ull };
 		uint64_t due;
 
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-		/* Emit what is due since start: a late wakeup never lowers the rate. */
-		due = (ethdrv_now_ns() - start) * p->rate / 1000000000ull;
-		for (; p->produced + p->dropped < due; p->produced++) {
-			if (!ring_push(&p->b->ring, 64)) {
+		/* Emit what is due: a late wakeup catches up (the rate holds) but
+		 * never bursts packets past the window's end. */
+		now = ethdrv_now_ns();
+		for (due = producer_due(p, now); p->produced + p->dropped < due;) {
+			if (ring_push(&p->b->ring, 64))
+				p->produced++;
+			else
 				p->dropped++;
-				p->produced--;
-			}
 		}
 		irq_set(p->b, 1);
-		next += PRODUCER_STEP_NS;
-	}
+		next = ETHDRV_MIN(next + PRODUCER_STEP_NS, p->end_ns);
+	} while (now < p->end_ns);
 	p->cpu_ns = cpu_ns(CLOCK_THREAD_CPUTIME_ID);
 	return NULL;
 }
@@ -281,6 +300,9 @@ static void collect(struct bdev *b, struct ethdrv_loop *loop, struct run_result 
 
 	ethdrv_loop_get_stats(loop, &ls);
 	r->pkts = b->delivered;
+	r->dropped_nobuf = ethdrv_counter_get(&b->dev.stats.rx_dropped);
+	r->left = __atomic_load_n(&b->ring.head, __ATOMIC_ACQUIRE) -
+		  __atomic_load_n(&b->ring.tail, __ATOMIC_ACQUIRE);
 	r->wakeups = ls.wakeups + ethdrv_counter_get(&ns->thread_wakeups);
 	r->irqs = ethdrv_counter_get(&ns->irqs);
 	r->polls = ethdrv_counter_get(&ns->polls);
@@ -302,7 +324,7 @@ static int run_batch(const struct run_cfg *cfg, struct run_result *r)
 	wall0 = ethdrv_now_ns();
 	for (int round = 0; round < BATCH_ROUNDS; round++) {
 		while (ring_push(&b.ring, 64))
-			;
+			r->offered++;
 		irq_set(&b, 1);
 		while (!ring_empty(&b.ring))
 			ethdrv_loop_run_once(loop, ETHDRV_RUN_NOWAIT);
@@ -332,6 +354,7 @@ static int run_steady(const struct run_cfg *cfg, struct run_result *r)
 	p.b = &b;
 	p.rate = cfg->rate;
 	wall0 = ethdrv_now_ns();
+	p.start_ns = wall0;
 	p.end_ns = wall0 + (uint64_t)(cfg->seconds * 1e9);
 	ethdrv_timer_init(loop, &stop, stop_cb);
 	ethdrv_timer_start_at(&stop, p.end_ns + 20000000ull, 0);
@@ -342,7 +365,8 @@ static int run_steady(const struct run_cfg *cfg, struct run_result *r)
 	pthread_join(th, NULL);
 	r->cpu_ns = cpu_ns(CLOCK_PROCESS_CPUTIME_ID) - cpu0 - p.cpu_ns;
 	r->wall_ns = ethdrv_now_ns() - wall0;
-	r->dropped = p.dropped;
+	r->offered = p.produced + p.dropped;
+	r->dropped_ring = p.dropped;
 	collect(&b, loop, r);
 	teardown(&b, loop, pool);
 	return err;
@@ -406,25 +430,37 @@ static void usage(void)
 			"  --md       also write a markdown table to FILE\n");
 }
 
+/* Packets offered but not delivered: 0 for a clean run. */
+static uint64_t lost(const struct run_result *r)
+{
+	return r->offered - ETHDRV_MIN(r->pkts, r->offered);
+}
+
 static void print_row(FILE *md, const struct run_cfg *c, const struct run_result *r, double base_ns)
 {
 	double per = r->pkts ? (double)r->cpu_ns / (double)r->pkts : 0;
 	double k = r->pkts ? 1000.0 / (double)r->pkts : 0;
-	char name[48];
+	char name[48], clean[48] = "yes";
 
+	if (lost(r))
+		snprintf(clean, sizeof(clean), "**NO: %" PRIu64 " lost**", lost(r));
 	snprintf(name, sizeof(name), "%s d=%u t=%uus b=%uus", c->mode, c->defer, c->flush_us,
 		 c->busy_us);
-	printf("bench-napi: %-28s rate=%u pkts=%" PRIu64 " ns_per_pkt=%.1f core_ns_per_pkt=%.1f "
-	       "wakeups_per_1000=%.2f irqs_per_1000=%.2f polls_per_1000=%.2f batch=%.1f "
-	       "dropped=%" PRIu64 "\n",
-	       name, c->rate, r->pkts, per, per - base_ns, r->wakeups * k, r->irqs * k,
-	       r->polls * k, r->polls ? (double)r->pkts / (double)r->polls : 0, r->dropped);
+	printf("bench-napi: %-28s rate=%u offered=%" PRIu64 " pkts=%" PRIu64
+	       " dropped_ring=%" PRIu64 " dropped_nobuf=%" PRIu64 " left=%" PRIu64
+	       " clean=%s ns_per_pkt=%.1f core_ns_per_pkt=%.1f wakeups_per_1000=%.2f "
+	       "irqs_per_1000=%.2f polls_per_1000=%.2f batch=%.1f\n",
+	       name, c->rate, r->offered, r->pkts, r->dropped_ring, r->dropped_nobuf, r->left,
+	       lost(r) ? "NO" : "yes", per, per - base_ns, r->wakeups * k, r->irqs * k,
+	       r->polls * k, r->polls ? (double)r->pkts / (double)r->polls : 0);
 	if (md)
 		fprintf(md,
-			"| %s | %u | %u | %u | %u | %" PRIu64 " | %.1f | %.1f | %.2f | %.2f | "
+			"| %s | %u | %u | %u | %u | %" PRIu64 " | %" PRIu64 " | %" PRIu64
+			" / %" PRIu64 " / %" PRIu64 " | %s | %.1f | %.1f | %.2f | %.2f | "
 			"%.2f | %.1f | %.2f |\n",
-			c->mode, c->defer, c->flush_us, c->busy_us, c->rate, r->pkts, per,
-			per - base_ns, r->wakeups * k, r->irqs * k, r->polls * k,
+			c->mode, c->defer, c->flush_us, c->busy_us, c->rate, r->offered, r->pkts,
+			r->dropped_ring, r->dropped_nobuf, r->left, clean, per, per - base_ns,
+			r->wakeups * k, r->irqs * k, r->polls * k,
 			r->polls ? (double)r->pkts / (double)r->polls : 0, r->wakeups * k * 0.064);
 }
 
@@ -470,10 +506,14 @@ int main(int argc, char **argv)
 		fprintf(md,
 			"# bench-napi: NAPI core cost per packet and wakeups\n\n"
 			"- machine: %s\n- date: %s- command: `%s`\n"
-			"- ring-only baseline (not core): %.1f ns/pkt\n\n"
-			"| mode | defer | flush us | busy us | rate pps | pkts | CPU ns/pkt | "
-			"core ns/pkt | wakeups/1000 | IRQs/1000 | polls/1000 | batch | wakeups/64 pkts |\n"
-			"|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+			"- ring-only baseline (not core): %.1f ns/pkt\n"
+			"- dropped: ring full (producer) / no buffer (poll) / left in the ring at "
+			"the end; clean: every packet offered was delivered (a row that is not "
+			"clean says how many were lost, and its figures do not count them)\n\n"
+			"| mode | defer | flush us | busy us | rate pps | offered | delivered | "
+			"dropped ring / no buffer / left | clean | CPU ns/pkt | core ns/pkt | "
+			"wakeups/1000 | IRQs/1000 | polls/1000 | batch | wakeups/64 pkts |\n"
+			"|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
 			mach, ctime(&now), cmd, base);
 	if (run_batch(&batch, &r))
 		return 1;

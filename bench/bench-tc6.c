@@ -5,12 +5,14 @@
  * of one size to node 1 for a while; no TAP, no kernel stack.
  *
  * Reports frames per second delivered, the share of the 10 Mb/s line they
- * use (each frame costs preamble+SFD 8 + frame + FCS 4 + gap 12 bytes,
- * architecture.md §4) and of the segment's own accounting (the same plus
- * PLCA beacons and empty transmit opportunities, from the medium's
- * counters), SPI transfers per frame on each side and process CPU per
- * frame. Each node runs its own loop thread; models and medium keep real
- * time (SPI at --spi-hz).
+ * use (pct_line: each frame costs preamble+SFD 8 + frame + FCS 4 + gap 12
+ * bytes, docs/design.md §4), the wire utilisation (pct_wire_util: the share
+ * of the run the wire was busy with frames, gaps, PLCA beacons and empty
+ * transmit opportunities, from the medium's counters), SPI transfers per frame on each side, process CPU per frame,
+ * and the frames lost to RX buffer overflow on both nodes: those the model
+ * had no RX buffer room for (RXBOE) and those the driver dropped when it saw
+ * RXBOE (rx_over_errors), with the RXBOE events it saw. Each node runs its
+ * own loop thread; models and medium keep real time (SPI at --spi-hz).
  */
 #define _GNU_SOURCE
 #include <inttypes.h>
@@ -134,8 +136,30 @@ static uint64_t stat(struct node *n, const char *name)
 {
 	uint64_t v = 0;
 
-	ethdrv_stats_get(ethdrv_netdev_stats(n->dev), name, &v);
+	if (ethdrv_stats_get(ethdrv_netdev_stats(n->dev), name, &v))
+		fprintf(stderr, "bench-tc6: no counter %s\n", name);
 	return v;
+}
+
+/* RX overflow on both nodes: frames the models dropped, frames the drivers
+ * dropped, RXBOE events the drivers saw. */
+struct rx_overflow {
+	uint64_t model_dropped; /* lan865x_emu rx_dropped_overflow */
+	uint64_t drv_dropped; /* rx_over_errors */
+	uint64_t drv_events; /* rx_overflow */
+};
+
+static void rx_overflow_sum(struct node *n, unsigned count, struct rx_overflow *o)
+{
+	struct lan865x_emu_stats es;
+
+	memset(o, 0, sizeof(*o));
+	for (unsigned i = 0; i < count; i++) {
+		lan865x_emu_get_stats(n[i].emu, &es);
+		o->model_dropped += ethdrv_counter_get(&es.rx_dropped_overflow);
+		o->drv_dropped += stat(&n[i], "rx_over_errors");
+		o->drv_events += stat(&n[i], "rx_overflow");
+	}
 }
 
 static uint64_t cpu_ns(void)
@@ -152,6 +176,7 @@ static int run(unsigned size, double seconds, uint32_t spi_hz)
 	struct emu_t1s_medium *medium;
 	static struct node n[2];
 	struct emu_t1s_stats ms;
+	struct rx_overflow ovf;
 	uint64_t t0, t1, c0, frames, wire_bits;
 	double line_fps;
 	int err = emu_t1s_medium_new(&mcfg, &medium);
@@ -182,21 +207,25 @@ static int run(unsigned size, double seconds, uint32_t spi_hz)
 		ethdrv_loop_stop(n[i].loop);
 		pthread_join(n[i].thread, NULL);
 	}
+	rx_overflow_sum(n, 2, &ovf);
 	/* The line limit: one frame per (preamble + frame + FCS + gap) bytes.
-	 * The segment share: time the wire spent on what this traffic needs
+	 * The wire utilisation: time the wire spent on what this traffic needs
 	 * (frames, preambles, gaps, beacons, empty opportunities) over the run. */
 	line_fps = 10e6 / ((double)(EMU_PREAMBLE_BYTES + ETHDRV_MAX(size + 4, 64) + 12) * 8);
 	wire_bits =
 		ms.preamble_bits + ms.frame_bits + ms.ifg_bits + ms.beacon_bits + ms.silence_bits;
 	double el = (double)(t1 - t0) / 1e9;
 	printf("bench-tc6: size=%u spi_hz=%u seconds=%.1f frames=%" PRIu64 " fps=%.1f "
-	       "line_fps=%.1f pct_line=%.2f pct_segment=%.2f spi_xfers_per_frame_tx=%.2f "
-	       "spi_xfers_per_frame_rx=%.2f cpu_us_per_frame=%.1f bad=%" PRIu64 "\n",
+	       "line_fps=%.1f pct_line=%.2f pct_wire_util=%.2f spi_xfers_per_frame_tx=%.2f "
+	       "spi_xfers_per_frame_rx=%.2f cpu_us_per_frame=%.1f bad=%" PRIu64
+	       " rx_overflow_dropped_model=%" PRIu64 " rx_overflow_dropped_drv=%" PRIu64
+	       " rxboe_seen=%" PRIu64 "\n",
 	       size, spi_hz, el, frames, frames / el, line_fps, 100.0 * frames / el / line_fps,
 	       100.0 * (double)wire_bits * EMU_BIT_NS / (el * 1e9),
 	       (double)stat(&n[0], "spi_transfers") / (double)(frames ? frames : 1),
 	       (double)stat(&n[1], "spi_transfers") / (double)(frames ? frames : 1),
-	       cpu_per_frame / 1000.0, n[1].rx_bad);
+	       cpu_per_frame / 1000.0, n[1].rx_bad, ovf.model_dropped, ovf.drv_dropped,
+	       ovf.drv_events);
 	for (int i = 0; i < 2; i++)
 		node_free(&n[i]);
 	emu_medium_free(emu_t1s_medium_base(medium));

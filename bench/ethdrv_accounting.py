@@ -35,9 +35,9 @@ miso_sv_hidden is ground truth from the SPI "wire" of the model: a frame whose
 SV footer fails parity is invisible to any driver (its rest counts once in
 d.rx_drop_no_sv, the driver's estimate, not part of the sum).
 
-Corruptions that parity cannot see (an even number of flips in one word, TC6
-facts §1.3) are invisible to every TC6 implementation: a data header can gain
-or lose SV, a footer can show a frame start that is not there. The model
+Corruptions that parity cannot see (an even number of flips in one word,
+docs/tc6.md §1.3) are invisible to every TC6 implementation: a data header can
+gain or lose SV, a footer can show a frame start that is not there. The model
 counts them as ground truth (e.mosi_hdr_undetected, e.miso_ftr_undetected).
 Only the hop they cross may be off, by at most one frame per such corruption:
 the MOSI hop by e.mosi_hdr_undetected, the MISO hop by e.miso_ftr_undetected.

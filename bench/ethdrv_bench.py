@@ -1,4 +1,4 @@
-"""ethdrv_bench: the shared pieces of the system benchmarks (architecture.md §7).
+"""ethdrv_bench: the shared pieces of the system benchmarks (docs/design.md §7).
 
 Every `bench/<NAME>.py` is run by `ethdrv bench NAME [ARGS]` (tools/ethdrv/bench.c),
 as root, with ETHDRV_BIN set to the ethdrv binary. This module gives them:
@@ -13,14 +13,21 @@ as root, with ETHDRV_BIN set to the ethdrv binary. This module gives them:
 - run_in()/popen_in(): a command in a node's network namespace; netstat():
   its TCP/IP counters (retransmissions, timeouts).
 - make_blob(), HttpServer, download(), sha256_file(): the seed-000 transfer.
-- medium_limit(): the 10 Mb/s limit of a transfer from the segment's wire
-  counters (LIMIT_FORMULA); scripts/demo.sh uses it too (`limit` below).
+- snapshot() (before and after a transfer), limits(), describe_limits(): the
+  goodput against the a-priori goodput limit of the traffic pattern at the
+  ACK ratio measured in the run, and the wire utilisation (LIMIT_FORMULA;
+  apriori_limit(), medium_limit(), plca_overhead(), ack_ratio() are the
+  parts). scripts/demo.sh uses the same code (command line below).
 - percentile(), Progress (a bar on stderr), md_table(), write_result()
   (markdown with the machine, the date and the exact command), gnuplot().
 
 Command line (for shell scripts):
-  python3 ethdrv_bench.py limit BEFORE.json AFTER.json BYTES TO_TMR BEACON_BT
-prints the limit and its inputs, as demo.sh shows them.
+  python3 ethdrv_bench.py snapshot NODES >FILE.json
+      (root, a live segment of NODES nodes) what limits needs, as JSON
+  python3 ethdrv_bench.py limits BEFORE.json AFTER.json BYTES SECONDS FLOWS
+      the goodput of BYTES in SECONDS against both limits, with their inputs;
+      FLOWS = SENDER:RECEIVER[,SENDER:RECEIVER...] (node indexes, 1:0 = t1s1
+      sends to t1s0). Exit 1 if the set-up is one the limits do not model.
 """
 
 import atexit
@@ -43,8 +50,9 @@ SOURCE_DIR = Path(__file__).resolve().parent.parent
 RESULTS_DIR = SOURCE_DIR / "bench" / "results"
 RUN_DIR = Path("/run/ethdrv")
 SEGMENT_MARKER = RUN_DIR / "segment.pid"
-BIT_RATE = 10e6  # 10BASE-T1S, bits per second
-TO_TMR_DEFAULT = 32  # PLCA TOTMR reset value; the driver reports 0 for it
+# PLCA TOTMR and BTMR reset values (docs/tc6.md §3.6): older drivers report 0 for them
+TO_TMR_DEFAULT, BURST_TMR_DEFAULT = 32, 128
+PLCA_KEYS = ("plca", "node-id", "node-cnt", "to-tmr", "burst-cnt", "burst-tmr")
 
 
 def ethdrv_bin():
@@ -260,6 +268,10 @@ class Segment:
     def beacon_bt(self):
         return int(self.get("segment", "beacon_bt"))
 
+    def snapshot(self):
+        """snapshot() of this segment: take one before and one after a transfer."""
+        return snapshot(self.nodes)
+
 
 def _stop_all():
     for s in list(Segment._live):
@@ -292,15 +304,56 @@ def popen_in(ns, cmd, **kw):
     return subprocess.Popen(["ip", "netns", "exec", ns, *cmd], **kw)
 
 
-def netstat(ns):
-    """The kernel's protocol counters in namespace NS: {"Tcp.RetransSegs": n, "TcpExt.TCPTimeouts": n, ...}."""
-    out = run_in(ns, ["cat", "/proc/net/snmp", "/proc/net/netstat"]).stdout.splitlines()
+def _proc_counters(lines):
+    """/proc/net/snmp and /proc/net/netstat lines (name rows, value rows) as a dict."""
     res = {}
-    for names, values in zip(out[0::2], out[1::2]):
+    for names, values in zip(lines[0::2], lines[1::2]):
         proto = names.split(":")[0]
         for k, v in zip(names.split()[1:], values.split()[1:]):
             res[f"{proto}.{k}"] = int(v)
     return res
+
+
+def netstat(ns):
+    """The kernel's protocol counters in namespace NS: {"Tcp.RetransSegs": n, ...}."""
+    return _proc_counters(run_in(ns, ["cat", "/proc/net/snmp", "/proc/net/netstat"]).stdout
+                          .splitlines())
+
+
+def node_host(k):
+    """Node k's interface MTU, whether its TCP uses timestamps, and its protocol counters."""
+    ns = netns(k)
+    out = run_in(ns, ["cat", f"/sys/class/net/{ns}/mtu", "/proc/sys/net/ipv4/tcp_timestamps",
+                      "/proc/net/snmp", "/proc/net/netstat"]).stdout.splitlines()
+    return {"mtu": int(out[0]), "timestamps": int(out[1]) != 0, "tcp": _proc_counters(out[2:])}
+
+
+def get_keys(name, keys):
+    """Several knobs (or segment facts) of NAME in one request: {key: "value"}."""
+    lines = request(name, "get " + " ".join(keys)).splitlines()
+    return dict(line.strip().partition("=")[::2] for line in lines if "=" in line)
+
+
+def plca_settings(name):
+    """A node's PLCA knobs with the reset values for the 0s the driver reports for them."""
+    v = get_keys(name, PLCA_KEYS)
+    res = {k: int(v[k]) for k in PLCA_KEYS[1:]}
+    res["plca"] = v["plca"] == "on"
+    res["to-tmr"] = res["to-tmr"] or TO_TMR_DEFAULT
+    res["burst-tmr"] = res["burst-tmr"] or BURST_TMR_DEFAULT
+    return res
+
+
+def snapshot(nodes):
+    """What limits() needs from a live segment of NODES nodes: the medium's
+    counters and facts, each node's PLCA settings, MTU, TCP options and counters.
+    A dict that survives JSON (scripts/demo.sh keeps it in a file)."""
+    facts = get_keys("segment", ("beacon_bt", "ifg_bt", "bit_ns"))
+    snap = {"segment": stats("segment"), "nodes": [],
+            **{k: int(v) for k, v in facts.items()}}
+    for k in range(nodes):
+        snap["nodes"].append({"name": netns(k), **plca_settings(netns(k)), **node_host(k)})
+    return snap
 
 
 def stop_proc(p, timeout=5):
@@ -367,39 +420,218 @@ def download(ns, url, out, timeout=600):
     return {"bytes": int(size), "seconds": float(secs), "speed": float(speed)}
 
 
-# ---- the medium limit ---------------------------------------------------------------------
+# ---- the limits: a-priori goodput and wire utilisation -------------------------------------
 
 LIMIT_FORMULA = """\
-The medium limit is computed from what crossed the segment during the transfer
-(`ethdrv stats segment` before and after): every frame (data, ACKs, ARP) costs
-preamble+SFD (64 bits), the frame with FCS padded to 64 bytes, and a 96-bit
-inter-frame gap. A perfectly busy PLCA segment (burst-cnt 0: one frame per node
-per cycle) runs cycles = max over nodes of the frames that node sent, and pays
-per cycle one BEACON (beacon_bt bits) and a to-tmr silence for each node without
-a frame in its opportunity:
-    plca_bits = cycles * beacon_bt + sum_k (cycles - frames_k) * to_tmr
-    t_min     = (preamble_bits + frame_bits + ifg_bits + plca_bits) / 10e6 s
-    limit     = payload_bytes / t_min"""
+Two limits, both computed in the same run from the segment's facts (`ethdrv get
+segment beacon_bt ifg_bt bit_ns`, each node's PLCA settings, MTU and TCP options) at
+one bit per bit_ns (10 Mb/s). Wire timing: docs/tc6.md §6; the method: docs/host.md §4.
+
+A-PRIORI GOODPUT LIMIT: the most payload the segment can carry for the traffic
+pattern, from first principles.
+  MSS        = MTU - 20 (IPv4) - 20 (TCP) - 12 (timestamp option, if every node uses it)
+  data frame = 14 + MTU + 4 (FCS) bytes; ACK frame = max(14 + 20 + 20 + 12 + 4, 64) bytes
+               (12 only with timestamps)
+  wire bits  = 64 (preamble+SFD) + 8 * frame bytes + ifg_bt (96)
+  r          = the stack's ACK ratio, measured in the run from the TCP counters of
+               every node's namespace: pure ACKs per data segment on the wire =
+               (Tcp.OutSegs - TcpExt.TCPOrigDataSent) / (TcpExt.TCPOrigDataSent + Tcp.RetransSegs)
+  Every flow runs at the same rate (for one flow, all-to-one and all-to-all that is the
+  optimum: the time a cycle takes depends only on the total rate). Per data segment,
+  node k sends f_k = (flows from k + r * flows to k) / flows frames.
+  PLCA (beacon_bt B, to-tmr T, node-cnt N, burst-cnt b_k, burst-tmr t_k):
+    cycles     c = max_k f_k / (1 + b_k)      (at most 1 + b_k frames per opportunity;
+                                             rounded up when f_k are frame counts)
+    silence      = T * c for each of the N opportunity ids no node has, plus per node
+                   the fewer of: every used opportunity full, T * (c - f_k / (1 + b_k));
+                   or frames spread over u = min(c, f_k) opportunities,
+                   T * (c - u) + w_k * (u * (1 + b_k) - f_k) / b_k, where
+                   w_k = max(ifg_bt, t_k) - ifg_bt is the wait after a burst that ends
+                   before its last allowed frame (burst-cnt 0: T * (c - f_k))
+    plca_bits    = c * B + silence
+  limit = MSS / ((data bits + r * ACK bits + plca_bits) * bit_ns)
+  CSMA/CD (no coordinator): the same without PLCA terms and without collisions.
+
+WIRE UTILISATION: the time the frames that actually crossed (data, ACKs, ARP,
+retransmissions) need on a perfectly busy segment, over the time the transfer took.
+It counts waste as work, so it stays near 100 % whenever the wire is kept busy:
+  t_min       = (preamble + frame (with FCS, padded to 64 bytes) + IFG bits of every
+                 frame that crossed + plca_bits of the formula above with f_k = the
+                 frames port k sent) * bit_ns
+  utilisation = t_min / elapsed = goodput / (payload bytes / t_min)
+With bursts the silence term is a lower bound (opportunities relaxed to fractions;
+exact for burst-cnt 0), so both limits stay bounds."""
+
+PREAMBLE_BITS = 64  # preamble + SFD (docs/tc6.md §6)
+FCS_BYTES, MIN_FRAME_BYTES = 4, 64  # frames are padded to 64 bytes with FCS (docs/tc6.md §6)
+ETH_HDR, IPV4_HDR, TCP_HDR, TCP_TS_OPT = 14, 20, 20, 12  # TCP timestamps: 10 + 2 NOP bytes
 
 
-def medium_limit(before, after, payload_bytes, beacon_bt, to_tmr):
-    """The best throughput the wire allows for a transfer (LIMIT_FORMULA).
+class LimitError(ValueError):
+    """A run whose limits cannot be computed (a segment set-up they do not model)."""
 
-    before/after: segment stats dicts; returns limit (B/s), t_min (s),
-    frame_bits, plca_bits, paid_bits (PLCA overhead actually paid), cycles
-    and frames (per port).
+
+def frame_wire_bits(l2_bytes, ifg_bt):
+    """Bits a frame of L2_BYTES (without FCS) occupies: preamble+SFD, the frame
+    with FCS padded to 64 bytes, the inter-frame gap."""
+    return PREAMBLE_BITS + 8 * max(l2_bytes + FCS_BYTES, MIN_FRAME_BYTES) + ifg_bt
+
+
+def tcp_mss(mtu, timestamps):
+    """TCP payload of a full IPv4 segment."""
+    return mtu - IPV4_HDR - TCP_HDR - (TCP_TS_OPT if timestamps else 0)
+
+
+def plca_schedule(snap):
+    """The PLCA schedule of a snapshot's segment, or None without a coordinator
+    (every node then uses CSMA/CD). Raises LimitError for set-ups the limits do
+    not model: PLCA and CSMA/CD nodes mixed, shared ids, ids >= node-cnt."""
+    nodes = snap["nodes"]
+    on = [n for n in nodes if n["plca"]]
+    coord = [n for n in on if n["node-id"] == 0]
+    if not coord:
+        return None
+    if len(on) != len(nodes):
+        raise LimitError("PLCA and CSMA/CD nodes on one segment: the limits do not model that")
+    ids = [n["node-id"] for n in nodes]
+    if len(set(ids)) != len(ids):
+        raise LimitError(f"two nodes share a PLCA node-id ({ids})")
+    cnt = coord[0]["node-cnt"]
+    if max(ids) >= cnt:
+        raise LimitError(f"node-id {max(ids)} >= node-cnt {cnt}: that node never gets a "
+                         f"transmit opportunity")
+    return {"beacon_bt": snap["beacon_bt"], "ifg_bt": snap["ifg_bt"], "to_tmr": coord[0]["to-tmr"],
+            "node_cnt": cnt, "burst_cnt": [n["burst-cnt"] for n in nodes],
+            "burst_tmr": [n["burst-tmr"] for n in nodes]}
+
+
+def _node_silence(f, cycles, burst_cnt, wait, to_tmr):
+    """Fewest silent bits in one node's CYCLES opportunities carrying F frames
+    (LIMIT_FORMULA): pack every used opportunity full, or spread the frames over
+    as many opportunities as possible; the cost is linear in between."""
+    if burst_cnt == 0:
+        return (cycles - f) * to_tmr
+    packed = (cycles - f / (1 + burst_cnt)) * to_tmr
+    used = min(cycles, f)
+    spread = (cycles - used) * to_tmr + wait * max(0.0, used * (1 + burst_cnt) - f) / burst_cnt
+    return min(packed, spread)
+
+
+def plca_overhead(frames, plca):
+    """Fewest PLCA cycles, beacon and silence bits of a busy segment that carries
+    FRAMES[k] frames from node k (PLCA None: all 0). Counts (ints) need whole
+    cycles; rates (floats, per data segment) fractional ones."""
+    if plca is None:
+        return {"cycles": 0, "beacon_bits": 0, "silence_bits": 0}
+    whole = all(isinstance(f, int) for f in frames)
+    cycles = max(((-(-f // (1 + b)) if whole else f / (1 + b))
+                  for f, b in zip(frames, plca["burst_cnt"])), default=0)
+    silence = (plca["node_cnt"] - len(frames)) * cycles * plca["to_tmr"]
+    for f, b, tmr in zip(frames, plca["burst_cnt"], plca["burst_tmr"]):
+        wait = max(plca["ifg_bt"], tmr) - plca["ifg_bt"]
+        silence += _node_silence(f, cycles, b, wait, plca["to_tmr"])
+    return {"cycles": cycles, "beacon_bits": cycles * plca["beacon_bt"], "silence_bits": silence}
+
+
+def same_setup(before, after):
+    """The PLCA schedule of a run; LimitError if the settings changed during it."""
+    plca = plca_schedule(after)
+    keys = PLCA_KEYS + ("mtu", "timestamps")
+    if [[n[k] for k in keys] for n in before["nodes"]] != \
+            [[n[k] for k in keys] for n in after["nodes"]]:
+        raise LimitError("PLCA settings, MTU or TCP options changed during the run")
+    return plca
+
+
+def medium_limit(before, after, payload_bytes):
+    """The wire-time limit of what crossed the segment between two snapshots
+    (LIMIT_FORMULA, WIRE UTILISATION): payload_bytes / t_min.
+
+    Returns limit (B/s), t_min (s), frame_bits, plca_bits, cycles, paid_bits
+    (PLCA overhead the medium actually paid) and frames (per port).
     """
-    d = delta(after, before)
-    ports = sorted((k for k in d if k.startswith("port") and k.endswith("_frames")),
-                   key=lambda k: int(k[4:-7]))
-    frames = [d[p] for p in ports]
+    d = delta(after["segment"], before["segment"])
+    frames = [d.get(f"port{k}_frames", 0) for k in range(len(after["nodes"]))]
     frame_bits = d["preamble_bits"] + d["frame_bits"] + d["ifg_bits"]
-    cycles = max(frames) if frames else 0
-    plca_bits = cycles * beacon_bt + sum(cycles - f for f in frames) * to_tmr
-    t_min = (frame_bits + plca_bits) / BIT_RATE
+    ov = plca_overhead(frames, same_setup(before, after))
+    plca_bits = ov["beacon_bits"] + ov["silence_bits"]
+    t_min = (frame_bits + plca_bits) * after["bit_ns"] / 1e9
     return {"limit": payload_bytes / t_min if t_min else 0.0, "t_min": t_min,
-            "frame_bits": frame_bits, "plca_bits": plca_bits, "cycles": cycles,
+            "frame_bits": frame_bits, "plca_bits": plca_bits, "cycles": ov["cycles"],
             "paid_bits": d["beacon_bits"] + d["silence_bits"], "frames": frames}
+
+
+def ack_ratio(before, after):
+    """Pure ACKs per data segment the TCP stacks of all nodes sent (LIMIT_FORMULA r)."""
+    acks = data = retrans = 0
+    for b, a in zip(before["nodes"], after["nodes"]):
+        d = delta(a["tcp"], b["tcp"])
+        acks += d["Tcp.OutSegs"] - d["TcpExt.TCPOrigDataSent"]
+        data += d["TcpExt.TCPOrigDataSent"] + d["Tcp.RetransSegs"]
+        retrans += d["Tcp.RetransSegs"]
+    return {"ratio": acks / data if data else 0.0, "acks": acks, "data_segments": data,
+            "retransmits": retrans}
+
+
+def apriori_limit(mtu, timestamps, ratio, flows, nodes, plca, ifg_bt, bit_ns):
+    """The a-priori goodput limit (B/s) of FLOWS [(sender, receiver), ...] on a
+    segment of NODES nodes (LIMIT_FORMULA, A-PRIORI), with its terms per data
+    segment."""
+    if not flows:
+        raise LimitError("no flows: the a-priori limit needs a traffic pattern")
+    mss = tcp_mss(mtu, timestamps)
+    ack_l2 = ETH_HDR + IPV4_HDR + TCP_HDR + (TCP_TS_OPT if timestamps else 0)
+    data_bits, ack_bits = frame_wire_bits(ETH_HDR + mtu, ifg_bt), frame_wire_bits(ack_l2, ifg_bt)
+    f = [(sum(s == k for s, _ in flows) + ratio * sum(r == k for _, r in flows)) / len(flows)
+         for k in range(nodes)]
+    ov = plca_overhead(f, plca)
+    plca_bits = ov["beacon_bits"] + ov["silence_bits"]
+    bits = data_bits + ratio * ack_bits + plca_bits
+    return {"limit": mss / (bits * bit_ns / 1e9), "mss": mss, "mtu": mtu, "timestamps": timestamps,
+            "data_frame": ETH_HDR + mtu + FCS_BYTES, "data_bits": data_bits,
+            "ack_frame": max(ack_l2 + FCS_BYTES, MIN_FRAME_BYTES), "ack_bits": ack_bits,
+            "ratio": ratio, "cycles": ov["cycles"], "plca_bits": plca_bits, "bits": bits,
+            "frames": f}
+
+
+def limits(before, after, payload_bytes, seconds, flows):
+    """Goodput of a transfer of PAYLOAD_BYTES in SECONDS against both limits
+    (LIMIT_FORMULA): the a-priori limit of FLOWS at the measured ACK ratio, and
+    the wire utilisation. Raises LimitError for set-ups they do not model."""
+    nodes = after["nodes"]
+    plca = same_setup(before, after)
+    acks = ack_ratio(before, after)
+    ap = apriori_limit(min(n["mtu"] for n in nodes), all(n["timestamps"] for n in nodes),
+                       acks["ratio"], flows, len(nodes), plca, after["ifg_bt"], after["bit_ns"])
+    wire = medium_limit(before, after, payload_bytes)
+    goodput = payload_bytes / seconds if seconds else 0.0
+    return {"goodput": goodput, "apriori": ap, "wire": wire, "acks": acks, "plca": plca,
+            "pct_apriori": 100 * goodput / ap["limit"],
+            "utilisation": 100 * goodput / wire["limit"] if wire["limit"] else 0.0}
+
+
+def describe_limits(lim):
+    """Lines that state a limits() result and its inputs (for the demo and results)."""
+    ap, w, a, p = lim["apriori"], lim["wire"], lim["acks"], lim["plca"]
+    plca = ("CSMA/CD, no PLCA terms" if p is None else
+            f"PLCA beacon {p['beacon_bt']} + to-tmr {p['to_tmr']} x node-cnt {p['node_cnt']}, "
+            f"burst-cnt {'/'.join(map(str, p['burst_cnt']))}")
+    return [
+        f"a-priori limit: MTU {ap['mtu']}, TCP timestamps {'on' if ap['timestamps'] else 'off'}"
+        f" -> MSS {ap['mss']} B in a {ap['data_frame']} B frame ({ap['data_bits']} bits on the"
+        f" wire); ACK {ap['ack_frame']} B ({ap['ack_bits']} bits) at the measured ACK ratio"
+        f" {a['ratio']:.3f} ({a['acks']} pure ACKs / {a['data_segments']} data segments,"
+        f" {a['retransmits']} of them retransmitted); {plca}: {ap['plca_bits']:.1f} bits"
+        f" ({ap['cycles']:.3f} cycles) per data segment; {ap['mss']} B per {ap['bits']:.1f}"
+        f" bits = {ap['limit'] / 1024:.1f} KiB/s ({ap['limit'] * 8 / 1e6:.3f} Mb/s)",
+        f"wire-time limit: frames on the wire "
+        f"{', '.join(f'port{i} {f}' for i, f in enumerate(w['frames']))}; "
+        f"preamble+frame+IFG {w['frame_bits']} bits + PLCA {w['plca_bits']:.0f} bits "
+        f"({w['cycles']:.0f} cycles; the medium paid {w['paid_bits']}) = {w['t_min']:.3f} s",
+        f"goodput {lim['goodput'] / 1024:.1f} KiB/s = {lim['pct_apriori']:.1f} % of the "
+        f"a-priori limit ({ap['limit'] / 1024:.1f} KiB/s); wire utilisation "
+        f"{lim['utilisation']:.1f} %",
+    ]
 
 
 # ---- numbers, progress, results -------------------------------------------------------------
@@ -518,19 +750,29 @@ def gnuplot(script, png, data=None):
     return png
 
 
+def parse_flows(text):
+    """"S:R[,S:R...]" (node indexes) as [(S, R), ...]; ValueError if malformed."""
+    flows = [tuple(int(x) for x in f.split(":")) for f in text.split(",")]
+    if any(len(f) != 2 or f[0] == f[1] or min(f) < 0 for f in flows):
+        raise ValueError(f"bad flows '{text}': SENDER:RECEIVER[,...], two different nodes each")
+    return flows
+
+
 def _main(argv):
-    if len(argv) == 6 and argv[0] == "limit":
-        before, after = (json.load(open(p)) for p in argv[1:3])
-        size, to_tmr, beacon_bt = int(argv[3]), int(argv[4]), int(argv[5])
-        m = medium_limit(before, after, size, beacon_bt, to_tmr)
-        print("frames on the wire: " + ", ".join(f"port{i} {f}" for i, f in enumerate(m["frames"])))
-        print(f"wire bits: preamble+frame+ifg {m['frame_bits']}, PLCA for a busy segment "
-              f"{m['plca_bits']} (cycles {m['cycles']} x beacon {beacon_bt} + empty "
-              f"opportunities x to-tmr {to_tmr}); PLCA overhead paid {m['paid_bits']}")
-        print(f"limit = file_bytes / ((preamble+frame+ifg bits + PLCA bits) / 10e6) "
-              f"= {size} / {m['t_min']:.3f} s = {m['limit'] / 1024:.1f} KiB/s")
-        print(f"limit_Bps={m['limit']:.1f}")
-        return 0
+    try:
+        if len(argv) == 2 and argv[0] == "snapshot":
+            json.dump(snapshot(int(argv[1])), sys.stdout)
+            return 0
+        if len(argv) == 6 and argv[0] == "limits":
+            before, after = (json.load(open(p)) for p in argv[1:3])
+            lim = limits(before, after, int(argv[3]), float(argv[4]), parse_flows(argv[5]))
+            print("\n".join(describe_limits(lim)))
+            return 0
+    except LimitError as e:
+        print(f"ethdrv_bench: {e}", file=sys.stderr)
+        return 1
+    except ValueError as e:
+        print(f"ethdrv_bench: {e}", file=sys.stderr)
     print(__doc__.split("Command line")[1].strip(), file=sys.stderr)
     return 2
 

@@ -5,9 +5,10 @@ overflow storms; loss of frame; spontaneous MAC-PHY resets once a second) a
 fresh segment carries a curl download of a random file from python3 -m
 http.server (t1s0 serves, t1s1 fetches) with the fault active on both nodes
 (`ethdrv set t1sK emu.*`, see `ethdrv set --help`). Each run reports whether
-the sha256 matched, the throughput, the recoveries and their stall time per
-event (the driver's recovery_stall_ns histogram: p50 is a bucket bound, max
-exact), the frames lost by reason, and whether every frame is accounted for
+the sha256 matched, the throughput against the a-priori goodput limit of its
+MTU and the wire utilisation (ethdrv_bench.limits()), the recoveries and
+their stall time per event (the driver's recovery_stall_ns histogram: p50 is
+a bucket bound, max exact), the frames lost by reason, and whether every frame is accounted for
 (bench/ethdrv_accounting.py: sent = received by the peer + drops by reason,
 per node and per hop). The kernel's checksum error counters of both
 namespaces must stay 0: no corrupted frame was delivered.
@@ -60,7 +61,7 @@ FAULTS = [
 SHORT = ["mosi-1e-5", "miso-1e-5", "rx-overflow-storm", "loss-of-frame", "reset-1s",
          "config-upset"]
 MTU_MAX = 1500
-CHUNK_PAYLOAD = 64  # bytes of frame per data chunk (TC6 facts §2.1, CPS 64)
+CHUNK_PAYLOAD = 64  # bytes of frame per data chunk (docs/tc6.md §2.1, CPS 64)
 OFF = ["emu.mosi-ber=0", "emu.miso-ber=0", "emu.periodic=off"]
 CSUM = ("IpInHdrErrors", "TcpInCsumErrors", "UdpInCsumErrors", "IcmpInCsumErrors")
 
@@ -151,19 +152,22 @@ def run_one(run, blob, digest, args, tmp):
         with eb.HttpServer(eb.netns(0), eb.addr(0), blob.parent, eb.netns(1)) as http:
             if knobs:
                 seg.set_all(*knobs)
+            snap0 = seg.snapshot()
             t0 = time.monotonic()
             try:
                 d = eb.download(eb.netns(1), http.url(blob.name), out, timeout=max_time)
             except Exception:  # curl gave up (--max-time): partial file
                 d = {"bytes": out.stat().st_size if out.exists() else 0,
                      "seconds": time.monotonic() - t0, "speed": 0.0}
+            snap1 = seg.snapshot()
             seg.set_all(*OFF)
         complete = d["bytes"] == blob.stat().st_size
         sha_ok = complete and eb.sha256_file(out) == digest
         res.update(bytes=d["bytes"], seconds=d["seconds"], complete=complete, sha_ok=sha_ok,
                    prefix_ok=sha_ok if complete else
                    out.exists() and prefix_ok(out, blob, d["bytes"]))
-        res["speed"] = d["bytes"] / d["seconds"] if d["seconds"] else 0.0
+        res["lim"] = eb.limits(snap0, snap1, d["bytes"], d["seconds"], [(0, 1)])
+        res["speed"] = res["lim"]["goodput"]
         node_stats, seg_stats = acct.snapshot(2)
         res["rows"] = acct.check(node_stats, seg_stats)
         res["accounting"] = acct.verdict(res["rows"])
@@ -202,7 +206,10 @@ def summary_rows(results):
         rows.append([
             r["name"], r["mtu"], f"{100 * r['survival']:.0f} %",
             "yes" if r["sha_ok"] else ("partial %d%%" % (100 * r["bytes"] // r["size"])),
-            f"{r['seconds']:.1f}", f"{r['speed'] / 1024:.1f}", r["flips"] or r["faults"],
+            f"{r['seconds']:.1f}", f"{r['speed'] / 1024:.1f}",
+            f"{r['lim']['apriori']['limit'] / 1024:.1f}", f"{r['lim']['acks']['ratio']:.3f}",
+            f"{r['lim']['pct_apriori']:.1f}", f"{r['lim']['utilisation']:.1f}",
+            r["flips"] or r["faults"],
             r["recoveries"], f"<={r['p50_us']:.0f}" if r["recoveries"] else "-",
             f"{r['max_us']:.0f}" if r["recoveries"] else "-",
             f"{lost['tx_drv']}/{lost['tx_model'] + lost['tx_medium']}/"
@@ -211,8 +218,9 @@ def summary_rows(results):
     return rows
 
 
-HEADERS = ["fault", "MTU", "P(frame intact)", "sha256 ok", "s", "KiB/s", "bit flips / faults", "recoveries",
-           "stall p50 us", "stall max us",
+HEADERS = ["fault", "MTU", "P(frame intact)", "sha256 ok", "s", "KiB/s", "a-priori limit KiB/s",
+           "ACKs per data segment", "% of a-priori limit", "wire utilisation %",
+           "bit flips / faults", "recoveries", "stall p50 us", "stall max us",
            "lost: tx drv/tx chip+medium/rx chip/spi hidden/rx drv/tap", "accounting",
            "corrupted pkts", "verdict"]
 
@@ -233,7 +241,13 @@ def write(results, args, size):
             f"sent = received + dropped by reason, per node and per hop; `N explained`: frames\n"
             f"the MOSI or MISO hop gained or lost through header or footer corruptions that\n"
             f"parity cannot see, at most one per such corruption); `corrupted pkts` are\n"
-            f"the IP/TCP/UDP checksum errors the receiving kernels saw.\n\n")
+            f"the IP/TCP/UDP checksum errors the receiving kernels saw. `a-priori limit`:\n"
+            f"the most TCP payload per second the segment carries for this download at the\n"
+            f"row's MTU, TCP options and ACK ratio (pure ACKs per data segment, from both\n"
+            f"namespaces' TCP counters); `% of a-priori limit` = KiB/s / it, so losses,\n"
+            f"retransmissions and stalls lower it. `wire utilisation` = KiB/s / the\n"
+            f"wire-time limit of the frames that crossed (retransmissions included): the\n"
+            f"share of the time the wire was busy. Formulas and each row's inputs below.\n\n")
     body += eb.md_table(HEADERS, summary_rows(results))
     for r in results:
         if r["ber"] and not r["complete"]:
@@ -250,6 +264,11 @@ def write(results, args, size):
     body += "\n## Fault descriptions\n\n"
     body += "".join(f"- `{n}`: {d} (`{' '.join(k) or '-'}`)\n" for n, d, k in FAULTS
                     if n in [r["fault"] for r in results])
+    body += "\n## The limits of each run\n\n"
+    body += "".join(f"- `{r['name']}`:\n" + "".join(f"  - {line}\n" for line in
+                                                     eb.describe_limits(r["lim"]))
+                    for r in results)
+    body += f"\n```\n{eb.LIMIT_FORMULA}\n```\n"
     body += "\n## Accounting per run\n\n" + acct.__doc__.split("Command line:")[0] + "\n"
     for r in results:
         body += f"### {r['name']}\n\n" + acct.report(r["rows"]) + "\n"

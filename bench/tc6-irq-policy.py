@@ -10,7 +10,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ethdrv_bench as eb  # noqa: E402
 
 NAME = "tc6-irq-policy"
-POLICIES = {  # napi-facts §8; oa_tc6 knob policy=1..5
+POLICIES = {  # docs/napi.md §8; oa_tc6 knob policy=1..5
     1: "no mod: txpe,rxboe,lofe,hdre unmasked, drop + log",
     2: "no log: as 1 without the log line",
     3: "less irq: RX overflow masked",
@@ -45,29 +45,28 @@ def parse():
 class Bench:
     def __init__(self, args, seg, http, blob_sha, tmp):
         self.a, self.seg, self.http, self.sha, self.tmp = args, seg, http, blob_sha, tmp
-        self.beacon_bt, self.to_tmr = seg.beacon_bt(), seg.to_tmr()
 
     def run(self, policy, delay_us):
         """One download with the client at POLICY and DELAY_US; its metrics."""
         cl = eb.netns(CLIENT)
         self.seg.set(cl, f"policy={policy}", f"irq_delay_us={delay_us}")
-        t0 = eb.netstat(eb.netns(SERVER))
-        n0, s0 = eb.stats(cl), eb.stats("segment")
+        n0, s0 = eb.stats(cl), self.seg.snapshot()
         got = os.path.join(self.tmp, "got")
         r = eb.download(cl, self.http.url("blob"), got)
-        n1, s1 = eb.stats(cl), eb.stats("segment")
-        t1 = eb.netstat(eb.netns(SERVER))
+        n1, s1 = eb.stats(cl), self.seg.snapshot()
         if r["bytes"] != self.a.size or eb.sha256_file(got) != self.sha:
             raise RuntimeError(f"policy {policy}: download corrupt or short ({r['bytes']} B)")
         d = eb.delta(n1, n0)
-        lim = eb.medium_limit(s0, s1, r["bytes"], self.beacon_bt, self.to_tmr)
-        late = eb.hist_delta(s1["lateness_ns"], s0["lateness_ns"])
+        lim = eb.limits(s0, s1, r["bytes"], r["bytes"] / r["speed"], [(SERVER, CLIENT)])
+        t0, t1 = s0["nodes"][SERVER]["tcp"], s1["nodes"][SERVER]["tcp"]
+        late = eb.hist_delta(s1["segment"]["lateness_ns"], s0["segment"]["lateness_ns"])
         mib = r["bytes"] / 2**20
         frames = d["rx_packets"] + d["tx_packets"]
         cpu = d["node_loop_cpu_ns"] + d["node_poller_cpu_ns"] - d["node_model_cpu_ns"]
         return {
-            "kib": r["speed"] / 1024, "limit_kib": lim["limit"] / 1024,
-            "pct": 100 * r["speed"] / lim["limit"],
+            "kib": r["speed"] / 1024, "apriori_kib": lim["apriori"]["limit"] / 1024,
+            "pct_apriori": lim["pct_apriori"], "util": lim["utilisation"],
+            "ack_ratio": lim["acks"]["ratio"], "lim": lim,
             "dropped": d["rx_dropped"] + d["rx_over_errors"],
             "lost": d["emu_rx_dropped_overflow"], "rxboe": d["rx_overflow"],
             "data_frames": d["rx_packets"],
@@ -100,7 +99,8 @@ def policy_rows(res):
         avg = lambda key: statistics.mean(r[key] for r in runs)  # noqa: E731
         rows.append([p, POLICIES[p], f"{min(k):.1f}", f"{statistics.mean(k):.1f}",
                      f"{max(k):.1f}", sum(r["dropped"] for r in runs),
-                     sum(r["lost"] for r in runs), f"{avg('pct'):.2f}",
+                     sum(r["lost"] for r in runs), f"{avg('apriori_kib'):.1f}",
+                     f"{avg('ack_ratio'):.3f}", f"{avg('pct_apriori'):.2f}", f"{avg('util'):.2f}",
                      f"{avg('cpu_ms_mib'):.1f}", f"{avg('wakeups_mib'):.0f}",
                      f"{avg('xfers_frame'):.2f}", f"{avg('late_p99_us'):.0f}",
                      sum(r["stalls"] for r in runs),
@@ -109,7 +109,8 @@ def policy_rows(res):
 
 
 HEAD = ["n", "policy", "min KiB/s", "avg KiB/s", "max KiB/s", "rx dropped (driver)",
-        "lost to overflow (model)", "% of limit", "driver CPU ms/MiB", "wakeups/MiB",
+        "lost to overflow (model)", "a-priori limit KiB/s", "ACKs per data segment",
+        "% of a-priori limit", "wire utilisation %", "driver CPU ms/MiB", "wakeups/MiB",
         "SPI transfers/frame", "lateness p99 us", "frames > 1 ms late", "lateness max ms"]
 
 
@@ -132,7 +133,7 @@ set xrange [0.3:5.7]
 set yrange [0:{limit_kib * 1.1:.0f}]
 set key below
 set title "no host delay (min/avg/max)"
-plot $main using 1:2 with boxes title "ethdrv avg", $seed using 1:2 with points pt 9 ps 2 lc rgb "red" title "seed 000 avg", $main using 1:2:3:4 with yerrorbars lc rgb "black" pt 0 title "min..max", {limit_kib:.1f} lw 2 dt 2 title "medium limit", {0.99 * limit_kib:.1f} lw 1 dt 3 title "99 %"
+plot $main using 1:2 with boxes title "ethdrv avg", $seed using 1:2 with points pt 9 ps 2 lc rgb "red" title "seed 000 avg", $main using 1:2:3:4 with yerrorbars lc rgb "black" pt 0 title "min..max", {limit_kib:.1f} lw 2 dt 2 title "a-priori goodput limit", {0.99 * limit_kib:.1f} lw 1 dt 3 title "99 %"
 set title "sweep, policy 1: host service delay"
 set xlabel "irq_delay_us"
 set xrange [*:*]
@@ -187,7 +188,7 @@ def main():
                     ovf[p].append(b.run(p, ovf_delay))
                     bar.step(f"delay {ovf_delay} policy {p}: {ovf[p][-1]['kib']:.0f} KiB/s")
             bar.close()
-        limits = [r["limit_kib"] for rs in res.values() for r in rs]
+        limits = [r["apriori_kib"] for rs in res.values() for r in rs]
         clean_limit = statistics.median(limits)
         body = report(a, res, sweep, ovf, ovf_delay, limits, clean_limit)
         out = eb.write_result(NAME, "tc6-irq-policy: seed 000's interrupt-policy table, redone",
@@ -205,16 +206,20 @@ def report(a, res, sweep, ovf, ovf_delay, limits, clean_limit):
         rows2.append([p, POLICIES[p].split(":")[0], f"{min(k):.1f}", f"{statistics.mean(k):.1f}",
                       f"{max(k):.1f}", sum(r["dropped"] for r in runs),
                       sum(r["lost"] for r in runs), sum(r["rxboe"] for r in runs),
-                      f"{100 * statistics.mean(k) / clean_limit:.1f}",
+                      f"{statistics.mean(r['pct_apriori'] for r in runs):.1f}",
+                      f"{statistics.mean(r['util'] for r in runs):.1f}",
                       sum(r["retrans"] for r in runs), sum(r["rtos"] for r in runs),
                       f"{statistics.mean(r['delay_us'] for r in runs):.0f}"])
     sw_rows = [[d, f"{r['delay_us']:.0f}", r["delays"], f"{r['kib']:.1f}",
-                f"{100 * r['kib'] / clean_limit:.1f}", r["lost"], r["dropped"], r["retrans"],
-                r["rtos"]] for d, r in sweep]
+                f"{r['ack_ratio']:.3f}", f"{r['pct_apriori']:.1f}", f"{r['util']:.1f}", r["lost"],
+                r["dropped"], r["retrans"], r["rtos"]] for d, r in sweep]
+    runs = [r for rs in res.values() for r in rs]
+    ratios = [r["ack_ratio"] for r in runs]
+    first_inputs = "".join(f"- {line}\n" for line in eb.describe_limits(runs[0]["lim"]))
     return f"""Setup: `ethdrv segment --nodes 2 --device emu:lan8650,hz={a.spi_hz},setup-ns={a.spi_setup_ns}`
 (PLCA, node 0 coordinator). `python3 -m http.server` in t1s1 serves a {a.size} byte
 blob; `curl` in t1s0 downloads it {a.runs} times per policy (round robin over the
-policies), sha256 checked. The policy (oa_tc6 knob `policy=N`, napi-facts §8) and the
+policies), sha256 checked. The policy (oa_tc6 knob `policy=N`, docs/napi.md §8) and the
 host service delay (`irq_delay_us`) are set on the client t1s0, the device under test
 as the seed's i.MX8 + LAN8650; t1s1 keeps the defaults. Counters are deltas of
 `ethdrv stats t1s0` and `ethdrv stats segment` around each download.
@@ -223,11 +228,16 @@ Columns: KiB/s is curl's average speed (seed 000's "K" is the same unit). rx dro
 (driver) = rx_dropped + rx_over_errors of the client, what the driver counts (nothing
 when RXBOE is masked, as Andrew Lunn noted); lost to overflow (model) = frames the
 LAN8650 model had no RX buffer room for (`emu_rx_dropped_overflow`), counted whatever
-the policy; both are totals over the runs. % of limit: curl speed / the medium limit
-of that run (below). Driver CPU = CPU time of the client's loop and poller threads
-minus the time spent inside the model's SPI transfers (`node_model_cpu_ns`); the
-time the model holds the driver to keep the 25 MHz bus clock is a sleep and costs
-no CPU (`emu_held_ns`). Wakeups = loop wakeups + poller thread wakeups. SPI
+the policy; both are totals over the runs. a-priori limit: the most TCP payload (the
+file, plus about 200 bytes of HTTP header) per second one TCP flow can carry over the
+segment at the MTU, TCP options and ACK ratio of the run (ACKs per data segment,
+from the namespaces' TCP counters; formula below); % of a-priori limit = curl speed
+/ it. Wire utilisation = curl speed / the wire-time limit of the frames that crossed
+in that run (retransmissions and every ACK included), i.e. the share of the time the
+wire was busy (formula below). Both are averages over the runs. Driver CPU = CPU
+time of the client's loop and poller threads minus the time spent inside the
+model's SPI transfers (`node_model_cpu_ns`); the time the model holds the driver
+to keep the 25 MHz bus clock is a sleep and costs no CPU (`emu_held_ns`). Wakeups = loop wakeups + poller thread wakeups. SPI
 transfers per frame = spi_transfers / (rx_packets + tx_packets). Lateness p99: the
 medium's delivery lateness (real time minus ideal time) of the frames, p99 bucket
 bound, to tell emulation artifacts from driver effects. Frames > 1 ms late: frames
@@ -242,8 +252,10 @@ Tcp.RetransSegs and TcpExt.TCPTimeouts (t1s1's /proc/net/snmp, netstat).
 {seed_table()}
 ## ethdrv, no host delay
 
-Medium limit of these runs: {min(limits):.1f} .. {max(limits):.1f} KiB/s (median {clean_limit:.1f}).
+A-priori goodput limit of these runs: {min(limits):.1f} .. {max(limits):.1f} KiB/s (median
+{clean_limit:.1f}), at ACK ratios {min(ratios):.3f} .. {max(ratios):.3f}. The first run's inputs:
 
+{first_inputs}
 {eb.md_table(HEAD, policy_rows(res))}
 Extra per MiB (averages over all policies): model CPU
 {statistics.mean(r['model_ms_mib'] for rs in res.values() for r in rs):.1f} ms, driver held
@@ -252,19 +264,20 @@ on the bus {statistics.mean(r['held_ms_mib'] for rs in res.values() for r in rs)
 ## Where RX overflow starts: host service delay sweep (policy 1, one run each)
 
 `irq_delay_us=D`: a poll that starts a new service episode while IRQ_N is asserted first
-sleeps D us (a host late to service IRQ_N); "slept" is the measured mean. % of limit
-is against the median limit of the no-delay runs ({clean_limit:.1f} KiB/s): with losses,
-the run's own wire count includes retransmissions.
+sleeps D us (a host late to service IRQ_N); "slept" is the measured mean. % of
+a-priori limit is against the run's own a-priori limit (its ACK ratio); the wire
+utilisation counts the retransmissions as work, so it hides the losses.
 
-{eb.md_table(["irq_delay_us", "slept us", "delayed episodes", "KiB/s", "% of limit",
+{eb.md_table(["irq_delay_us", "slept us", "delayed episodes", "KiB/s",
+              "ACKs per data segment", "% of a-priori limit", "wire utilisation %",
               "lost (model)", "rx dropped (driver)", "TCP retransmits", "TCP timeouts"],
              sw_rows)}
 ## With overflows: irq_delay_us={ovf_delay}, {a.overflow_runs} runs per policy
 
 {eb.md_table(["n", "policy", "min KiB/s", "avg KiB/s", "max KiB/s", "rx dropped (driver)",
-              "lost (model)", "RXBOE seen", "% of limit", "TCP retransmits", "TCP timeouts",
-              "slept us"], rows2)}
-## The medium limit
+              "lost (model)", "RXBOE seen", "% of a-priori limit", "wire utilisation %",
+              "TCP retransmits", "TCP timeouts", "slept us"], rows2)}
+## The limits
 
 ```
 {eb.LIMIT_FORMULA}

@@ -28,7 +28,7 @@ Everything else in the measured RTT is host time: IRQ to poll, the driver's extr
 transfers (e.g. one chunk to learn RCA before reading the rest), TAP and kernel stack.
 One model effect goes the other way: the model holds the driver only when its bus
 clock runs more than slack_ns (200 us, lan865x_emu default) ahead of real time
-(architecture.md §4), so an SPI transfer may end up to that much earlier in real time
+(docs/design.md §4), so an SPI transfer may end up to that much earlier in real time
 than on a real bus, and a measured RTT can beat rtt_min by up to about 2 * 200 us
 when the frames are long (many chunks per transfer)."""
 

@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
 # The ethdrv demo (`sudo make demo`): a 2-node emulated 10BASE-T1S segment,
 # ping both ways, a 10 MB HTTP download across it with a sha256 check, the
-# throughput against the medium limit computed from what crossed the wire,
+# throughput against the a-priori goodput limit and the wire utilisation,
 # and a ping RTT. Everything is torn down on exit.
 #
 # Usage: scripts/demo.sh [BUILD_DIR]   (as root; BUILD_DIR holds the ethdrv binary)
 #
-# The medium limit (printed with its inputs) is computed from what crossed
-# the wire during the download by bench/ethdrv_bench.py (medium_limit(),
-# LIMIT_FORMULA there): preamble+SFD, frame+FCS, IFG of every frame plus the
-# PLCA beacons and to-tmr silences a perfectly busy segment would pay; the
-# limit is file_bytes / (those bits / 10 Mb/s). One formula for the demo and
-# the benchmarks.
+# Both limits are computed, and printed with their inputs, by
+# bench/ethdrv_bench.py (limits(), LIMIT_FORMULA there), the code the
+# benchmarks use, from snapshots of the segment before and after the download
+# (`ethdrv_bench.py snapshot`, then `limits`):
+# - a-priori goodput limit: the MSS of the TAPs' MTU and TCP options per
+#   full-size frame, the ACK frames at the ACK ratio the TCP stacks showed
+#   during the download, the PLCA beacons and to-tmr silences, preamble, FCS
+#   and gaps, at 10 Mb/s;
+# - wire utilisation: the time the frames that crossed (ACKs and
+#   retransmissions included) need on a busy segment, over the download time.
 set -euo pipefail
 
 BUILD=${1:-build}
@@ -64,12 +68,10 @@ for ((i = 0; i < 50; i++)); do
 	ip netns exec t1s0 curl -s -o /dev/null "http://$A1:$PORT/" && break
 	sleep 0.2
 done
-"$ETHDRV" stats segment --json >"$TMP/before.json"
-"$ETHDRV" stats t1s0 --json >"$TMP/t1s0-before.json"
+python3 "$BENCH_LIB" snapshot 2 >"$TMP/before.json"
 CURL=$(ip netns exec t1s0 curl -s --max-time 300 -o "$TMP/got" \
-	-w '%{size_download} %{time_total} %{speed_download}' "http://$A1:$PORT/file")
-"$ETHDRV" stats segment --json >"$TMP/after.json"
-"$ETHDRV" stats t1s0 --json >"$TMP/t1s0-after.json"
+	-w '%{size_download} %{time_total}' "http://$A1:$PORT/file")
+python3 "$BENCH_LIB" snapshot 2 >"$TMP/after.json"
 SUM_SENT=$(sha256sum <"$TMP/file" | cut -d' ' -f1)
 SUM_GOT=$(sha256sum <"$TMP/got" | cut -d' ' -f1)
 if [[ $SUM_SENT != "$SUM_GOT" ]]; then
@@ -78,23 +80,10 @@ if [[ $SUM_SENT != "$SUM_GOT" ]]; then
 fi
 echo "sha256 identical: $SUM_GOT"
 
-TO_TMR=$("$ETHDRV" get t1s0 to-tmr | cut -d= -f2)
-# The driver reports the configured value; 0 means the default 32 bit times
-# (lan865x.h struct lan865x_plca, the PLCA TOTMR reset value).
-[[ $TO_TMR -eq 0 ]] && TO_TMR=32
-BEACON_BT=$("$ETHDRV" get segment beacon_bt | cut -d= -f2)
-
-LIMIT=$(python3 "$BENCH_LIB" limit "$TMP/before.json" "$TMP/after.json" "$FILE_BYTES" \
-	"$TO_TMR" "$BEACON_BT")
-grep -v '^limit_Bps=' <<<"$LIMIT"
-python3 - "$CURL" "$(sed -n 's/^limit_Bps=//p' <<<"$LIMIT")" "$RTT" <<'PY'
-import sys
-size, t_total, speed = (float(x) for x in sys.argv[1].split())
-limit, rtt = float(sys.argv[2]), sys.argv[3]
-print(f"download: {int(size)} bytes in {t_total:.2f} s = {speed / 1024:.1f} KiB/s "
-      f"= {100 * speed / limit:.1f} % of the medium limit")
-print(f"ping t1s0 -> t1s1 rtt min/avg/max/mdev = {rtt}")
-PY
+read -r DL_BYTES DL_SECONDS <<<"$CURL"
+echo "download: $DL_BYTES bytes in $DL_SECONDS s (t1s1 sends, t1s0 receives: flow 1:0)"
+python3 "$BENCH_LIB" limits "$TMP/before.json" "$TMP/after.json" "$DL_BYTES" "$DL_SECONDS" 1:0
+echo "ping t1s0 -> t1s1 rtt min/avg/max/mdev = $RTT"
 echo "== counters: ethdrv stats t1s0 (excerpt)"
 "$ETHDRV" stats t1s0 | grep -E '^ +(rx_packets|tx_packets|rx_dropped|tx_dropped|rx_over_errors):' || true
 echo "== done; tearing down"

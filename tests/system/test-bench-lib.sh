@@ -1,27 +1,168 @@
 #!/usr/bin/env bash
-# bench/ethdrv_bench.py: the medium limit, percentiles and fairness; the
-# accounting rule of bench/ethdrv_accounting.py and the link MTU of
-# bench/faults.py; all against values derived by hand (no root, no segment).
+# bench/ethdrv_bench.py: the a-priori goodput limit, the wire utilisation
+# (with PLCA bursts), the ACK ratio, percentiles and fairness; the command
+# line that scripts/demo.sh uses; the accounting rule of
+# bench/ethdrv_accounting.py and the link MTU of bench/faults.py; all against
+# values derived by hand (no root, no segment).
 set -eu
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-python3 - "$TOP/bench" <<'PY'
+TMP=$(mktemp -d /tmp/ethdrv-bench-lib.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+python3 - "$TOP/bench" "$TMP" <<'PY'
+import json
 import sys
 sys.path.insert(0, sys.argv[1])
 import ethdrv_bench as eb
 
-# Two ports: 3 + 1 minimum-size frames (64 B = 512 bits, preamble 64, IFG 96).
-# Wire: 4 * (64 + 512 + 96) = 2688 bits. A busy PLCA segment needs max(3, 1) = 3
-# cycles: 3 beacons of 20 bits + port1's 2 empty opportunities * to-tmr 32 = 124.
-# t_min = 2812 bits / 10 Mb/s = 281.2 us; 1000 payload bytes -> 3556187.77 B/s.
-before = {k: 0 for k in ("preamble_bits", "frame_bits", "ifg_bits", "beacon_bits",
-                         "silence_bits", "port0_frames", "port1_frames")}
-after = dict(before, preamble_bits=256, frame_bits=2048, ifg_bits=384, beacon_bits=80,
-             silence_bits=64, port0_frames=3, port1_frames=1, lateness_ns={"buckets": {}})
-m = eb.medium_limit(before, after, 1000, beacon_bt=20, to_tmr=32)
+def node(k, plca=True, node_id=None, node_cnt=2, burst_cnt=0, burst_tmr=128, to_tmr=32,
+         mtu=1500, timestamps=True, tcp=None):
+    """One node of a snapshot (ethdrv_bench.snapshot() layout)."""
+    return {"name": f"t1s{k}", "plca": plca, "node-id": k if node_id is None else node_id,
+            "node-cnt": node_cnt, "to-tmr": to_tmr, "burst-cnt": burst_cnt,
+            "burst-tmr": burst_tmr, "mtu": mtu, "timestamps": timestamps,
+            "tcp": tcp or {"Tcp.OutSegs": 0, "TcpExt.TCPOrigDataSent": 0, "Tcp.RetransSegs": 0}}
+
+
+def snap(nodes, **segment):
+    """A snapshot: beacon 20, IFG 96 bit times, 100 ns bits; SEGMENT counters (default 0)."""
+    seg = {k: 0 for k in ("preamble_bits", "frame_bits", "ifg_bits", "beacon_bits",
+                          "silence_bits")}
+    seg.update({f"port{k}_frames": 0 for k in range(len(nodes))}, lateness_ns={"buckets": {}})
+    seg.update(segment)
+    return {"segment": seg, "beacon_bt": 20, "ifg_bt": 96, "bit_ns": 100, "nodes": nodes}
+
+
+def close(a, b, eps=1e-6):
+    return abs(a - b) <= eps * max(1.0, abs(b))
+
+
+# Wire utilisation. Two ports: 3 + 1 minimum-size frames (64 B = 512 bits, preamble
+# 64, IFG 96). Wire: 4 * (64 + 512 + 96) = 2688 bits. A busy PLCA segment needs
+# max(3, 1) = 3 cycles: 3 beacons of 20 bits + port1's 2 empty opportunities * to-tmr
+# 32 = 124. t_min = 2812 bits * 100 ns = 281.2 us; 1000 payload bytes -> 3556187.77 B/s.
+two = [node(0), node(1)]
+wire = dict(preamble_bits=256, frame_bits=2048, ifg_bits=384, beacon_bits=80, silence_bits=64,
+            port0_frames=3, port1_frames=1)
+m = eb.medium_limit(snap(two), snap(two, **wire), 1000)
 assert m["frame_bits"] == 2688 and m["plca_bits"] == 124 and m["cycles"] == 3, m
-assert abs(m["t_min"] - 281.2e-6) < 1e-12, m
-assert abs(m["limit"] - 1000 / 281.2e-6) < 1e-3, m
+assert close(m["t_min"], 281.2e-6) and close(m["limit"], 1000 / 281.2e-6), m
 assert m["paid_bits"] == 144 and m["frames"] == [3, 1], m
+# node-cnt 4 on 2 nodes: ids 2 and 3 are empty in each of the 3 cycles: + 2 * 3 * 32.
+four = [node(0, node_cnt=4), node(1, node_cnt=4)]
+assert eb.medium_limit(snap(four), snap(four, **wire), 1000)["plca_bits"] == 124 + 192
+# CSMA/CD (plca off on every node): no PLCA terms.
+csma = [node(0, plca=False), node(1, plca=False)]
+assert eb.medium_limit(snap(csma), snap(csma, **wire), 1000)["plca_bits"] == 0
+
+# PLCA overhead with bursts (beacon 20, to-tmr 32, IFG 96).
+def plca(burst_cnt, burst_tmr=(128, 128), to_tmr=32, node_cnt=2):
+    return {"beacon_bt": 20, "ifg_bt": 96, "to_tmr": to_tmr, "node_cnt": node_cnt,
+            "burst_cnt": list(burst_cnt), "burst_tmr": list(burst_tmr)}
+# 6 + 1 frames, node 0 burst-cnt 2: 2 cycles (not max(frames) = 6), node 0 sends 3
+# per cycle (full bursts, no wait), node 1 is empty once: 2 * 20 + 32 = 72 bits.
+o = eb.plca_overhead([6, 1], plca([2, 0]))
+assert o["cycles"] == 2 and o["beacon_bits"] + o["silence_bits"] == 72, o
+# 5 + 0 frames, burst-cnt 2: ceil(5/3) = 2 cycles; node 1 silent twice (64); node 0
+# at best (2 - 5/3) * 32 = 10.67 (packing) or 32 * (2 * 3 - 5) / 2 = 16 (spreading):
+# 40 + 64 + 10.67. (The medium pays 40 + 64 + one burst wait of 32: the bound is below.)
+o = eb.plca_overhead([5, 0], plca([2, 0]))
+assert o["cycles"] == 2 and close(o["silence_bits"], 64 + 32 / 3), o
+# Spreading wins when to-tmr is long: 3 + 3 frames, node 0 burst-cnt 1, to-tmr 255,
+# burst-tmr 128 (a 32-bit wait after an unfinished burst): 3 cycles, node 0 sends one
+# frame in each and waits 3 * 32 = 96 (packing would leave 1.5 opportunities at 255).
+o = eb.plca_overhead([3, 3], plca([1, 0], to_tmr=255))
+assert o["cycles"] == 3 and o["silence_bits"] == 96 and o["beacon_bits"] == 60, o
+# Packing wins when the burst wait is long: 4 + 4 frames, node 0 burst-cnt 1, burst-tmr
+# 255 (wait 159): 2 full bursts and 2 empty opportunities = 64.
+o = eb.plca_overhead([4, 4], plca([1, 0], burst_tmr=(255, 128)))
+assert o["cycles"] == 4 and o["silence_bits"] == 64, o
+assert eb.plca_overhead([4, 4], None) == {"cycles": 0, "beacon_bits": 0, "silence_bits": 0}
+
+# The a-priori goodput limit (docs/host.md §4), by hand. MTU 1500 with timestamps:
+# MSS 1500 - 20 - 20 - 12 = 1448 in a 1518-byte frame: 64 + 1518 * 8 + 96 = 12304 bits;
+# ACK 14 + 20 + 20 + 12 + 4 = 70 bytes: 64 + 560 + 96 = 720 bits. One flow t1s1 -> t1s0
+# at 0.5 ACKs per segment: 1 cycle per segment, 20 beacon bits, t1s0 empty half the
+# cycles: 16 bits. 12304 + 360 + 36 = 12700 bits = 1270 us -> 1448 / 1270 us.
+p2 = plca([0, 0])
+a = eb.apriori_limit(1500, True, 0.5, [(1, 0)], 2, p2, 96, 100)
+assert a["mss"] == 1448 and a["data_bits"] == 12304 and a["ack_bits"] == 720, a
+assert a["plca_bits"] == 36 and a["bits"] == 12700 and close(a["limit"], 1448 / 1270e-6), a
+# Without timestamps: MSS 1460; the 58-byte ACK is padded to 64 (672 bits): 12304 +
+# 336 + 36 = 12676 bits.
+a = eb.apriori_limit(1500, False, 0.5, [(1, 0)], 2, p2, 96, 100)
+assert a["mss"] == 1460 and a["ack_bits"] == 672 and close(a["limit"], 1460 / 1267.6e-6), a
+# CSMA/CD: frames only, 12304 + 360.
+a = eb.apriori_limit(1500, True, 0.5, [(1, 0)], 2, None, 96, 100)
+assert a["bits"] == 12664, a
+# MTU 173 (the fault campaign at BER 1e-4): MSS 121 in a 191-byte frame (1688 bits).
+a = eb.apriori_limit(173, True, 0.5, [(0, 1)], 2, p2, 96, 100)
+assert a["mss"] == 121 and a["data_bits"] == 1688 and a["bits"] == 1688 + 360 + 36, a
+# 8 nodes all-to-all (56 flows): each node sends (7 + 0.5 * 7) / 56 = 0.1875 frames per
+# data segment, no empty opportunity: 0.1875 cycles, 3.75 beacon bits.
+p8 = plca([0] * 8, [128] * 8, node_cnt=8)
+a = eb.apriori_limit(1500, True, 0.5, [(s, r) for s in range(8) for r in range(8) if s != r],
+                     8, p8, 96, 100)
+assert close(a["cycles"], 0.1875) and close(a["bits"], 12304 + 360 + 3.75), a
+# 8 nodes all-to-one: t1s0 sends 0.5 ACKs per segment, each sender 1/7 of the data:
+# 0.5 cycles (t1s0 is the bottleneck), 10 beacon bits, 7 * (0.5 - 1/7) * 32 = 80 silence.
+one8 = [(k, 0) for k in range(1, 8)]
+a = eb.apriori_limit(1500, True, 0.5, one8, 8, p8, 96, 100)
+assert close(a["cycles"], 0.5) and close(a["plca_bits"], 90), a
+# ... and with burst-cnt 3 on t1s0: 1/7 cycle per segment (now the senders bound it);
+# t1s0 packs 0.5 ACKs in 0.125 opportunities, empty for the other 1/56: 32/56 bits.
+p8b = plca([3] + [0] * 7, [128] * 8, node_cnt=8)
+a = eb.apriori_limit(1500, True, 0.5, one8, 8, p8b, 96, 100)
+assert close(a["cycles"], 1 / 7) and close(a["plca_bits"], 20 / 7 + 32 / 56), a
+
+# The ACK ratio from the TCP counters: t1s0 sent 510 segments, 10 with new data (the
+# HTTP request); t1s1 1000 new data segments and 20 retransmissions: 500 pure ACKs
+# per 1030 data segments on the wire.
+tcp = lambda out, data, re: {"Tcp.OutSegs": out, "TcpExt.TCPOrigDataSent": data,  # noqa: E731
+                             "Tcp.RetransSegs": re}
+b4 = snap([node(0, tcp=tcp(7, 1, 0)), node(1, tcp=tcp(3, 2, 0))])
+af = snap([node(0, tcp=tcp(517, 11, 0)), node(1, tcp=tcp(1003, 1002, 20))],
+          **dict(wire, port0_frames=3, port1_frames=1))
+r = eb.ack_ratio(b4, af)
+assert r["acks"] == 500 and r["data_segments"] == 1030 and close(r["ratio"], 500 / 1030), r
+# limits(): both columns of one transfer: 1000 B in 1 ms.
+lim = eb.limits(b4, af, 1000, 1e-3, [(1, 0)])
+exp = eb.apriori_limit(1500, True, 500 / 1030, [(1, 0)], 2, p2, 96, 100)["limit"]
+assert close(lim["pct_apriori"], 100 * 1e6 / exp), lim
+assert close(lim["utilisation"], 100 * 281.2e-6 / 1e-3), lim
+assert "ACK ratio 0.485 (500 pure ACKs / 1030 data segments" in eb.describe_limits(lim)[0]
+# One MTU below 1500 on either node sets the MSS; timestamps count only if every node has them.
+lo = lambda s: {**s, "nodes": [s["nodes"][0], {**s["nodes"][1], "mtu": 576,  # noqa: E731
+                                                "timestamps": False}]}
+assert eb.limits(lo(b4), lo(af), 1000, 1e-3, [(1, 0)])["apriori"]["mss"] == 536
+
+# Set-ups the limits do not model are refused with a reason.
+def refused(before, after, flows=((1, 0),), why=""):
+    try:
+        eb.limits(before, after, 1000, 1.0, list(flows))
+    except eb.LimitError as e:
+        assert why in str(e), e
+        return True
+    return False
+mixed = snap([node(0), node(1, plca=False)])
+assert refused(mixed, mixed, why="PLCA and CSMA/CD")
+high = snap([node(0), node(1, node_id=2)])
+assert refused(high, high, why="never gets a transmit opportunity")
+dup = snap([node(0), node(1, node_id=0)])
+assert refused(dup, dup, why="share a PLCA node-id")
+assert refused(snap(two), snap([node(0), node(1, burst_cnt=1)]), why="changed during the run")
+assert refused(snap(two), snap(two), flows=(), why="no flows")
+assert eb.parse_flows("1:0,2:0") == [(1, 0), (2, 0)]
+for bad in ("1:1", "1", "a:b", "1:0:2", "-1:0"):
+    try:
+        eb.parse_flows(bad)
+        raise AssertionError(f"parse_flows accepted {bad}")
+    except ValueError:
+        pass
+for name, data in (("before", b4), ("after", af), ("mixed", mixed)):
+    with open(f"{sys.argv[2]}/{name}.json", "w") as f:
+        json.dump(data, f)
+print("ok: ethdrv_bench limits (a-priori, wire utilisation, PLCA bursts, ACK ratio, refusals)")
+
 # Percentiles interpolate between neighbours; histogram percentiles give the bucket bound.
 assert eb.percentile([4, 1, 3, 2], 50) == 2.5
 assert eb.percentile([1, 2, 3, 4, 5], 99) == 4.96
@@ -31,7 +172,7 @@ assert eb.hist_delta({"buckets": {"3": 5, "7": 2}}, {"buckets": {"3": 5, "7": 1}
 # Jain: equal shares 1; one of two nodes starved 0.5.
 assert eb.jain([1, 1]) == 1.0 and eb.jain([1, 0]) == 0.5
 assert eb.delta({"a": 5, "h": {}}, {"a": 2}) == {"a": 3}
-print("ok: ethdrv_bench medium_limit, percentile, hist_percentile, jain, delta")
+print("ok: ethdrv_bench percentile, hist_percentile, jain, delta")
 
 import ethdrv_accounting as acct
 import faults
@@ -76,3 +217,17 @@ assert faults.link_mtu(1e-5, 0.85) == 1500 and faults.link_mtu(0, 0.85) == 1500
 assert faults.link_mtu(1e-4, 0.85) == 173
 print("ok: ethdrv_accounting verdicts, faults link_mtu")
 PY
+
+# The command line demo.sh uses: the same numbers; a refused set-up exits 1
+# with the reason, bad arguments exit 2.
+lib=$TOP/bench/ethdrv_bench.py
+out=$(python3 "$lib" limits "$TMP/before.json" "$TMP/after.json" 1000 0.001 1:0)
+grep -q 'measured ACK ratio 0.485 (500 pure ACKs / 1030 data segments' <<<"$out"
+grep -q 'wire utilisation 28.1 %' <<<"$out"
+rc=0
+err=$(python3 "$lib" limits "$TMP/mixed.json" "$TMP/mixed.json" 1000 1 1:0 2>&1) || rc=$?
+[[ $rc -eq 1 ]] && grep -q 'PLCA and CSMA/CD nodes' <<<"$err"
+rc=0
+python3 "$lib" limits "$TMP/before.json" "$TMP/after.json" 1000 1 1:1 2>/dev/null || rc=$?
+[[ $rc -eq 2 ]]
+echo "ok: ethdrv_bench.py limits command line"
