@@ -204,6 +204,16 @@ static inline int ethdrv_spi_transfer(const struct ethdrv_spi_bus *bus, const ui
 }
 
 /**
+ * ethdrv_spi_irq_asserted() - the level of @bus's IRQ line, without waiting
+ * @bus: the bus
+ *
+ * Return: true while IRQ_N is asserted (irq_fd readable); false when it is
+ * not, or when the bus has no IRQ line.
+ * Context: any thread; one poll(2) with a zero timeout.
+ */
+ETHDRV_EXPORT bool ethdrv_spi_irq_asserted(const struct ethdrv_spi_bus *bus);
+
+/**
  * ethdrv_spi_trace_start() - log every transfer on @bus to a file
  * @bus: the bus; its ops and ctx are replaced by a tracing wrapper
  * @path: file to append to; one line per transfer:

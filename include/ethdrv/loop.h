@@ -57,6 +57,17 @@ struct ethdrv_timer {
 ETHDRV_EXPORT uint64_t ethdrv_now_ns(void);
 
 /**
+ * ethdrv_sleep_until_ns() - sleep until CLOCK_MONOTONIC reaches @deadline_ns
+ * @deadline_ns: absolute deadline, as ethdrv_now_ns() counts
+ *
+ * An absolute sleep: a signal does not shorten it and lateness does not
+ * accumulate. For code that may not include OS headers (drivers).
+ * Context: may sleep; never in the loop thread's datapath unless a
+ * benchmark asks for it.
+ */
+ETHDRV_EXPORT void ethdrv_sleep_until_ns(uint64_t deadline_ns);
+
+/**
  * ethdrv_loop_new() - create an event loop
  * @out: receives the loop
  *

@@ -34,6 +34,15 @@ uint64_t ethdrv_now_ns(void)
 	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
 }
 
+void ethdrv_sleep_until_ns(uint64_t deadline_ns)
+{
+	struct timespec ts = { .tv_sec = (time_t)(deadline_ns / NSEC_PER_SEC),
+			       .tv_nsec = (long)(deadline_ns % NSEC_PER_SEC) };
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
 /* ---- timer heap ---- */
 
 static void heap_place(struct ethdrv_loop *loop, struct ethdrv_timer *t, unsigned i)

@@ -4,21 +4,11 @@
  * service delay, the five interrupt policy presets and the SPI trace.
  */
 #include <errno.h>
-#include <poll.h>
 #include <string.h>
-#include <time.h>
 
 #include "oa_tc6_priv.h"
 
 #define OA_TC6_IRQ_DELAY_MAX_US 100000 /* irq_delay_us: at most 100 ms */
-
-/* True while IRQ_N is asserted (the level fd is readable). */
-static bool oa_tc6_irq_asserted(const struct oa_tc6 *tc6)
-{
-	struct pollfd p = { .fd = tc6->bus.irq_fd, .events = POLLIN };
-
-	return tc6->bus.irq_fd >= 0 && poll(&p, 1, 0) == 1 && (p.revents & POLLIN);
-}
 
 /*
  * Benchmark knob irq_delay_us: a poll that starts a new service episode (the
@@ -29,18 +19,13 @@ static bool oa_tc6_irq_asserted(const struct oa_tc6 *tc6)
 void oa_tc6_hooks_poll_begin(struct oa_tc6 *tc6)
 {
 	unsigned us = __atomic_load_n(&tc6->hooks.irq_delay_us, __ATOMIC_RELAXED);
-	struct timespec ts;
-	uint64_t t0, until;
+	uint64_t t0;
 
 	if (!__atomic_exchange_n(&tc6->hooks.episode_done, false, __ATOMIC_RELAXED) || !us ||
-	    !oa_tc6_irq_asserted(tc6))
+	    !ethdrv_spi_irq_asserted(&tc6->bus))
 		return;
 	t0 = ethdrv_now_ns();
-	until = t0 + us * 1000ull;
-	ts.tv_sec = (time_t)(until / 1000000000ull);
-	ts.tv_nsec = (long)(until % 1000000000ull);
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-		;
+	ethdrv_sleep_until_ns(t0 + us * 1000ull);
 	ethdrv_counter_inc(&tc6->st.irq_delays);
 	ethdrv_counter_add(&tc6->st.irq_delay_ns, ethdrv_now_ns() - t0);
 }
