@@ -89,7 +89,7 @@ bool ethdrv__softnet_pending(struct ethdrv__softnet *sn)
 {
 	return sn->head || sn->busy_active ||
 	       __atomic_load_n(&sn->remote_pending, __ATOMIC_SEQ_CST) ||
-	       __atomic_load_n(&sn->busy_kick, __ATOMIC_RELAXED);
+	       __atomic_load_n(&sn->busy_requested, __ATOMIC_RELAXED);
 }
 
 static void sn_append(struct ethdrv_napi **head, struct ethdrv_napi **tail, struct ethdrv_napi *n)
@@ -133,7 +133,7 @@ static void sn_queue(struct ethdrv_napi *n)
 		return;
 	}
 	pthread_mutex_lock(&sn->lock);
-	sn_append(&sn->rhead, &sn->rtail, n);
+	sn_append(&sn->remote_head, &sn->remote_tail, n);
 	__atomic_store_n(&sn->remote_pending, 1, __ATOMIC_SEQ_CST);
 	pthread_mutex_unlock(&sn->lock);
 	ethdrv_loop_wake(loop);
@@ -145,13 +145,13 @@ static void sn_splice_remote(struct ethdrv__softnet *sn)
 	if (!__atomic_load_n(&sn->remote_pending, __ATOMIC_SEQ_CST))
 		return;
 	pthread_mutex_lock(&sn->lock);
-	if (sn->rhead) {
+	if (sn->remote_head) {
 		if (sn->tail)
-			sn->tail->poll_next = sn->rhead;
+			sn->tail->poll_next = sn->remote_head;
 		else
-			sn->head = sn->rhead;
-		sn->tail = sn->rtail;
-		sn->rhead = sn->rtail = NULL;
+			sn->head = sn->remote_head;
+		sn->tail = sn->remote_tail;
+		sn->remote_head = sn->remote_tail = NULL;
 	}
 	__atomic_store_n(&sn->remote_pending, 0, __ATOMIC_SEQ_CST);
 	pthread_mutex_unlock(&sn->lock);
@@ -166,7 +166,7 @@ static bool sn_unqueue(struct ethdrv_napi *n)
 	if (sn_remove(&sn->head, &sn->tail, n))
 		return true;
 	pthread_mutex_lock(&sn->lock);
-	found = sn_remove(&sn->rhead, &sn->rtail, n);
+	found = sn_remove(&sn->remote_head, &sn->remote_tail, n);
 	pthread_mutex_unlock(&sn->lock);
 	return found;
 }
@@ -178,9 +178,9 @@ static void napi_thread_wake(struct ethdrv_napi *n)
 	/* Pairs with the thread publishing thread_sleeping before its check. */
 	if (!__atomic_load_n(&n->thread_sleeping, __ATOMIC_SEQ_CST))
 		return;
-	pthread_mutex_lock(&n->tlock);
-	pthread_cond_signal(&n->tcond);
-	pthread_mutex_unlock(&n->tlock);
+	pthread_mutex_lock(&n->thread_lock);
+	pthread_cond_signal(&n->thread_cond);
+	pthread_mutex_unlock(&n->thread_lock);
 }
 
 bool ethdrv_napi_schedule_prep(struct ethdrv_napi *n)
@@ -230,8 +230,8 @@ bool ethdrv_napi_schedule(struct ethdrv_napi *n)
 	return true;
 }
 
-/* Defer timer expiry (napi_watchdog): schedule without MISSED. */
-static void napi_watchdog(struct ethdrv_napi *n)
+/* The defer timer expired (Linux napi_watchdog): schedule without MISSED. */
+static void napi_defer_expired(struct ethdrv_napi *n)
 {
 	unsigned val = __atomic_load_n(&n->state, __ATOMIC_RELAXED);
 
@@ -247,7 +247,7 @@ static void napi_watchdog(struct ethdrv_napi *n)
 
 static void napi_defer_timer_cb(struct ethdrv_timer *t)
 {
-	napi_watchdog(ethdrv_container_of(t, struct ethdrv_napi, defer_timer));
+	napi_defer_expired(ethdrv_container_of(t, struct ethdrv_napi, defer_timer));
 }
 
 /* Arm the re-poll @timeout ns from now in the context that runs the poll. */
@@ -258,7 +258,7 @@ static void napi_defer_arm(struct ethdrv_napi *n, uint64_t timeout)
 	else if (napi_loop_owner(n->loop))
 		ethdrv_timer_start(&n->defer_timer, timeout, 0);
 	else
-		napi_watchdog(n); /* foreign context: re-poll now rather than never */
+		napi_defer_expired(n); /* foreign context: re-poll now rather than never */
 }
 
 bool ethdrv_napi_complete_done(struct ethdrv_napi *n, int work_done)
@@ -341,14 +341,14 @@ static int napi_run_poll(struct ethdrv_napi *n, int budget)
 }
 
 /* A productive normal poll asks the busy-poller to take over. */
-static void napi_busy_kick(struct ethdrv_napi *n)
+static void napi_request_busy_poll(struct ethdrv_napi *n)
 {
 	struct ethdrv_loop *loop = n->loop;
 
 	if (n->tx || !__atomic_load_n(&n->cfg.busy_poll_us, __ATOMIC_RELAXED))
 		return;
-	__atomic_store_n(&n->busy_kick, 1, __ATOMIC_RELAXED);
-	__atomic_store_n(&loop->sn.busy_kick, 1, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&n->busy_requested, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&loop->sn.busy_requested, 1, __ATOMIC_SEQ_CST);
 	if (!ethdrv_loop_in_thread(loop))
 		ethdrv_loop_wake(loop);
 }
@@ -389,7 +389,7 @@ int ethdrv__napi_run_list(struct ethdrv_loop *loop)
 		work = napi_run_poll(n, weight);
 		processed += work;
 		if (work > 0)
-			napi_busy_kick(n);
+			napi_request_busy_poll(n);
 		/* 2. Full weight: still ours; it goes to the tail. */
 		if (work == weight)
 			napi_repoll(n);
@@ -410,11 +410,11 @@ static bool napi_busy_start(struct ethdrv_napi *n, uint64_t now)
 {
 	unsigned val;
 
-	if (!__atomic_exchange_n(&n->busy_kick, 0, __ATOMIC_RELAXED))
+	if (!__atomic_exchange_n(&n->busy_requested, 0, __ATOMIC_RELAXED))
 		return false;
 	val = __atomic_load_n(&n->state, __ATOMIC_RELAXED);
 	do {
-		/* Scheduled elsewhere: its poll will kick again if it finds work. */
+		/* Scheduled elsewhere: its poll asks again if it finds work. */
 		if (val & (NAPI_S_SCHED | NAPI_S_DISABLE))
 			return false;
 	} while (!__atomic_compare_exchange_n(&n->state, &val,
@@ -462,10 +462,10 @@ int ethdrv__napi_busy_run(struct ethdrv_loop *loop)
 	int total = 0;
 	uint64_t now;
 
-	/* Clear a kick even with an empty list: a late one from a poller
+	/* Clear a request even with an empty list: a late one from a poller
 	 * thread must not keep the loop from sleeping. */
-	if (__atomic_load_n(&sn->busy_kick, __ATOMIC_RELAXED))
-		__atomic_store_n(&sn->busy_kick, 0, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&sn->busy_requested, __ATOMIC_RELAXED))
+		__atomic_store_n(&sn->busy_requested, 0, __ATOMIC_SEQ_CST);
 	else if (!sn->busy_active)
 		return 0;
 	if (!sn->busy)
@@ -496,7 +496,7 @@ static void napi_busy_list_update(struct ethdrv_napi *n)
 	}
 	if (n->busy_active)
 		napi_busy_stop(n, true);
-	__atomic_store_n(&n->busy_kick, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&n->busy_requested, 0, __ATOMIC_RELAXED);
 	for (pp = &sn->busy; *pp; pp = &(*pp)->busy_next) {
 		if (*pp == n) {
 			*pp = n->busy_next;
@@ -513,7 +513,7 @@ static bool napi_thread_wait(struct ethdrv_napi *n)
 {
 	bool slept = false, ret;
 
-	pthread_mutex_lock(&n->tlock);
+	pthread_mutex_lock(&n->thread_lock);
 	__atomic_store_n(&n->thread_sleeping, 1, __ATOMIC_SEQ_CST);
 	for (;;) {
 		uint64_t dl;
@@ -531,9 +531,9 @@ static bool napi_thread_wait(struct ethdrv_napi *n)
 			/* The defer deadline this thread owns expired. */
 			if (__atomic_compare_exchange_n(&n->thread_deadline, &dl, 0, false,
 							__ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
-				pthread_mutex_unlock(&n->tlock);
-				napi_watchdog(n);
-				pthread_mutex_lock(&n->tlock);
+				pthread_mutex_unlock(&n->thread_lock);
+				napi_defer_expired(n);
+				pthread_mutex_lock(&n->thread_lock);
 			}
 			continue;
 		}
@@ -541,14 +541,14 @@ static bool napi_thread_wait(struct ethdrv_napi *n)
 			struct timespec ts = { .tv_sec = (time_t)(dl / 1000000000ull),
 					       .tv_nsec = (long)(dl % 1000000000ull) };
 
-			pthread_cond_timedwait(&n->tcond, &n->tlock, &ts);
+			pthread_cond_timedwait(&n->thread_cond, &n->thread_lock, &ts);
 		} else {
-			pthread_cond_wait(&n->tcond, &n->tlock);
+			pthread_cond_wait(&n->thread_cond, &n->thread_lock);
 		}
 		slept = true;
 	}
 	__atomic_store_n(&n->thread_sleeping, 0, __ATOMIC_RELAXED);
-	pthread_mutex_unlock(&n->tlock);
+	pthread_mutex_unlock(&n->thread_lock);
 	if (slept && ret)
 		ethdrv_counter_inc(&n->stats.thread_wakeups);
 	return ret;
@@ -563,7 +563,7 @@ static void napi_thread_poll(struct ethdrv_napi *n)
 		unsigned val;
 
 		if (work > 0)
-			napi_busy_kick(n);
+			napi_request_busy_poll(n);
 		if (work < weight)
 			return;
 		val = napi_state(n);
@@ -626,10 +626,10 @@ static void napi_thread_stop(struct ethdrv_napi *n)
 	uint64_t dl;
 
 	napi_clear_bits(n, NAPI_S_THREADED);
-	pthread_mutex_lock(&n->tlock);
+	pthread_mutex_lock(&n->thread_lock);
 	__atomic_store_n(&n->thread_stop, 1, __ATOMIC_RELEASE);
-	pthread_cond_signal(&n->tcond);
-	pthread_mutex_unlock(&n->tlock);
+	pthread_cond_signal(&n->thread_cond);
+	pthread_mutex_unlock(&n->thread_lock);
 	pthread_join(n->thread, NULL);
 	n->thread_on = false;
 	/* A defer deadline the thread owned moves to the loop timer. */
@@ -731,7 +731,7 @@ void ethdrv_napi_disable(struct ethdrv_napi *n)
 	}
 	ethdrv_timer_stop(&n->defer_timer);
 	__atomic_store_n(&n->thread_deadline, 0, __ATOMIC_RELEASE);
-	__atomic_store_n(&n->busy_kick, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&n->busy_requested, 0, __ATOMIC_RELAXED);
 	napi_clear_bits(n, NAPI_S_MISSED | NAPI_S_SCHED_THREADED | NAPI_S_PREFER_BUSY_POLL |
 				   NAPI_S_IN_BUSY_POLL);
 	n->timer_poll = false;
@@ -828,9 +828,9 @@ static int napi_alloc(struct ethdrv_netdev *dev, const char *name, struct ethdrv
 	snprintf(n->prefix, sizeof(n->prefix), "napi_%s", name);
 	snprintf(n->hist_name, sizeof(n->hist_name), "napi_%s_irq_to_poll_ns", name);
 	n->stats.irq_to_poll_ns.unit = "ns";
-	if (pthread_mutex_init(&n->tlock, NULL))
+	if (pthread_mutex_init(&n->thread_lock, NULL))
 		goto err_free;
-	ret = napi_cond_init(&n->tcond);
+	ret = napi_cond_init(&n->thread_cond);
 	if (ret)
 		goto err_mutex;
 	if (dev->stats_set) {
@@ -849,9 +849,9 @@ static int napi_alloc(struct ethdrv_netdev *dev, const char *name, struct ethdrv
 	return 0;
 
 err_cond:
-	pthread_cond_destroy(&n->tcond);
+	pthread_cond_destroy(&n->thread_cond);
 err_mutex:
-	pthread_mutex_destroy(&n->tlock);
+	pthread_mutex_destroy(&n->thread_lock);
 err_free:
 	free(n);
 	return ret == -EEXIST ? -EINVAL : ret;
@@ -930,8 +930,8 @@ void ethdrv__napi_free_all(struct ethdrv_netdev *dev)
 
 		l = l->next;
 		ethdrv_napi_del(n);
-		pthread_cond_destroy(&n->tcond);
-		pthread_mutex_destroy(&n->tlock);
+		pthread_cond_destroy(&n->thread_cond);
+		pthread_mutex_destroy(&n->thread_lock);
 		free(n);
 	}
 	dev->napis = NULL;

@@ -59,17 +59,17 @@ struct ethdrv_napi {
 	/* Threaded mode. */
 	pthread_t thread; /* the poller thread while thread_on */
 	bool thread_on; /* a poller thread exists (loop thread only) */
-	pthread_mutex_t tlock; /* protects thread_stop and the condvar wait */
-	pthread_cond_t tcond; /* poller thread sleeps here */
-	int thread_stop; /* ask the poller thread to exit (under tlock) */
+	pthread_mutex_t thread_lock; /* protects thread_stop and the condvar wait */
+	pthread_cond_t thread_cond; /* poller thread sleeps here */
+	int thread_stop; /* ask the poller thread to exit (under thread_lock) */
 	int thread_sleeping; /* atomic: the poller thread may be waiting */
 	uint64_t thread_deadline; /* atomic: defer deadline the thread owns, 0 = none */
 
-	/* Busy polling (loop thread only, except busy_kick). */
+	/* Busy polling (loop thread only, except busy_requested). */
 	struct ethdrv_napi *busy_next; /* in softnet busy list */
 	bool busy_listed; /* on the busy list */
 	bool busy_active; /* busy-poller owns SCHED|IN_BUSY_POLL */
-	int busy_kick; /* atomic: a normal poll did work; enter busy mode */
+	int busy_requested; /* atomic: a normal poll did work; enter busy mode */
 	uint64_t busy_last_work_ns; /* last busy poll that found work */
 };
 
@@ -77,13 +77,13 @@ struct ethdrv_napi {
 struct ethdrv__softnet {
 	struct ethdrv_napi *head; /* poll list, loop thread only */
 	struct ethdrv_napi *tail; /* its last entry */
-	pthread_mutex_t lock; /* protects rhead/rtail */
-	struct ethdrv_napi *rhead; /* pollers scheduled from other threads */
-	struct ethdrv_napi *rtail; /* its last entry */
-	int remote_pending; /* atomic: rhead may be non-empty */
+	pthread_mutex_t lock; /* protects remote_head/remote_tail */
+	struct ethdrv_napi *remote_head; /* pollers scheduled from other threads */
+	struct ethdrv_napi *remote_tail; /* its last entry */
+	int remote_pending; /* atomic: remote_head may be non-empty */
 	struct ethdrv_napi *busy; /* pollers with busy_poll_us > 0 (loop thread) */
 	unsigned busy_active; /* pollers owned by the busy-poller now */
-	int busy_kick; /* atomic: some poller asked for busy mode */
+	int busy_requested; /* atomic: some poller asked for busy mode */
 };
 
 /* Set up / tear down the softnet data of a loop. */

@@ -55,7 +55,7 @@ static int oa_tc6_apply_config(struct oa_tc6 *tc6, const struct oa_tc6_config *c
 	tc6->cps = cfg->cps ? cfg->cps : 64;
 	tc6->xfer_cap = cfg->xfer_cap ? cfg->xfer_cap : OA_TC6_XFER_CAP_DEFAULT;
 	tc6->txq_max = cfg->txq_max ? cfg->txq_max : OA_TC6_TXQ_MAX_DEFAULT;
-	tc6->prote_cfg = cfg->protected_mode;
+	tc6->protected_mode = cfg->protected_mode;
 	if ((tc6->cps != 32 && tc6->cps != 64) || tc6->xfer_cap > OA_TC6_XFER_CAP_MAX ||
 	    cfg->weight > ETHDRV_NAPI_WEIGHT)
 		return -EINVAL;

@@ -21,7 +21,7 @@ ETHDRV_LOG_MODULE(oa_tc6);
 #define OA_TC6_CONFIG0_OWNED \
 	(OA_TC6_CONFIG0_SYNC | OA_TC6_CONFIG0_TXFCSVE | OA_TC6_CONFIG0_PROTE | OA_TC6_CONFIG0_CPS)
 
-int oa_tc6_spi(struct oa_tc6 *tc6, const uint8_t *tx, uint8_t *rx, size_t len)
+int oa_tc6_spi_transfer(struct oa_tc6 *tc6, const uint8_t *tx, uint8_t *rx, size_t len)
 {
 	int ret = ethdrv_spi_transfer(&tc6->bus, tx, rx, len);
 
@@ -39,15 +39,15 @@ static int oa_tc6_ctrl_once(struct oa_tc6 *tc6, bool write, unsigned mms, unsign
 			    uint32_t *vals, unsigned count)
 {
 	int len = oa_tc6_ctrl_build(tc6->ctrl_tx, sizeof(tc6->ctrl_tx), write, mms, addr, vals,
-				    count, tc6->prote_active);
+				    count, tc6->protected_active);
 	int ret;
 
 	if (len < 0)
 		return len;
-	ret = oa_tc6_spi(tc6, tc6->ctrl_tx, tc6->ctrl_rx, (size_t)len);
+	ret = oa_tc6_spi_transfer(tc6, tc6->ctrl_tx, tc6->ctrl_rx, (size_t)len);
 	if (ret)
 		return ret;
-	return oa_tc6_ctrl_parse(tc6->ctrl_tx, tc6->ctrl_rx, (size_t)len, tc6->prote_active,
+	return oa_tc6_ctrl_parse(tc6->ctrl_tx, tc6->ctrl_rx, (size_t)len, tc6->protected_active,
 				 write ? NULL : vals);
 }
 
@@ -73,7 +73,7 @@ static int oa_tc6_ctrl(struct oa_tc6 *tc6, bool write, unsigned mms, unsigned ad
 		ethdrv_counter_inc(&tc6->st.ctrl_failures);
 		ethdrv_warn_ratelimited(tc6->dev, "ctrl: %s mms %u addr 0x%04x failed: %d",
 					write ? "write" : "read", mms, addr, ret);
-		oa_tc6_trigger(tc6, OA_TC6_CAUSE_CTRL);
+		oa_tc6_schedule_recovery(tc6, OA_TC6_CAUSE_CTRL);
 	}
 	mtx_unlock(&tc6->bus_lock);
 	return ret;
@@ -106,7 +106,7 @@ int oa_tc6_sw_reset(struct oa_tc6 *tc6)
 	/* The echo of a reset may already be garbled; RESETC is what counts.
 	 * After a reset PROTE is 0, so fall back to unprotected (§1.5). */
 	ret = oa_tc6_write_reg(tc6, OA_TC6_MMS_STD, OA_TC6_REG_RESET, OA_TC6_RESET_SWRESET);
-	tc6->prote_active = false;
+	tc6->protected_active = false;
 	if (ret)
 		oa_tc6_write_reg(tc6, OA_TC6_MMS_STD, OA_TC6_REG_RESET, OA_TC6_RESET_SWRESET);
 	/* TC6 facts §4.1 steps 3-4: poll RESETC, then clear it (W1C). */
@@ -127,7 +127,7 @@ static uint32_t oa_tc6_config0(const struct oa_tc6 *tc6)
 	uint32_t cps = tc6->cps == 32 ? OA_TC6_CONFIG0_CPS_32 : OA_TC6_CONFIG0_CPS_64;
 	uint32_t v = ETHDRV_FIELD_PREP(OA_TC6_CONFIG0_CPS, cps) | OA_TC6_CONFIG0_TXFCSVE;
 
-	return tc6->prote_cfg ? v | OA_TC6_CONFIG0_PROTE : v;
+	return tc6->protected_mode ? v | OA_TC6_CONFIG0_PROTE : v;
 }
 
 /* Interrupt masks and status clearing before SYNC (TC6 facts §3.4-3.5). */
@@ -158,7 +158,7 @@ int oa_tc6_sync(struct oa_tc6 *tc6, uint32_t config0_extra)
 	if (ret)
 		goto out_unlock;
 	/* Protected framing applies from the transaction after the write. */
-	tc6->prote_active = tc6->prote_cfg;
+	tc6->protected_active = tc6->protected_mode;
 	/* TC6 facts §4.1 step 6: SYNC last; step 7: initial credits. */
 	ret = oa_tc6_write_reg(tc6, OA_TC6_MMS_STD, OA_TC6_REG_CONFIG0, cfg0 | OA_TC6_CONFIG0_SYNC);
 	if (!ret)
@@ -169,9 +169,9 @@ int oa_tc6_sync(struct oa_tc6 *tc6, uint32_t config0_extra)
 	tc6->config0_mask = OA_TC6_CONFIG0_OWNED | config0_extra;
 	tc6->tx_credits = ETHDRV_MIN(ETHDRV_FIELD_GET(OA_TC6_BUFSTS_TXC, bufsts),
 				     (uint32_t)OA_TC6_XFER_CAP_MAX);
-	tc6->rca = ETHDRV_MIN(ETHDRV_FIELD_GET(OA_TC6_BUFSTS_RCA, bufsts), 31u);
+	tc6->rx_chunks_available = ETHDRV_MIN(ETHDRV_FIELD_GET(OA_TC6_BUFSTS_RCA, bufsts), 31u);
 	tc6->synced = true;
-	tc6->need_chunk = true;
+	tc6->must_send_chunk = true;
 out_unlock:
 	mtx_unlock(&tc6->bus_lock);
 	return ret;

@@ -15,8 +15,8 @@
 #define OA_TC6_MIN_FRAME (ETHDRV_ETH_ZLEN + ETHDRV_ETH_FCS_LEN)
 #define OA_TC6_MAX_FRAME 1536 /* NCFGR.MAXFS, with FCS (TC6 facts §2.4) */
 
-/* What one poll hands back outside the lock. */
-struct oa_tc6_round {
+/* What one poll hands back to do outside the bus lock. */
+struct oa_tc6_poll_result {
 	unsigned tx_pkts; /* frames whose last chunk was accepted */
 	unsigned tx_bytes; /* their BQL bytes */
 	int rx_frames; /* frames reassembled (RX work) */
@@ -84,7 +84,7 @@ static struct ethdrv_pkt *oa_tc6_tx_start_next(struct oa_tc6 *tc6)
 	pkt = ethdrv_pkt_queue_pop(&tc6->txq);
 	mtx_unlock(&tc6->tx_lock);
 	if (pkt) {
-		pkt->flags &= ~ETHDRV_PKT_F_DRV0;
+		pkt->flags &= ~OA_TC6_PKT_F_TX_STARTED;
 		ethdrv_pkt_queue_push(&tc6->inflight, pkt);
 	}
 	return pkt;
@@ -93,7 +93,7 @@ static struct ethdrv_pkt *oa_tc6_tx_start_next(struct oa_tc6 *tc6)
 /* True when a TX chunk is ready to go (credits aside). */
 static bool oa_tc6_tx_pending(struct oa_tc6 *tc6)
 {
-	return tc6->tx_cur_idx || oa_tc6_txq_count(tc6);
+	return tc6->tx_next_chunk || oa_tc6_txq_count(tc6);
 }
 
 /*
@@ -103,13 +103,14 @@ static bool oa_tc6_tx_pending(struct oa_tc6 *tc6)
  */
 static bool oa_tc6_tx_fill(struct oa_tc6 *tc6, unsigned i, uint8_t *slot, bool norx, bool *last)
 {
-	struct ethdrv_pkt *pkt = tc6->tx_cur_idx ? tc6->inflight.tail : oa_tc6_tx_start_next(tc6);
-	unsigned idx = tc6->tx_cur_idx, n, off;
+	struct ethdrv_pkt *pkt =
+		tc6->tx_next_chunk ? tc6->inflight.tail : oa_tc6_tx_start_next(tc6);
+	unsigned idx = tc6->tx_next_chunk, n, off;
 	uint32_t hdr;
 
 	if (!pkt)
 		return false;
-	tc6->slot_sv[i] = idx == 0 ? pkt : NULL;
+	tc6->frame_starting_in_slot[i] = idx == 0 ? pkt : NULL;
 	n = oa_tc6_tx_chunks(pkt->len, tc6->cps);
 	off = idx * tc6->cps;
 	hdr = oa_tc6_tx_chunk_header(pkt->len, tc6->cps, idx);
@@ -118,7 +119,7 @@ static bool oa_tc6_tx_fill(struct oa_tc6 *tc6, unsigned i, uint8_t *slot, bool n
 	oa_tc6_put_be32(slot, hdr);
 	memcpy(slot + OA_TC6_WORD, pkt->data + off, ETHDRV_MIN(tc6->cps, pkt->len - off));
 	*last = idx + 1 == n;
-	tc6->tx_cur_idx = *last ? 0 : idx + 1;
+	tc6->tx_next_chunk = *last ? 0 : idx + 1;
 	return true;
 }
 
@@ -180,7 +181,7 @@ static void oa_tc6_rx_account(struct oa_tc6 *tc6)
 }
 
 /* Complete the @k oldest inflight frames: their last chunk was accepted. */
-static void oa_tc6_tx_complete(struct oa_tc6 *tc6, unsigned k, struct oa_tc6_round *r)
+static void oa_tc6_tx_complete(struct oa_tc6 *tc6, unsigned k, struct oa_tc6_poll_result *r)
 {
 	while (k--) {
 		struct ethdrv_pkt *pkt = ethdrv_pkt_queue_pop(&tc6->inflight);
@@ -191,8 +192,8 @@ static void oa_tc6_tx_complete(struct oa_tc6 *tc6, unsigned k, struct oa_tc6_rou
 	}
 }
 
-/* Per-transfer footer summary. */
-struct oa_tc6_xfer_sum {
+/* What the footers of one transfer said, together. */
+struct oa_tc6_footer_summary {
 	bool hdrb; /* some footer had HDRB */
 	bool absent; /* some footer word was all zero */
 	bool exst; /* some footer had EXST */
@@ -201,9 +202,9 @@ struct oa_tc6_xfer_sum {
 	struct oa_tc6_footer last; /* the last good footer */
 };
 
-/* Parse footer @i of the transfer and feed its payload to reassembly. */
-static void oa_tc6_rx_slot(struct oa_tc6 *tc6, unsigned i, bool norx, struct oa_tc6_xfer_sum *s,
-			   struct oa_tc6_round *r)
+/* Check the footer of received chunk @i and feed its payload to reassembly. */
+static void oa_tc6_receive_chunk(struct oa_tc6 *tc6, unsigned i, bool norx,
+				 struct oa_tc6_footer_summary *s, struct oa_tc6_poll_result *r)
 {
 	const uint8_t *p = tc6->data_rx + i * (tc6->cps + OA_TC6_WORD);
 	uint32_t word = oa_tc6_get_be32(p + tc6->cps);
@@ -216,8 +217,8 @@ static void oa_tc6_rx_slot(struct oa_tc6 *tc6, unsigned i, bool norx, struct oa_
 	 * came at all: an all-zero word never has odd parity (§1.3), it is
 	 * MISO held low, e.g. the device took the transfer for a control one
 	 * with a bad header (a flipped DNC bit). */
-	if (tc6->slot_sv[i] && word && !(ok && (f.hdrb || !f.sync)))
-		tc6->slot_sv[i]->flags |= ETHDRV_PKT_F_DRV0;
+	if (tc6->frame_starting_in_slot[i] && word && !(ok && (f.hdrb || !f.sync)))
+		tc6->frame_starting_in_slot[i]->flags |= OA_TC6_PKT_F_TX_STARTED;
 	s->last_ok = ok;
 	s->absent |= !word;
 	if (!ok) {
@@ -235,36 +236,41 @@ static void oa_tc6_rx_slot(struct oa_tc6 *tc6, unsigned i, bool norx, struct oa_
 	r->rx_frames += (int)oa_tc6_rx_chunk(&tc6->rx, p, tc6->cps, &f, true, oa_tc6_rx_emit, tc6);
 }
 
-/* Chunks for the next transfer: TX within credits, RCA, at least one. */
-static unsigned oa_tc6_xfer_build(struct oa_tc6 *tc6, unsigned rx_allow, unsigned *n_last)
+/*
+ * Chunks for the next transfer: TX within credits, RCA, at least one. Chunks
+ * from index @rx_budget on ask for no RX data (NORX), so that a poll never
+ * receives more frames than its budget; *@frames_ending counts the TX frames
+ * whose last chunk goes out.
+ */
+static unsigned oa_tc6_build_chunks(struct oa_tc6 *tc6, unsigned rx_budget, unsigned *frames_ending)
 {
 	unsigned cap = __atomic_load_n(&tc6->xfer_cap, __ATOMIC_RELAXED);
 	unsigned csz = tc6->cps + OA_TC6_WORD, n = 0, want;
 	bool last;
 
 	/* 1. TX chunks, as many as credits allow (TC6 facts §2.5). */
-	*n_last = 0;
+	*frames_ending = 0;
 	while (n < ETHDRV_MIN(cap, tc6->tx_credits)) {
 		uint8_t *slot = tc6->data_tx + n * csz;
 
 		memset(slot, 0, csz);
-		if (!oa_tc6_tx_fill(tc6, n, slot, n >= rx_allow, &last))
+		if (!oa_tc6_tx_fill(tc6, n, slot, n >= rx_budget, &last))
 			break;
-		*n_last += last;
+		*frames_ending += last;
 		n++;
 	}
 	ethdrv_counter_add(&tc6->st.chunks_tx, n);
 	for (unsigned i = n; i < OA_TC6_XFER_CAP_MAX; i++)
-		tc6->slot_sv[i] = NULL;
+		tc6->frame_starting_in_slot[i] = NULL;
 	/* 2. Empty chunks to pull RCA (within the RX budget), or one to release
 	 * IRQ_N (§2.5, §2.7). */
-	want = ETHDRV_MIN(tc6->rca, rx_allow);
-	if (tc6->need_chunk || !n)
+	want = ETHDRV_MIN(tc6->rx_chunks_available, rx_budget);
+	if (tc6->must_send_chunk || !n)
 		want = ETHDRV_MAX(want, 1u);
 	want = ETHDRV_MIN(want, cap);
 	for (; n < want; n++) {
 		uint32_t hdr =
-			oa_tc6_data_header(&(struct oa_tc6_data_hdr){ .norx = n >= rx_allow });
+			oa_tc6_data_header(&(struct oa_tc6_data_hdr){ .norx = n >= rx_budget });
 
 		memset(tc6->data_tx + n * csz, 0, csz);
 		oa_tc6_put_be32(tc6->data_tx + n * csz, hdr);
@@ -274,41 +280,42 @@ static unsigned oa_tc6_xfer_build(struct oa_tc6 *tc6, unsigned rx_allow, unsigne
 }
 
 /* One data transfer and its footers. Bus lock held. Returns 0 or -EIO. */
-static int oa_tc6_xfer(struct oa_tc6 *tc6, unsigned rx_allow, struct oa_tc6_round *r)
+static int oa_tc6_data_transfer(struct oa_tc6 *tc6, unsigned rx_budget,
+				struct oa_tc6_poll_result *r)
 {
-	struct oa_tc6_xfer_sum s = { 0 };
-	unsigned n_last, n = oa_tc6_xfer_build(tc6, rx_allow, &n_last);
+	struct oa_tc6_footer_summary s = { 0 };
+	unsigned frames_ending, n = oa_tc6_build_chunks(tc6, rx_budget, &frames_ending);
 	int ret;
 
 	ethdrv_hist_record(&tc6->chunks_per_transfer, n);
-	ret = oa_tc6_spi(tc6, tc6->data_tx, tc6->data_rx, n * (tc6->cps + OA_TC6_WORD));
+	ret = oa_tc6_spi_transfer(tc6, tc6->data_tx, tc6->data_rx, n * (tc6->cps + OA_TC6_WORD));
 	if (ret) {
-		oa_tc6_trigger(tc6, OA_TC6_CAUSE_BUS);
+		oa_tc6_schedule_recovery(tc6, OA_TC6_CAUSE_BUS);
 		return ret;
 	}
-	tc6->need_chunk = false;
+	tc6->must_send_chunk = false;
 	for (unsigned i = 0; i < n; i++)
-		oa_tc6_rx_slot(tc6, i, i >= rx_allow, &s, r);
+		oa_tc6_receive_chunk(tc6, i, i >= rx_budget, &s, r);
 	oa_tc6_rx_account(tc6);
 	/* Credits from the last footer only; unknown after a bad one (§2.5). */
 	tc6->tx_credits = s.last_ok ? s.last.txc : 0;
-	tc6->rca = s.last_ok ? s.last.rca : 0;
-	tc6->need_chunk = !s.last_ok;
+	tc6->rx_chunks_available = s.last_ok ? s.last.rca : 0;
+	tc6->must_send_chunk = !s.last_ok;
 	/* A fault seen in this transfer may have cost its TX chunks: they stay
 	 * inflight and the recovery aborts them; tx_aborted_started says how
 	 * many of them the device had taken (and counts itself). No footer at
 	 * all means the device did not see a data transaction: recover too. */
 	if (s.hdrb || s.absent) {
 		ethdrv_counter_inc(s.hdrb ? &tc6->st.hdrb : &tc6->st.footers_absent);
-		oa_tc6_trigger(tc6, OA_TC6_CAUSE_HDRB);
+		oa_tc6_schedule_recovery(tc6, OA_TC6_CAUSE_HDRB);
 	} else if (s.unsync && tc6->synced) {
 		ethdrv_counter_inc(&tc6->st.sync_lost);
-		oa_tc6_trigger(tc6, OA_TC6_CAUSE_SYNC);
+		oa_tc6_schedule_recovery(tc6, OA_TC6_CAUSE_SYNC);
 	} else if (s.exst) {
 		oa_tc6_handle_exst(tc6);
 	}
 	if (!tc6->recover_pending)
-		oa_tc6_tx_complete(tc6, n_last, r);
+		oa_tc6_tx_complete(tc6, frames_ending, r);
 	return 0;
 }
 
@@ -324,12 +331,12 @@ void oa_tc6_flush(struct oa_tc6 *tc6, bool drop_queued)
 	unsigned n, kept;
 
 	for (pkt = tc6->inflight.head; pkt; pkt = pkt->next)
-		if (pkt->flags & ETHDRV_PKT_F_DRV0)
+		if (pkt->flags & OA_TC6_PKT_F_TX_STARTED)
 			ethdrv_counter_inc(&tc6->st.tx_aborted_started);
 	n = ethdrv_pkt_queue_purge(&tc6->inflight);
 	ethdrv_counter_add(&ls->tx_aborted_errors, n);
 	ethdrv_counter_add(&ls->tx_errors, n);
-	tc6->tx_cur_idx = 0;
+	tc6->tx_next_chunk = 0;
 	mtx_lock(&tc6->tx_lock);
 	if (drop_queued)
 		ethdrv_counter_add(&ls->tx_dropped, ethdrv_pkt_queue_purge(&tc6->txq));
@@ -349,13 +356,13 @@ void oa_tc6_flush(struct oa_tc6 *tc6, bool drop_queued)
 /* True while a transfer has something to do. */
 static bool oa_tc6_has_work(struct oa_tc6 *tc6)
 {
-	if (tc6->need_chunk || tc6->rca)
+	if (tc6->must_send_chunk || tc6->rx_chunks_available)
 		return true;
 	return tc6->tx_credits && oa_tc6_tx_pending(tc6);
 }
 
 /* Under the lock: recovery if due, then transfers within the RX budget. */
-static bool oa_tc6_poll_locked(struct oa_tc6 *tc6, int budget, struct oa_tc6_round *r)
+static bool oa_tc6_poll_locked(struct oa_tc6 *tc6, int budget, struct oa_tc6_poll_result *r)
 {
 	/* 1. A pending recovery goes first; the data path waits for it. */
 	if (tc6->recover_pending) {
@@ -371,11 +378,11 @@ static bool oa_tc6_poll_locked(struct oa_tc6 *tc6, int budget, struct oa_tc6_rou
 	 * stopped the data path. The first always runs: IRQ_N is released only
 	 * by a data header (TC6 facts §2.5). */
 	for (int i = 0; i < OA_TC6_ROUNDS_MAX; i++) {
-		unsigned rx_allow = (unsigned)(budget - r->rx_frames);
+		unsigned rx_budget = (unsigned)(budget - r->rx_frames);
 
 		if (i && !oa_tc6_has_work(tc6))
 			break;
-		if (oa_tc6_xfer(tc6, rx_allow, r) || tc6->recover_pending)
+		if (oa_tc6_data_transfer(tc6, rx_budget, r) || tc6->recover_pending)
 			return true;
 		if (r->rx_frames >= budget)
 			break;
@@ -387,7 +394,7 @@ static bool oa_tc6_poll_locked(struct oa_tc6 *tc6, int budget, struct oa_tc6_rou
 
 /* Deliver frames and account TX completions, outside the bus lock. */
 static void oa_tc6_poll_finish(struct oa_tc6 *tc6, struct ethdrv_pkt_queue *rxq,
-			       const struct oa_tc6_round *r)
+			       const struct oa_tc6_poll_result *r)
 {
 	struct ethdrv_netdev *dev = tc6->dev;
 	struct ethdrv_pkt *pkt;
@@ -405,7 +412,7 @@ static void oa_tc6_poll_finish(struct oa_tc6 *tc6, struct ethdrv_pkt_queue *rxq,
 int oa_tc6_poll(struct ethdrv_napi *napi, int budget)
 {
 	struct oa_tc6 *tc6 = ethdrv_napi_ctx(napi);
-	struct oa_tc6_round r = { 0 };
+	struct oa_tc6_poll_result r = { 0 };
 	struct ethdrv_pkt_queue rxq;
 	bool more, stalled;
 

@@ -21,8 +21,8 @@ void oa_tc6_hooks_poll_begin(struct oa_tc6 *tc6)
 	unsigned us = __atomic_load_n(&tc6->hooks.irq_delay_us, __ATOMIC_RELAXED);
 	uint64_t t0;
 
-	if (!__atomic_exchange_n(&tc6->hooks.episode_done, false, __ATOMIC_RELAXED) || !us ||
-	    !ethdrv_spi_irq_asserted(&tc6->bus))
+	if (!__atomic_exchange_n(&tc6->hooks.next_poll_starts_episode, false, __ATOMIC_RELAXED) ||
+	    !us || !ethdrv_spi_irq_asserted(&tc6->bus))
 		return;
 	t0 = ethdrv_now_ns();
 	ethdrv_sleep_until_ns(t0 + us * 1000ull);
@@ -32,7 +32,7 @@ void oa_tc6_hooks_poll_begin(struct oa_tc6 *tc6)
 
 void oa_tc6_hooks_poll_completed(struct oa_tc6 *tc6)
 {
-	__atomic_store_n(&tc6->hooks.episode_done, true, __ATOMIC_RELAXED);
+	__atomic_store_n(&tc6->hooks.next_poll_starts_episode, true, __ATOMIC_RELAXED);
 }
 
 /* One interrupt policy preset. */

@@ -21,7 +21,7 @@ struct oa_tc6;
 /* The hooks' state inside struct oa_tc6. */
 struct oa_tc6_hooks {
 	unsigned irq_delay_us; /* host service delay, 0 = off (atomic) */
-	bool episode_done; /* the last poll completed: the next one starts a service episode (atomic) */
+	bool next_poll_starts_episode; /* the last poll completed (atomic) */
 	bool tracing; /* bus wrapped by ethdrv_spi_trace_start() (bus lock) */
 };
 

@@ -28,6 +28,13 @@
 #define OA_TC6_CHUNK_MAX (OA_TC6_MAX_CPS + OA_TC6_WORD)
 #define OA_TC6_DATA_BUF (OA_TC6_XFER_CAP_MAX * OA_TC6_CHUNK_MAX)
 
+/*
+ * A TX frame's packet flag: the device took its first (SV) chunk, so if the
+ * frame is aborted the device may already have started it
+ * (tx_aborted_started).
+ */
+#define OA_TC6_PKT_F_TX_STARTED ETHDRV_PKT_F_DRIVER_PRIVATE
+
 /* The four error sources Linux unmasks (TC6 facts §3.4, napi-facts §8). */
 #define OA_TC6_IRQ_LINUX \
 	(OA_TC6_STATUS0_TXPE | OA_TC6_STATUS0_RXBOE | OA_TC6_STATUS0_LOFE | OA_TC6_STATUS0_HDRE)
@@ -88,7 +95,7 @@ struct oa_tc6 {
 
 	/* Configuration: fixed at create, or atomics written by the loop thread. */
 	unsigned cps; /* chunk payload bytes */
-	bool prote_cfg; /* use protected control framing once configured */
+	bool protected_mode; /* use protected control framing once CONFIG0 is written */
 	unsigned txq_max; /* queued frames before ETHDRV_TX_BUSY */
 	unsigned xfer_cap; /* chunks per transfer (atomic) */
 	uint32_t imask0; /* IMASK0 policy, 1 = masked (atomic) */
@@ -101,19 +108,23 @@ struct oa_tc6 {
 	/* bus_lock (recursive) protects the bus, the buffers, everything below
 	 * down to the TX queue, and a whole recovery. */
 	mtx_t bus_lock;
-	bool prote_active; /* control framing now in effect */
+	bool protected_active; /* protected control framing now in effect (CONFIG0.PROTE) */
 	bool synced; /* we set SYNC and the device has not lost it */
 	bool in_init; /* the chip's init runs: no nested recovery */
-	bool need_chunk; /* send at least one chunk (IRQ release) */
+	/* The next transfer sends a chunk even without work: to release IRQ_N,
+	 * or to learn the credits a bad footer did not tell. */
+	bool must_send_chunk;
 	unsigned tx_credits; /* TXC from the last good footer or BUFSTS */
-	unsigned rca; /* RCA from the last good footer */
+	unsigned rx_chunks_available; /* RCA from the last good footer or BUFSTS */
 	struct ethdrv_pkt_queue inflight; /* frames with chunks on the wire, oldest first */
-	unsigned tx_cur_idx; /* next chunk of inflight.tail, or 0 when it is complete */
+	unsigned tx_next_chunk; /* index of inflight.tail's next chunk; 0 = it is complete */
 	struct ethdrv_pkt_queue rx_ready; /* good frames to deliver after unlocking */
 	struct oa_tc6_rx rx; /* reassembly */
 	uint64_t rx_drops_seen[OA_TC6_RX_DROP_NR]; /* rx.drops already counted */
 	uint64_t rx_opened_seen; /* rx.opened already counted */
-	struct ethdrv_pkt *slot_sv[OA_TC6_XFER_CAP_MAX]; /* frame whose SV chunk is in slot i */
+	/* The TX frame whose first (SV) chunk is in chunk slot i of the current
+	 * transfer, or NULL. */
+	struct ethdrv_pkt *frame_starting_in_slot[OA_TC6_XFER_CAP_MAX];
 	int recover_pending; /* 0, or cause + 1 (atomic reads outside the lock) */
 	uint64_t stall_start_ns; /* when traffic stopped for the pending recovery */
 	uint64_t next_try_ns; /* earliest retry after a failed recovery (atomic) */
@@ -141,7 +152,7 @@ struct oa_tc6 {
 
 /* oa_tc6_ctrl.c */
 /* One SPI transfer, counted; a bus failure is counted too. */
-int oa_tc6_spi(struct oa_tc6 *tc6, const uint8_t *tx, uint8_t *rx, size_t len);
+int oa_tc6_spi_transfer(struct oa_tc6 *tc6, const uint8_t *tx, uint8_t *rx, size_t len);
 
 /* oa_tc6_data.c */
 /* The "rx" poller: every data transfer happens here (NAPI contract, napi.h). */
@@ -153,7 +164,7 @@ void oa_tc6_flush(struct oa_tc6 *tc6, bool drop_queued);
 
 /* oa_tc6_recovery.c */
 /* Request a recovery; the first cause wins until it ran. Bus lock held. */
-void oa_tc6_trigger(struct oa_tc6 *tc6, enum oa_tc6_cause cause);
+void oa_tc6_schedule_recovery(struct oa_tc6 *tc6, enum oa_tc6_cause cause);
 /* EXST: read STATUS0/1, clear them, act on them. Bus lock held. */
 void oa_tc6_handle_exst(struct oa_tc6 *tc6);
 /* Reset and bring the device back; on failure, retry later with backoff. */

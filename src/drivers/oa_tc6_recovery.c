@@ -22,7 +22,7 @@ static const char *const oa_tc6_cause_names[OA_TC6_CAUSE_NR] = {
 };
 
 /* Request a recovery; the first cause wins until it ran. Bus lock held. */
-void oa_tc6_trigger(struct oa_tc6 *tc6, enum oa_tc6_cause cause)
+void oa_tc6_schedule_recovery(struct oa_tc6 *tc6, enum oa_tc6_cause cause)
 {
 	if (tc6->in_init || !__atomic_load_n(&tc6->running, __ATOMIC_RELAXED))
 		return;
@@ -39,7 +39,7 @@ void oa_tc6_trigger(struct oa_tc6 *tc6, enum oa_tc6_cause cause)
 void oa_tc6_request_recovery(struct oa_tc6 *tc6)
 {
 	mtx_lock(&tc6->bus_lock);
-	oa_tc6_trigger(tc6, OA_TC6_CAUSE_USER);
+	oa_tc6_schedule_recovery(tc6, OA_TC6_CAUSE_USER);
 	mtx_unlock(&tc6->bus_lock);
 }
 
@@ -101,15 +101,15 @@ void oa_tc6_handle_exst(struct oa_tc6 *tc6)
 	if (st[0] & OA_TC6_STATUS0_RXBOE)
 		oa_tc6_rx_overflow(tc6);
 	if (st[0] & OA_TC6_STATUS0_TXPE)
-		oa_tc6_trigger(tc6, OA_TC6_CAUSE_TXPE);
+		oa_tc6_schedule_recovery(tc6, OA_TC6_CAUSE_TXPE);
 	else if (st[0] & OA_TC6_STATUS0_LOFE)
-		oa_tc6_trigger(tc6, OA_TC6_CAUSE_LOFE);
+		oa_tc6_schedule_recovery(tc6, OA_TC6_CAUSE_LOFE);
 	else if (st[0] & OA_TC6_STATUS0_HDRE)
-		oa_tc6_trigger(tc6, OA_TC6_CAUSE_HDRE);
+		oa_tc6_schedule_recovery(tc6, OA_TC6_CAUSE_HDRE);
 	else if (st[1] & OA_TC6_STATUS1_FATAL)
-		oa_tc6_trigger(tc6, OA_TC6_CAUSE_STATUS1);
+		oa_tc6_schedule_recovery(tc6, OA_TC6_CAUSE_STATUS1);
 	else if (st[0] & OA_TC6_STATUS0_RESETC)
-		oa_tc6_trigger(tc6, OA_TC6_CAUSE_RESETC);
+		oa_tc6_schedule_recovery(tc6, OA_TC6_CAUSE_RESETC);
 }
 
 /* Run the chip's bring-up with nested recovery suppressed. Bus lock held. */
@@ -194,7 +194,7 @@ static void oa_tc6_check_config(struct oa_tc6 *tc6)
 		ethdrv_err_ratelimited(tc6->dev,
 				       "config check: MMS %u 0x%04x reads 0x%08x, expected 0x%08x",
 				       diff.mms, diff.addr, diff.got, diff.want);
-		oa_tc6_trigger(tc6, OA_TC6_CAUSE_CONFIG);
+		oa_tc6_schedule_recovery(tc6, OA_TC6_CAUSE_CONFIG);
 	}
 out_unlock:
 	mtx_unlock(&tc6->bus_lock);
@@ -210,7 +210,7 @@ void oa_tc6_watchdog(struct ethdrv_timer *t)
 	uint64_t xfers = ethdrv_counter_get(&tc6->st.spi_transfers);
 	unsigned check_ms = __atomic_load_n(&tc6->config_check_ms, __ATOMIC_RELAXED);
 	uint64_t now = ethdrv_now_ns();
-	bool kick = tc6->bus.irq_fd < 0;
+	bool schedule_poll = tc6->bus.irq_fd < 0;
 
 	if (check_ms && now >= tc6->next_check_ns) {
 		if (tc6->next_check_ns)
@@ -219,10 +219,10 @@ void oa_tc6_watchdog(struct ethdrv_timer *t)
 	}
 
 	if (__atomic_load_n(&tc6->recover_pending, __ATOMIC_ACQUIRE))
-		kick = now >= __atomic_load_n(&tc6->next_try_ns, __ATOMIC_RELAXED);
+		schedule_poll = now >= __atomic_load_n(&tc6->next_try_ns, __ATOMIC_RELAXED);
 	else if (xfers == tc6->last_xfers && oa_tc6_txq_count(tc6))
-		kick = true; /* frames waiting and no transfer for a whole period */
+		schedule_poll = true; /* frames waiting and no transfer for a whole period */
 	tc6->last_xfers = xfers;
-	if (kick && ethdrv_napi_schedule(tc6->napi) && tc6->bus.irq_fd >= 0)
+	if (schedule_poll && ethdrv_napi_schedule(tc6->napi) && tc6->bus.irq_fd >= 0)
 		ethdrv_counter_inc(&tc6->st.watchdog_kicks);
 }
