@@ -152,6 +152,15 @@ ETHDRV_EXPORT void ethdrv_loop_set_before_sleep(struct ethdrv_loop *loop, ethdrv
 ETHDRV_EXPORT int ethdrv_loop_set_budget(struct ethdrv_loop *loop, unsigned packets,
 					 unsigned usecs);
 
+/**
+ * ethdrv_loop_get_budget() - the budget ethdrv_loop_set_budget() set
+ * @loop: the loop
+ * @packets: receives netdev_budget
+ * @usecs: receives netdev_budget_usecs
+ */
+ETHDRV_EXPORT void ethdrv_loop_get_budget(const struct ethdrv_loop *loop, unsigned *packets,
+					  unsigned *usecs);
+
 /* Loop counters (softnet_stat-like). */
 struct ethdrv_loop_stats {
 	uint64_t iterations; /* run_once calls */

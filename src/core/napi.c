@@ -53,6 +53,20 @@ static const struct ethdrv_stat_desc napi_stats_desc[] = {
 	ETHDRV_STAT_DESC(struct ethdrv_napi_stats, thread_wakeups),
 };
 
+/* Per-loop NAPI data (Linux softnet_data), the loop's deferred-work stage. */
+struct ethdrv__softnet {
+	struct ethdrv__loop_softirq stage; /* attached to the loop (loop_priv.h) */
+	struct ethdrv_napi *head; /* poll list, loop thread only */
+	struct ethdrv_napi *tail; /* its last entry */
+	pthread_mutex_t lock; /* protects remote_head/remote_tail */
+	struct ethdrv_napi *remote_head; /* pollers scheduled from other threads */
+	struct ethdrv_napi *remote_tail; /* its last entry */
+	int remote_pending; /* atomic: remote_head may be non-empty */
+	struct ethdrv_napi *busy; /* pollers with busy_poll_us > 0 (loop thread) */
+	unsigned busy_active; /* pollers owned by the busy-poller now */
+	int busy_requested; /* atomic: some poller asked for busy mode */
+};
+
 /* The poller whose thread is the current thread, if any. */
 static __thread struct ethdrv_napi *napi_tls_thread;
 
@@ -66,27 +80,13 @@ static inline void napi_clear_bits(struct ethdrv_napi *n, unsigned bits)
 	__atomic_and_fetch(&n->state, ~bits, __ATOMIC_SEQ_CST);
 }
 
-/* True if the caller may touch loop-thread-only state of @loop. */
-static bool napi_loop_owner(const struct ethdrv_loop *loop)
-{
-	return !__atomic_load_n(&loop->thread_set, __ATOMIC_ACQUIRE) || ethdrv_loop_in_thread(loop);
-}
-
 /* ---- softnet: the per-loop poll lists ---- */
 
-int ethdrv__softnet_init(struct ethdrv__softnet *sn)
+/* True if the loop must not block: polls queued or busy polling active. */
+static bool sn_pending(struct ethdrv__loop_softirq *s)
 {
-	memset(sn, 0, sizeof(*sn));
-	return -pthread_mutex_init(&sn->lock, NULL);
-}
+	struct ethdrv__softnet *sn = ethdrv_container_of(s, struct ethdrv__softnet, stage);
 
-void ethdrv__softnet_destroy(struct ethdrv__softnet *sn)
-{
-	pthread_mutex_destroy(&sn->lock);
-}
-
-bool ethdrv__softnet_pending(struct ethdrv__softnet *sn)
-{
 	return sn->head || sn->busy_active ||
 	       __atomic_load_n(&sn->remote_pending, __ATOMIC_SEQ_CST) ||
 	       __atomic_load_n(&sn->busy_requested, __ATOMIC_RELAXED);
@@ -125,7 +125,7 @@ static bool sn_remove(struct ethdrv_napi **head, struct ethdrv_napi **tail, stru
 static void sn_queue(struct ethdrv_napi *n)
 {
 	struct ethdrv_loop *loop = n->loop;
-	struct ethdrv__softnet *sn = &loop->sn;
+	struct ethdrv__softnet *sn = n->sn;
 
 	if (ethdrv_loop_in_thread(loop)) {
 		/* The loop drains this list before it sleeps: no lock, no wake. */
@@ -160,7 +160,7 @@ static void sn_splice_remote(struct ethdrv__softnet *sn)
 /* Take @n off either poll list (loop thread); true if it was queued. */
 static bool sn_unqueue(struct ethdrv_napi *n)
 {
-	struct ethdrv__softnet *sn = &n->loop->sn;
+	struct ethdrv__softnet *sn = n->sn;
 	bool found;
 
 	if (sn_remove(&sn->head, &sn->tail, n))
@@ -255,7 +255,7 @@ static void napi_defer_arm(struct ethdrv_napi *n, uint64_t timeout)
 {
 	if (napi_tls_thread == n)
 		__atomic_store_n(&n->thread_deadline, ethdrv_now_ns() + timeout, __ATOMIC_RELEASE);
-	else if (napi_loop_owner(n->loop))
+	else if (ethdrv__loop_is_owner(n->loop))
 		ethdrv_timer_start(&n->defer_timer, timeout, 0);
 	else
 		napi_defer_expired(n); /* foreign context: re-poll now rather than never */
@@ -348,7 +348,7 @@ static void napi_request_busy_poll(struct ethdrv_napi *n)
 	if (n->tx || !__atomic_load_n(&n->cfg.busy_poll_us, __ATOMIC_RELAXED))
 		return;
 	__atomic_store_n(&n->busy_requested, 1, __ATOMIC_RELAXED);
-	__atomic_store_n(&loop->sn.busy_requested, 1, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&n->sn->busy_requested, 1, __ATOMIC_SEQ_CST);
 	if (!ethdrv_loop_in_thread(loop))
 		ethdrv_loop_wake(loop);
 }
@@ -363,22 +363,24 @@ static void napi_repoll(struct ethdrv_napi *n)
 	else if (val & NAPI_S_THREADED)
 		ethdrv__napi_schedule(n); /* threaded was turned on: hand it over */
 	else
-		sn_append(&n->loop->sn.head, &n->loop->sn.tail, n);
+		sn_append(&n->sn->head, &n->sn->tail, n);
 }
 
-int ethdrv__napi_run_list(struct ethdrv_loop *loop)
+/* The poll list (net_rx_action), within netdev_budget / netdev_budget_usecs. */
+static int napi_run_list(struct ethdrv_loop *loop, struct ethdrv__softnet *sn)
 {
-	struct ethdrv__softnet *sn = &loop->sn;
+	unsigned budget_packets, budget_usecs;
 	struct ethdrv_napi *n;
 	int budget, processed = 0;
+	bool squeezed = false;
 	uint64_t end;
 
 	sn_splice_remote(sn);
 	if (!sn->head)
 		return 0;
-	budget = (int)__atomic_load_n(&loop->budget_packets, __ATOMIC_RELAXED);
-	end = ethdrv_now_ns() +
-	      __atomic_load_n(&loop->budget_usecs, __ATOMIC_RELAXED) * NSEC_PER_USEC;
+	ethdrv_loop_get_budget(loop, &budget_packets, &budget_usecs);
+	budget = (int)budget_packets;
+	end = ethdrv_now_ns() + budget_usecs * NSEC_PER_USEC;
 	while ((n = sn->head)) {
 		int weight = __atomic_load_n(&n->weight, __ATOMIC_RELAXED), work;
 
@@ -396,11 +398,11 @@ int ethdrv__napi_run_list(struct ethdrv_loop *loop)
 		/* 3. Out of packets or time: the rest stays at the front. */
 		budget -= work;
 		if (sn->head && (budget <= 0 || ethdrv_now_ns() >= end)) {
-			ethdrv_counter_inc(&loop->st.time_squeeze);
+			squeezed = true;
 			break;
 		}
 	}
-	ethdrv_counter_add(&loop->st.processed, (uint64_t)processed);
+	ethdrv__loop_count_processed(loop, (uint64_t)processed, squeezed);
 	return processed;
 }
 
@@ -421,7 +423,7 @@ static bool napi_busy_start(struct ethdrv_napi *n, uint64_t now)
 					      val | NAPI_S_SCHED | NAPI_S_IN_BUSY_POLL, true,
 					      __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
 	n->busy_active = true;
-	n->loop->sn.busy_active++;
+	n->sn->busy_active++;
 	n->busy_last_work_ns = now;
 	return true;
 }
@@ -430,7 +432,7 @@ static bool napi_busy_start(struct ethdrv_napi *n, uint64_t now)
 static void napi_busy_stop(struct ethdrv_napi *n, bool schedule)
 {
 	n->busy_active = false;
-	n->loop->sn.busy_active--;
+	n->sn->busy_active--;
 	napi_clear_bits(n, NAPI_S_IN_BUSY_POLL | NAPI_S_MISSED);
 	if (schedule)
 		ethdrv__napi_schedule(n); /* the last poll that may re-arm the IRQ */
@@ -454,12 +456,12 @@ static int napi_busy_poll(struct ethdrv_napi *n, uint64_t now, int limit)
 	return total;
 }
 
-int ethdrv__napi_busy_run(struct ethdrv_loop *loop)
+/* Busy-poll the pollers in busy mode, up to netdev_budget packets each. */
+static int napi_busy_run(struct ethdrv_loop *loop, struct ethdrv__softnet *sn)
 {
-	struct ethdrv__softnet *sn = &loop->sn;
-	int limit = (int)__atomic_load_n(&loop->budget_packets, __ATOMIC_RELAXED);
+	unsigned budget_packets, budget_usecs;
 	struct ethdrv_napi *n;
-	int total = 0;
+	int limit, total = 0;
 	uint64_t now;
 
 	/* Clear a request even with an empty list: a late one from a poller
@@ -470,19 +472,72 @@ int ethdrv__napi_busy_run(struct ethdrv_loop *loop)
 		return 0;
 	if (!sn->busy)
 		return 0;
+	ethdrv_loop_get_budget(loop, &budget_packets, &budget_usecs);
+	limit = (int)budget_packets;
 	now = ethdrv_now_ns();
 	for (n = sn->busy; n; n = n->busy_next) {
 		if (!n->busy_active && !napi_busy_start(n, now))
 			continue;
 		total += napi_busy_poll(n, now, limit);
 	}
-	ethdrv_counter_add(&loop->st.processed, (uint64_t)total);
+	ethdrv__loop_count_processed(loop, (uint64_t)total, false);
 	return total;
+}
+
+/* ---- the loop's deferred-work stage (loop_priv.h) ---- */
+
+/* Steps 4 and 5 of the loop: the poll list, then busy polling. */
+static int sn_run(struct ethdrv_loop *loop, struct ethdrv__loop_softirq *s)
+{
+	struct ethdrv__softnet *sn = ethdrv_container_of(s, struct ethdrv__softnet, stage);
+	int n = napi_run_list(loop, sn);
+
+	return n + napi_busy_run(loop, sn);
+}
+
+static void sn_destroy(struct ethdrv__loop_softirq *s)
+{
+	struct ethdrv__softnet *sn = ethdrv_container_of(s, struct ethdrv__softnet, stage);
+
+	pthread_mutex_destroy(&sn->lock);
+	free(sn);
+}
+
+static const struct ethdrv__loop_softirq_ops sn_stage_ops = {
+	.pending = sn_pending,
+	.run = sn_run,
+	.destroy = sn_destroy,
+};
+
+/* The poll lists of @loop, attached to it by the first poller added there. */
+static int sn_get(struct ethdrv_loop *loop, struct ethdrv__softnet **out)
+{
+	struct ethdrv__loop_softirq *s = ethdrv__loop_softirq_get(loop);
+	struct ethdrv__softnet *sn;
+
+	if (!s) {
+		sn = calloc(1, sizeof(*sn));
+		if (!sn)
+			return -ENOMEM;
+		if (pthread_mutex_init(&sn->lock, NULL)) {
+			free(sn);
+			return -ENOMEM;
+		}
+		sn->stage.ops = &sn_stage_ops;
+		s = &sn->stage;
+		if (ethdrv__loop_softirq_attach(loop, s)) {
+			/* Another thread attached its own first: use that one. */
+			sn_destroy(s);
+			s = ethdrv__loop_softirq_get(loop);
+		}
+	}
+	*out = ethdrv_container_of(s, struct ethdrv__softnet, stage);
+	return 0;
 }
 
 static void napi_busy_list_update(struct ethdrv_napi *n)
 {
-	struct ethdrv__softnet *sn = &n->loop->sn;
+	struct ethdrv__softnet *sn = n->sn;
 	struct ethdrv_napi **pp;
 	bool want = !n->deleted && !n->tx && n->cfg.busy_poll_us;
 
@@ -723,7 +778,7 @@ void ethdrv_napi_disable(struct ethdrv_napi *n)
 				break;
 			continue;
 		}
-		if (napi_loop_owner(n->loop) && napi_claim_owned(n))
+		if (ethdrv__loop_is_owner(n->loop) && napi_claim_owned(n))
 			break;
 		/* A poll runs elsewhere (poller thread): wait for its release. */
 		napi_sleep_us(sleep_us);
@@ -860,12 +915,16 @@ err_free:
 static int napi_add(struct ethdrv_netdev *dev, const char *name, ethdrv_napi_poll_fn poll,
 		    int weight, void *ctx, bool tx, struct ethdrv_napi **out)
 {
+	struct ethdrv__softnet *sn;
 	struct ethdrv_napi *n;
 	int ret;
 
 	if (!dev || !dev->loop || !name || !*name || strlen(name) >= sizeof(n->name) || !poll ||
 	    weight < 1 || weight > ETHDRV_NAPI_WEIGHT || !out)
 		return -EINVAL;
+	ret = sn_get(dev->loop, &sn);
+	if (ret)
+		return ret;
 	n = napi_find(dev, name);
 	if (n && !n->deleted)
 		return -EINVAL;
@@ -882,6 +941,7 @@ static int napi_add(struct ethdrv_netdev *dev, const char *name, ethdrv_napi_pol
 	n->ctx = ctx;
 	n->dev = dev;
 	n->loop = dev->loop;
+	n->sn = sn;
 	n->tx = tx;
 	n->cfg.threaded = false;
 	n->cfg.busy_poll_us = 0;

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * NAPI internals shared by napi.c, loop.c and netdev.c: the poller struct,
- * its state bits, and the per-loop "softnet" data (poll list, busy list).
+ * NAPI internals shared by napi.c and netdev.c (the device layer, as
+ * Linux's net/core/dev.c holds both net_device and napi_struct): the poller
+ * struct and its state bits. The per-loop poll lists ("softnet") are
+ * napi.c's own; the loop sees them only as its deferred-work stage
+ * (loop_priv.h).
  */
 #ifndef ETHDRV_CORE_NAPI_PRIV_H
 #define ETHDRV_CORE_NAPI_PRIV_H
@@ -21,6 +24,8 @@
 #define NAPI_S_IN_BUSY_POLL 0x20u /* the busy-poller owns it */
 #define NAPI_S_PREFER_BUSY_POLL 0x40u /* the busy-poller wants it back soon */
 
+struct ethdrv__softnet;
+
 /* Link in the device's list of pollers (driver.h names the head type). */
 struct ethdrv__napi_list {
 	struct ethdrv__napi_list *next; /* next poller of the same device */
@@ -33,6 +38,7 @@ struct ethdrv_napi {
 	int weight; /* per-poll budget, atomic (the "budget" knob may change it) */
 	void *ctx; /* driver context */
 	struct ethdrv_loop *loop; /* the device's loop */
+	struct ethdrv__softnet *sn; /* its loop's poll lists (napi.c) */
 	struct ethdrv_napi *poll_next; /* poll list link (owned with SCHED) */
 	unsigned defer_count; /* defer_hard_irqs countdown; touched by the owner only */
 	bool timer_poll; /* the defer timer scheduled the next poll (owner only) */
@@ -73,38 +79,15 @@ struct ethdrv_napi {
 	uint64_t busy_last_work_ns; /* last busy poll that found work */
 };
 
-/* Per-loop NAPI data (Linux softnet_data). */
-struct ethdrv__softnet {
-	struct ethdrv_napi *head; /* poll list, loop thread only */
-	struct ethdrv_napi *tail; /* its last entry */
-	pthread_mutex_t lock; /* protects remote_head/remote_tail */
-	struct ethdrv_napi *remote_head; /* pollers scheduled from other threads */
-	struct ethdrv_napi *remote_tail; /* its last entry */
-	int remote_pending; /* atomic: remote_head may be non-empty */
-	struct ethdrv_napi *busy; /* pollers with busy_poll_us > 0 (loop thread) */
-	unsigned busy_active; /* pollers owned by the busy-poller now */
-	int busy_requested; /* atomic: some poller asked for busy mode */
-};
-
-/* Set up / tear down the softnet data of a loop. */
-int ethdrv__softnet_init(struct ethdrv__softnet *sn);
-void ethdrv__softnet_destroy(struct ethdrv__softnet *sn);
-/* True if the loop must not block: polls queued or busy polling active. */
-bool ethdrv__softnet_pending(struct ethdrv__softnet *sn);
-/* run_once step 4 (net_rx_action); returns the packets processed. */
-int ethdrv__napi_run_list(struct ethdrv_loop *loop);
-/* run_once step 5 (busy polling); returns the packets processed. */
-int ethdrv__napi_busy_run(struct ethdrv_loop *loop);
+/* Delete and free every poller of @dev (device cleanup). */
+void ethdrv__napi_free_all(struct ethdrv_netdev *dev);
+/* Set the poll weight of a non-TX poller (the "budget" knob). */
+void ethdrv__napi_set_weight(struct ethdrv_napi *napi, int weight);
 
 /* Poller of a device list link. */
 static inline struct ethdrv_napi *ethdrv__napi_from_link(struct ethdrv__napi_list *l)
 {
 	return ethdrv_container_of(l, struct ethdrv_napi, dev_link);
 }
-
-/* Set the poll weight of a non-TX poller (the "budget" knob). */
-void ethdrv__napi_set_weight(struct ethdrv_napi *napi, int weight);
-/* Delete and free every poller of @dev (device cleanup). */
-void ethdrv__napi_free_all(struct ethdrv_netdev *dev);
 
 #endif /* ETHDRV_CORE_NAPI_PRIV_H */

@@ -19,7 +19,6 @@
 #include "ethdrv/driver.h"
 #include "ethdrv/log.h"
 #include "ethdrv/netdev.h"
-#include "loop_priv.h"
 #include "napi_priv.h"
 
 ETHDRV_LOG_MODULE(netdev);
@@ -399,7 +398,9 @@ static int netdev_set_core(struct ethdrv_netdev *dev, enum netdev_knob_id id, ui
 {
 	struct ethdrv_dql *dql = &dev->txq.dql;
 	struct ethdrv__napi_list *l;
+	unsigned packets, usecs;
 
+	ethdrv_loop_get_budget(dev->loop, &packets, &usecs);
 	switch (id) {
 	case K_WEIGHT:
 		dev->napi_weight = (int)v;
@@ -407,9 +408,9 @@ static int netdev_set_core(struct ethdrv_netdev *dev, enum netdev_knob_id id, ui
 			ethdrv__napi_set_weight(ethdrv__napi_from_link(l), (int)v);
 		return 0;
 	case K_NETDEV_BUDGET:
-		return ethdrv_loop_set_budget(dev->loop, (unsigned)v, dev->loop->budget_usecs);
+		return ethdrv_loop_set_budget(dev->loop, (unsigned)v, usecs);
 	case K_NETDEV_BUDGET_USECS:
-		return ethdrv_loop_set_budget(dev->loop, dev->loop->budget_packets, (unsigned)v);
+		return ethdrv_loop_set_budget(dev->loop, packets, (unsigned)v);
 	case K_BQL_MIN:
 		if (v > dql->max_limit)
 			return -EINVAL;
@@ -464,7 +465,9 @@ static int netdev_weight(const struct ethdrv_netdev *dev)
 static uint64_t netdev_get_core(const struct ethdrv_netdev *dev, enum netdev_knob_id id)
 {
 	const struct ethdrv_napi_config *c = &dev->napi_cfg;
+	unsigned packets, usecs;
 
+	ethdrv_loop_get_budget(dev->loop, &packets, &usecs);
 	switch (id) {
 	case K_DEFER:
 		return c->defer_hard_irqs;
@@ -479,9 +482,9 @@ static uint64_t netdev_get_core(const struct ethdrv_netdev *dev, enum netdev_kno
 	case K_WEIGHT:
 		return (uint64_t)netdev_weight(dev);
 	case K_NETDEV_BUDGET:
-		return __atomic_load_n(&dev->loop->budget_packets, __ATOMIC_RELAXED);
+		return packets;
 	case K_NETDEV_BUDGET_USECS:
-		return __atomic_load_n(&dev->loop->budget_usecs, __ATOMIC_RELAXED);
+		return usecs;
 	case K_BQL_MIN:
 		return dev->txq.dql.min_limit;
 	case K_BQL_MAX:
