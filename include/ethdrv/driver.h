@@ -3,7 +3,7 @@
  * Driver-facing API (internal to ethdrv and its drivers; DPDK's
  * ethdev_driver.h split): the device struct drivers embed, the ops they
  * fill in, the calls they make from their datapath, and the bus interface
- * they talk to hardware through (style.md S3, S6). Drivers include only
+ * they talk to hardware through (docs/style.md S3, S6). Drivers include only
  * this header set, never OS headers.
  */
 #ifndef ETHDRV_DRIVER_H
@@ -66,7 +66,7 @@ struct ethdrv_txq {
 
 /*
  * The generic device. Drivers embed it as the first member of their
- * private struct and recover it with ethdrv_container_of() (style.md S3).
+ * private struct and recover it with ethdrv_container_of() (docs/style.md S3).
  * Fields are owned by the core; drivers read them and use the calls below.
  */
 struct ethdrv_netdev {
@@ -166,7 +166,7 @@ ETHDRV_EXPORT void ethdrv_netdev_tx_wake(struct ethdrv_netdev *dev);
 ETHDRV_EXPORT void ethdrv_netdev_tx_reset(struct ethdrv_netdev *dev);
 
 /*
- * The bus: the only way drivers reach hardware (style.md S6). Real boards
+ * The bus: the only way drivers reach hardware (docs/style.md S6). Real boards
  * implement it over spidev and a GPIO line (src/platform/linux), the
  * hardware models in-process (src/emu).
  */

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The event loop: one thread per node runs fd watchers, timers and the NAPI
- * poll list (the "softirq" of architecture.md §4). Built on epoll, with a
+ * poll list (the "softirq" of docs/design.md §4). Built on epoll, with a
  * timerfd armed at the earliest absolute deadline and an eventfd for
  * cross-thread wakes. Shaped after Redis ae.c: ethdrv_loop_run_once() is
  * the unit of work, ethdrv_loop_run() a few lines around it, and a
- * before-sleep hook runs before each blocking wait (style.md S7).
+ * before-sleep hook runs before each blocking wait (docs/style.md S7).
  *
  * Watchers and timers are caller-owned structs (no allocation per event);
  * they are started, changed and stopped only from the loop thread.

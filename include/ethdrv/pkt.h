@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Packet buffers: a fixed pool allocated once at setup; the datapath never
- * calls malloc (style.md S9, ixy mempool, lwIP PBUF_POOL). Alloc and free
+ * calls malloc (docs/style.md S9, ixy mempool, lwIP PBUF_POOL). Alloc and free
  * are safe from any thread. A packet queue is a singly linked FIFO that
  * costs no allocation either.
  */

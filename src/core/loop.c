@@ -432,7 +432,7 @@ static void loop_claim_thread(struct ethdrv_loop *loop)
 		return;
 	loop->thread = pthread_self();
 	__atomic_store_n(&loop->thread_set, 1, __ATOMIC_RELEASE);
-	/* host-measurements.md §1: the default 50 us slack delays every timer. */
+	/* docs/host.md §1: the default 50 us slack delays every timer. */
 	prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
 }
 

@@ -2,7 +2,7 @@
 /*
  * NAPI-style pollers (napi.h): the SCHED/MISSED ownership protocol, the
  * per-loop poll list ("softnet"), software IRQ coalescing, threaded and
- * busy-poll modes. Facts: napi-facts.md §1.3 (state bits), §2.2 (defer
+ * busy-poll modes. Facts, in docs/napi.md: §1.3 (state bits), §2.2 (defer
  * table), §2.3 (busy polling), §3 (threaded NAPI).
  *
  * Ownership: whoever sets SCHED owns the poller until complete_done (or a
@@ -34,7 +34,7 @@ ETHDRV_LOG_MODULE(napi);
 
 #define NSEC_PER_USEC 1000ull
 #define NAPI_BUSY_BUDGET_MAX 65535u
-/* Bits complete_done clears (napi-facts.md §1.3 step 5). */
+/* Bits complete_done clears (docs/napi.md §1.3 step 5). */
 #define NAPI_S_DONE_MASK \
 	(NAPI_S_SCHED | NAPI_S_MISSED | NAPI_S_SCHED_THREADED | NAPI_S_PREFER_BUSY_POLL)
 
@@ -191,7 +191,7 @@ bool ethdrv_napi_schedule_prep(struct ethdrv_napi *n)
 		if (val & NAPI_S_DISABLE)
 			return false;
 		new = val | NAPI_S_SCHED;
-		/* Already owned: make the owner poll once more (§1.3). */
+		/* Already owned: make the owner poll once more (docs/napi.md §1.3). */
 		if (val & NAPI_S_SCHED)
 			new |= NAPI_S_MISSED;
 	} while (!__atomic_compare_exchange_n(&n->state, &val, new, true, __ATOMIC_SEQ_CST,
@@ -271,7 +271,7 @@ bool ethdrv_napi_complete_done(struct ethdrv_napi *n, int work_done)
 	/* 1. A busy-poller owns it and will poll again. */
 	if (val & NAPI_S_IN_BUSY_POLL)
 		return false;
-	/* 2-3. Software IRQ coalescing (napi-facts.md §2.2). */
+	/* 2-3. Software IRQ coalescing (docs/napi.md §2.2). */
 	if (work_done > 0)
 		n->defer_count = __atomic_load_n(&n->cfg.defer_hard_irqs, __ATOMIC_RELAXED);
 	if (n->defer_count > 0) {
@@ -326,7 +326,7 @@ static int napi_run_poll(struct ethdrv_napi *n, int budget)
 	ethdrv_counter_inc(&n->stats.polls);
 	work = n->poll(n, budget);
 	if (ethdrv_unlikely(work < 0 || work > budget)) {
-		/* A driver bug (napi-facts.md §1.2): log once, treat as the budget. */
+		/* A driver bug (docs/napi.md §1.2): log once, treat as the budget. */
 		if (!__atomic_exchange_n(&n->warned, 1, __ATOMIC_RELAXED))
 			ethdrv_err(n->dev, "napi %s: poll returned %d, budget %d", n->name, work,
 				   budget);
@@ -353,7 +353,7 @@ static void napi_request_busy_poll(struct ethdrv_napi *n)
 		ethdrv_loop_wake(loop);
 }
 
-/* The poll used its whole weight and the core still owns it (§1.2). */
+/* The poll used its whole weight and the core still owns it (docs/napi.md §1.2). */
 static void napi_repoll(struct ethdrv_napi *n)
 {
 	unsigned val = napi_state(n);
@@ -406,7 +406,7 @@ static int napi_run_list(struct ethdrv_loop *loop, struct ethdrv__softnet *sn)
 	return processed;
 }
 
-/* ---- busy polling (napi-facts.md §2.3) ---- */
+/* ---- busy polling (docs/napi.md §2.3) ---- */
 
 static bool napi_busy_start(struct ethdrv_napi *n, uint64_t now)
 {
@@ -561,7 +561,7 @@ static void napi_busy_list_update(struct ethdrv_napi *n)
 	n->busy_listed = false;
 }
 
-/* ---- threaded mode (napi-facts.md §3) ---- */
+/* ---- threaded mode (docs/napi.md §3) ---- */
 
 /* Sleep until the thread owns a schedule (true) or must exit (false). */
 static bool napi_thread_wait(struct ethdrv_napi *n)
@@ -699,7 +699,7 @@ static void napi_irq_cb(struct ethdrv_watch *w, unsigned events)
 {
 	struct ethdrv_napi *n = ethdrv_container_of(w, struct ethdrv_napi, irq_watch);
 
-	/* Mask first, then schedule (napi-facts.md §1.1). */
+	/* Mask first, then schedule (docs/napi.md §1.1). */
 	ethdrv_watch_set(w, 0);
 	__atomic_store_n(&n->irq_ts, ethdrv_now_ns(), __ATOMIC_RELAXED);
 	ethdrv_counter_inc(&n->stats.irqs);

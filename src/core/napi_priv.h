@@ -15,7 +15,7 @@
 #include "ethdrv/loop.h"
 #include "ethdrv/napi.h"
 
-/* State bits of struct ethdrv_napi.state (napi-facts.md §1.3). */
+/* State bits of struct ethdrv_napi.state (docs/napi.md §1.3). */
 #define NAPI_S_SCHED 0x01u /* owned: scheduled or polling */
 #define NAPI_S_MISSED 0x02u /* a schedule arrived while owned: poll again */
 #define NAPI_S_DISABLE 0x04u /* disable pending or done: no new schedules */

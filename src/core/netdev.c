@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The generic device (netdev.h, driver.h): lifecycle, RX delivery, the TX
- * queue with byte queue limits and its stop/wake protocol (napi-facts.md
+ * queue with byte queue limits and its stop/wake protocol (docs/napi.md
  * §4.2), and run-time knobs.
  *
  * Counters on the TX error paths, as Linux's __dev_queue_xmit counts them:
@@ -242,7 +242,7 @@ void ethdrv_netdev_tx_sent(struct ethdrv_netdev *dev, unsigned bytes)
 	if (ethdrv_likely(ethdrv_dql_avail(&q->dql) >= 0))
 		return;
 	netdev_txq_set(q, ETHDRV_TXQ_STACK_XOFF);
-	/* netdev_tx_sent_queue (§4.2): a completion on another thread may have
+	/* netdev_tx_sent_queue (docs/napi.md §4.2): a completion on another thread may have
 	 * made room before it could see XOFF; re-check after a full barrier. */
 	netdev_txq_mb(q);
 	if (ethdrv_dql_avail(&q->dql) < 0)
@@ -305,7 +305,7 @@ enum netdev_knob_id {
 	K_BQL_HOLD,
 };
 
-/* Core knobs and their accepted ranges (architecture.md §2 names). */
+/* Core knobs and their accepted ranges (docs/design.md §2 names). */
 static const struct netdev_knob {
 	const char *key; /* the name users know from Linux sysfs/sysctl */
 	enum netdev_knob_id id; /* what it sets */

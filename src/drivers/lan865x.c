@@ -16,7 +16,7 @@
 ETHDRV_LOG_MODULE(lan865x);
 
 struct lan865x_priv {
-	struct ethdrv_netdev dev; /* must be first (style.md S3) */
+	struct ethdrv_netdev dev; /* must be first (docs/style.md S3) */
 	struct lan865x_config cfg; /* immutable configuration */
 	struct oa_tc6 *tc6; /* the protocol framework */
 	uint8_t mac[ETHDRV_ETH_ALEN]; /* station address to program (loop thread) */
@@ -34,7 +34,7 @@ struct lan865x_reg_val {
 
 /*
  * Fixed AN1760 configuration writes for Rev B0/B1 silicon, MMS 4, in the
- * order of AN1760 Rev F (DS60001760G, June 2024) as listed in TC6 facts
+ * order of AN1760 Rev F (DS60001760G, June 2024) as listed in docs/tc6.md
  * §5.3 steps 2 and 4. The trim-dependent registers are computed separately.
  */
 static const struct lan865x_reg_val lan865x_an1760_pre[] = {
@@ -53,7 +53,7 @@ static const struct lan865x_reg_val lan865x_an1760_fixed[] = {
 	{ LAN865X_MMS_VEND2, 0x50, 0x0002 },
 };
 
-/* SQI table 0xB0..0xBB (AN1760, TC6 facts §5.3 step 6), one transaction. */
+/* SQI table 0xB0..0xBB (AN1760, docs/tc6.md §5.3 step 6), one transaction. */
 static const uint32_t lan865x_sqi_table[] = {
 	0x0103, 0x0910, 0x1D26, 0x002A, 0x0103, 0x070D,
 	0x1720, 0x0027, 0x0509, 0x0E13, 0x1C25, 0x002B,
@@ -71,7 +71,7 @@ static int lan865x_write_table(struct lan865x_priv *priv, const struct lan865x_r
 	return 0;
 }
 
-/* AN1760 indirect read (TC6 facts §5.3 step 1): address, read enable, data. */
+/* AN1760 indirect read (docs/tc6.md §5.3 step 1): address, read enable, data. */
 static int lan865x_indirect_read(struct lan865x_priv *priv, uint32_t addr, uint32_t *val)
 {
 	int ret = oa_tc6_write_reg(priv->tc6, LAN865X_MMS_VEND2, LAN865X_REG_IND_ADDR, addr);
@@ -92,7 +92,7 @@ static int lan865x_trim(uint32_t v)
 	return t & 0x10 ? t - 32 : t;
 }
 
-/* Read the trims and check the chip (MLIB's Chip_Error rule, §5.3 step 1). */
+/* Read the trims and check the chip (MLIB's Chip_Error rule, docs/tc6.md §5.3 step 1). */
 static int lan865x_read_trims(struct lan865x_priv *priv, int *o1, int *o2)
 {
 	uint32_t v1, v2, chk;
@@ -113,7 +113,7 @@ static int lan865x_read_trims(struct lan865x_priv *priv, int *o1, int *o2)
 	return 0;
 }
 
-/* The trim-dependent AN1760 writes (TC6 facts §5.3 steps 3 and 5). */
+/* The trim-dependent AN1760 writes (docs/tc6.md §5.3 steps 3 and 5). */
 static int lan865x_write_trimmed(struct lan865x_priv *priv, int o1, int o2)
 {
 	uint32_t p1 = ETHDRV_FIELD_PREP(LAN865X_CFGPARAM1_A, 9 + o1) |
@@ -139,7 +139,7 @@ static int lan865x_write_trimmed(struct lan865x_priv *priv, int o1, int o2)
 	return ret;
 }
 
-/* AN1760 configuration, TC6 facts §5.3 steps 1-6 in order. */
+/* AN1760 configuration, docs/tc6.md §5.3 steps 1-6 in order. */
 static int lan865x_an1760_config(struct lan865x_priv *priv)
 {
 	int o1, o2, ret;
@@ -156,7 +156,7 @@ static int lan865x_an1760_config(struct lan865x_priv *priv)
 	return ret;
 }
 
-/* The station address as SAB/SAT register values (§5.2). */
+/* The station address as SAB/SAT register values (docs/tc6.md §5.2). */
 static void lan865x_mac_regs(const struct lan865x_priv *priv, uint32_t *sab, uint32_t *sat)
 {
 	const uint8_t *m = priv->mac;
@@ -165,7 +165,7 @@ static void lan865x_mac_regs(const struct lan865x_priv *priv, uint32_t *sab, uin
 	*sat = ETHDRV_FIELD_PREP(LAN865X_MAC_SAT_ADDR, m[4] | m[5] << 8);
 }
 
-/* Station address into SAB1/SAT1 and SAB2/SAT2, bottom before top (§5.2). */
+/* Station address into SAB1/SAT1 and SAB2/SAT2, bottom before top (docs/tc6.md §5.2). */
 static int lan865x_write_mac(struct lan865x_priv *priv)
 {
 	uint32_t regs[4];
@@ -176,7 +176,7 @@ static int lan865x_write_mac(struct lan865x_priv *priv)
 	return oa_tc6_write_regs(priv->tc6, LAN865X_MMS_MAC, LAN865X_REG_MAC_SAB1, regs, 4);
 }
 
-/* Hash index: bit j is the XOR of DA bits j, j+6, ..., j+42 (§4.2). */
+/* Hash index: bit j is the XOR of DA bits j, j+6, ..., j+42 (docs/tc6.md §4.2). */
 static unsigned lan865x_hash_index(const uint8_t *addr)
 {
 	unsigned idx = 0;
@@ -234,7 +234,7 @@ static int lan865x_write_rx_mode(struct lan865x_priv *priv)
 	return ret;
 }
 
-/* PLCA CTRL0 and CTRL1 as programmed (§3.6). */
+/* PLCA CTRL0 and CTRL1 as programmed (docs/tc6.md §3.6). */
 static void lan865x_plca_ctrl(const struct lan865x_priv *priv, uint32_t ctrl[2])
 {
 	const struct lan865x_plca *p = &priv->plca;
@@ -245,7 +245,7 @@ static void lan865x_plca_ctrl(const struct lan865x_priv *priv, uint32_t ctrl[2])
 		  ETHDRV_FIELD_PREP(LAN865X_PLCA_CTRL1_ID, p->node_id);
 }
 
-/* PLCA with collision detection off in PLCA mode, on for CSMA/CD (§3.6). */
+/* PLCA with collision detection off in PLCA mode, on for CSMA/CD (docs/tc6.md §3.6). */
 static int lan865x_write_plca(struct lan865x_priv *priv)
 {
 	const struct lan865x_plca *p = &priv->plca;
@@ -279,7 +279,7 @@ static int lan865x_mac_enable(struct lan865x_priv *priv, bool on)
 }
 
 /*
- * Bring-up in datasheet order, one call per step (TC6 facts §4.1, §5.3);
+ * Bring-up in datasheet order, one call per step (docs/tc6.md §4.1, §5.3);
  * also the recovery path of the framework, so it restores everything.
  */
 static int lan865x_init(void *chip)
@@ -287,19 +287,19 @@ static int lan865x_init(void *chip)
 	struct lan865x_priv *priv = chip;
 	int ret;
 
-	ret = oa_tc6_sw_reset(priv->tc6); /* §4.1 steps 3-4: SWRESET, RESETC, clear */
+	ret = oa_tc6_sw_reset(priv->tc6); /* docs/tc6.md §4.1 steps 3-4: SWRESET, RESETC, clear */
 	if (!ret)
-		ret = lan865x_an1760_config(priv); /* §5.3 steps 1-6 */
+		ret = lan865x_an1760_config(priv); /* docs/tc6.md §5.3 steps 1-6 */
 	if (!ret)
 		ret = oa_tc6_write_reg(priv->tc6, LAN865X_MMS_MAC, LAN865X_REG_MAC_TI,
-				       LAN865X_MAC_TI_25MHZ); /* §5.3 step 7 */
+				       LAN865X_MAC_TI_25MHZ); /* docs/tc6.md §5.3 step 7 */
 	if (!ret)
-		ret = lan865x_write_mac(priv); /* §5.2 */
+		ret = lan865x_write_mac(priv); /* docs/tc6.md §5.2 */
 	if (!ret)
-		ret = lan865x_write_rx_mode(priv); /* §4.2 filters */
+		ret = lan865x_write_rx_mode(priv); /* docs/tc6.md §4.2 filters */
 	if (!ret)
-		ret = lan865x_write_plca(priv); /* §3.6 */
-	if (!ret) /* §4.1 steps 5-7; ZARFE for errata s3 (§5.6); SYNC last */
+		ret = lan865x_write_plca(priv); /* docs/tc6.md §3.6 */
+	if (!ret) /* docs/tc6.md §4.1 steps 5-7; ZARFE for errata s3 (§5.6); SYNC last */
 		ret = oa_tc6_sync(priv->tc6, OA_TC6_CONFIG0_ZARFE);
 	if (!ret)
 		ret = lan865x_mac_enable(priv, true);
@@ -378,7 +378,7 @@ static int lan865x_set_rx_mode(struct ethdrv_netdev *dev)
 	return dev->up ? lan865x_write_rx_mode(priv) : 0;
 }
 
-/* Link from the clause-22 status register at MMS 0 0xFF01 (§3.2). */
+/* Link from the clause-22 status register at MMS 0 0xFF01 (docs/tc6.md §3.2). */
 static int lan865x_get_link(struct ethdrv_netdev *dev, struct ethdrv_link_state *st)
 {
 	struct lan865x_priv *priv = LAN865X_FROM_NETDEV(dev);
@@ -389,7 +389,7 @@ static int lan865x_get_link(struct ethdrv_netdev *dev, struct ethdrv_link_state 
 		ret = oa_tc6_read_reg(priv->tc6, LAN865X_MMS_STD, LAN865X_REG_PHY_BMSR, &bmsr);
 	st->up = !ret && (bmsr & LAN865X_PHY_BMSR_LSTATUS);
 	st->speed_mbps = 10;
-	st->full_duplex = false; /* 10BASE-T1S is half duplex (§5.7) */
+	st->full_duplex = false; /* 10BASE-T1S is half duplex (docs/tc6.md §5.7) */
 	return ret;
 }
 

@@ -12,7 +12,8 @@
 
 #define OA_TC6_WATCHDOG_NS (100ull * 1000 * 1000)
 #define OA_TC6_POLL_MODE_NS (1000ull * 1000) /* no IRQ line: poll every ms */
-#define OA_TC6_CONFIG_CHECK_MS 1000 /* config_check_ms default (Zephyr checks every 1 s) */
+#define OA_TC6_CONFIG_CHECK_MS \
+	1000 /* config_check_ms default (NuttX checks every 1 s, docs/tc6.md §4.5) */
 
 int oa_tc6_open(struct oa_tc6 *tc6)
 {

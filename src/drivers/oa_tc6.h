@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * OPEN Alliance TC6 framework: the protocol half of a MAC-PHY driver
- * (kernel oa_tc6.h + lan865x.c split, style.md S3). It owns the SPI bus,
+ * (kernel oa_tc6.h + lan865x.c split, docs/style.md S3). It owns the SPI bus,
  * control transactions (with protected mode, echo checks and retries), the
  * data path (a TX queue under byte queue limits, chunking, credits, footer
  * checks, RX reassembly with a software CRC check) run by one NAPI poller,
@@ -24,7 +24,7 @@
 
 struct oa_tc6;
 
-/* OA standard registers, MMS 0 (TC6 facts §3.2). */
+/* OA standard registers, MMS 0 (docs/tc6.md §3.2). */
 #define OA_TC6_MMS_STD 0
 #define OA_TC6_REG_IDVER 0x00
 #define OA_TC6_REG_PHYID 0x01
@@ -40,7 +40,7 @@ struct oa_tc6;
 
 #define OA_TC6_RESET_SWRESET ETHDRV_BIT(0)
 
-/* CONFIG0 (TC6 facts §3.3). */
+/* CONFIG0 (docs/tc6.md §3.3). */
 #define OA_TC6_CONFIG0_SYNC ETHDRV_BIT(15)
 #define OA_TC6_CONFIG0_TXFCSVE ETHDRV_BIT(14)
 #define OA_TC6_CONFIG0_CSARFE ETHDRV_BIT(13)
@@ -56,7 +56,7 @@ struct oa_tc6;
 #define OA_TC6_CONFIG0_CPS_32 5
 #define OA_TC6_CONFIG0_CPS_64 6
 
-/* STATUS0 and IMASK0 bits (TC6 facts §3.4); IMASK0: 1 = masked. */
+/* STATUS0 and IMASK0 bits (docs/tc6.md §3.4); IMASK0: 1 = masked. */
 #define OA_TC6_STATUS0_TXPE ETHDRV_BIT(0)
 #define OA_TC6_STATUS0_TXBOE ETHDRV_BIT(1)
 #define OA_TC6_STATUS0_TXBUE ETHDRV_BIT(2)
@@ -73,17 +73,17 @@ struct oa_tc6;
 #define OA_TC6_STATUS0_ALL ETHDRV_GENMASK(12, 0)
 #define OA_TC6_STATUS0_NR 13
 
-/* STATUS1 bits, LAN8650/1 layout (TC6 facts §3.5). */
+/* STATUS1 bits, LAN8650/1 layout (docs/tc6.md §3.5). */
 #define OA_TC6_STATUS1_RXNER ETHDRV_BIT(0)
 #define OA_TC6_STATUS1_TXNER ETHDRV_BIT(1)
 #define OA_TC6_STATUS1_FSMSTER ETHDRV_BIT(17)
 #define OA_TC6_STATUS1_ECC ETHDRV_BIT(18)
 #define OA_TC6_STATUS1_UV18 ETHDRV_BIT(19)
 #define OA_TC6_STATUS1_BUSER ETHDRV_BIT(20)
-/* Faults that need a reset (datasheet "Internal Fault Detection", §5.6). */
+/* Faults that need a reset (datasheet "Internal Fault Detection", docs/tc6.md §5.6). */
 #define OA_TC6_STATUS1_FATAL (OA_TC6_STATUS1_RXNER | OA_TC6_STATUS1_TXNER | OA_TC6_STATUS1_FSMSTER)
 
-/* BUFSTS (TC6 facts §2.3). */
+/* BUFSTS (docs/tc6.md §2.3). */
 #define OA_TC6_BUFSTS_TXC ETHDRV_GENMASK(15, 8)
 #define OA_TC6_BUFSTS_RCA ETHDRV_GENMASK(7, 0)
 
@@ -137,8 +137,8 @@ struct oa_tc6_chip_ops {
 
 /* Immutable framework configuration. */
 struct oa_tc6_config {
-	unsigned cps; /* chunk payload size: 32 or 64 (TC6 facts §2.1); 0 = 64 */
-	bool protected_mode; /* CONFIG0.PROTE: complemented control data (§1.5) */
+	unsigned cps; /* chunk payload size: 32 or 64 (docs/tc6.md §2.1); 0 = 64 */
+	bool protected_mode; /* CONFIG0.PROTE: complemented control data (docs/tc6.md §1.5) */
 	unsigned xfer_cap; /* chunks per transfer, 1..48; 0 = 31 */
 	unsigned txq_max; /* queued TX frames before ETHDRV_TX_BUSY; 0 = 128 */
 	unsigned weight; /* RX poller weight, 1..64; 0 = 64 */
@@ -182,7 +182,7 @@ void oa_tc6_destroy(struct oa_tc6 *tc6);
  * @count: 1..128
  *
  * Retried up to three times on a failure (counted in ctrl_retries); the
- * echo (and in protected mode each complement) is checked (TC6 facts
+ * echo (and in protected mode each complement) is checked (docs/tc6.md
  * §1.4-1.5). A final failure is counted in ctrl_errors and, once the device
  * is running, schedules a recovery.
  *
@@ -242,9 +242,9 @@ static inline int oa_tc6_write_reg(struct oa_tc6 *tc6, unsigned mms, unsigned ad
  * @tc6: the framework
  *
  * Writes RESET.SWRESET (in the current control framing, then unprotected if
- * that failed: after a reset PROTE is 0, TC6 facts §1.5), polls
+ * that failed: after a reset PROTE is 0, docs/tc6.md §1.5), polls
  * STATUS0.RESETC every 100 us for up to 100 ms with ethdrv_poll_timeout(),
- * and clears STATUS0 (W1C) (§4.1 steps 3-4). Control framing is unprotected
+ * and clears STATUS0 (W1C) (docs/tc6.md §4.1 steps 3-4). Control framing is unprotected
  * afterwards and the device is no longer synchronised.
  *
  * Return: 0, -ETIMEDOUT, or a control error.
@@ -260,7 +260,7 @@ int oa_tc6_sw_reset(struct oa_tc6 *tc6);
  * Writes IMASK0 from the interrupt policy and IMASK1 (all unmasked but the
  * non-fatal bits), clears STATUS1, writes CONFIG0 = CPS | TXFCSVE | PROTE |
  * @config0_extra (protected framing applies from the next transaction),
- * then sets SYNC with a separate write (§4.1 steps 5-6) and reads BUFSTS
+ * then sets SYNC with a separate write (docs/tc6.md §4.1 steps 5-6) and reads BUFSTS
  * for the initial credits (step 7).
  *
  * Return: 0 or a control error.
@@ -273,7 +273,7 @@ int oa_tc6_sync(struct oa_tc6 *tc6, uint32_t config0_extra);
  * @tc6: the framework
  *
  * Sends one empty chunk first, as every IRQ (including the reset IRQ)
- * needs a data header to be released (TC6 facts §2.5).
+ * needs a data header to be released (docs/tc6.md §2.5).
  *
  * Return: 0 or the chip init's -errno.
  * Context: the device's open op, the loop thread.
@@ -312,7 +312,7 @@ int oa_tc6_start_xmit(struct oa_tc6 *tc6, struct ethdrv_pkt *pkt);
  *   "rxboe_action": "drop" (drop the frame in flight, resync at the next
  *     SV) or "count" (only count);
  *   "rxboe_log": "1"/"0", a rate-limited log line per RX overflow;
- *   "policy": "1".."5", the seed-000 scenarios: 1 txpe,rxboe,lofe,hdre
+ *   "policy": "1".."5", the five scenarios of docs/napi.md §8: 1 txpe,rxboe,lofe,hdre
  *     unmasked, drop, log; 2 as 1 without log; 3 rxboe masked, the other
  *     three unmasked; 4 all masked; 5 the four unmasked, count only, no log;
  *   "xfer_cap": chunks per transfer, 1..48;

@@ -17,7 +17,7 @@ ETHDRV_LOG_MODULE(oa_tc6);
 #define OA_TC6_CTRL_TRIES 3 /* bit errors happen: retry a control transaction */
 #define OA_TC6_RESET_POLL_US 100
 #define OA_TC6_RESET_TIMEOUT_US 100000
-/* CONFIG0 fields the framework owns (TC6 facts §3.3); chips add theirs. */
+/* CONFIG0 fields the framework owns (docs/tc6.md §3.3); chips add theirs. */
 #define OA_TC6_CONFIG0_OWNED \
 	(OA_TC6_CONFIG0_SYNC | OA_TC6_CONFIG0_TXFCSVE | OA_TC6_CONFIG0_PROTE | OA_TC6_CONFIG0_CPS)
 
@@ -51,7 +51,7 @@ static int oa_tc6_ctrl_once(struct oa_tc6 *tc6, bool write, unsigned mms, unsign
 				 write ? NULL : vals);
 }
 
-/* A control transaction with bounded retries (TC6 facts §1.4-1.6). */
+/* A control transaction with bounded retries (docs/tc6.md §1.4-1.6). */
 static int oa_tc6_ctrl(struct oa_tc6 *tc6, bool write, unsigned mms, unsigned addr, uint32_t *vals,
 		       unsigned count)
 {
@@ -104,12 +104,12 @@ int oa_tc6_sw_reset(struct oa_tc6 *tc6)
 	mtx_lock(&tc6->bus_lock);
 	tc6->synced = false;
 	/* The echo of a reset may already be garbled; RESETC is what counts.
-	 * After a reset PROTE is 0, so fall back to unprotected (§1.5). */
+	 * After a reset PROTE is 0, so fall back to unprotected (docs/tc6.md §1.5). */
 	ret = oa_tc6_write_reg(tc6, OA_TC6_MMS_STD, OA_TC6_REG_RESET, OA_TC6_RESET_SWRESET);
 	tc6->protected_active = false;
 	if (ret)
 		oa_tc6_write_reg(tc6, OA_TC6_MMS_STD, OA_TC6_REG_RESET, OA_TC6_RESET_SWRESET);
-	/* TC6 facts §4.1 steps 3-4: poll RESETC, then clear it (W1C). */
+	/* docs/tc6.md §4.1 steps 3-4: poll RESETC, then clear it (W1C). */
 	ret = ethdrv_poll_timeout(oa_tc6_read_reg, val, val & OA_TC6_STATUS0_RESETC,
 				  OA_TC6_RESET_POLL_US, OA_TC6_RESET_TIMEOUT_US, tc6,
 				  OA_TC6_MMS_STD, OA_TC6_REG_STATUS0);
@@ -130,7 +130,7 @@ static uint32_t oa_tc6_config0(const struct oa_tc6 *tc6)
 	return tc6->protected_mode ? v | OA_TC6_CONFIG0_PROTE : v;
 }
 
-/* Interrupt masks and status clearing before SYNC (TC6 facts §3.4-3.5). */
+/* Interrupt masks and status clearing before SYNC (docs/tc6.md §3.4-3.5). */
 static int oa_tc6_setup_irqs(struct oa_tc6 *tc6)
 {
 	uint32_t clear[2] = { OA_TC6_STATUS0_ALL, UINT32_MAX };
@@ -159,7 +159,7 @@ int oa_tc6_sync(struct oa_tc6 *tc6, uint32_t config0_extra)
 		goto out_unlock;
 	/* Protected framing applies from the transaction after the write. */
 	tc6->protected_active = tc6->protected_mode;
-	/* TC6 facts §4.1 step 6: SYNC last; step 7: initial credits. */
+	/* docs/tc6.md §4.1 step 6: SYNC last; step 7: initial credits. */
 	ret = oa_tc6_write_reg(tc6, OA_TC6_MMS_STD, OA_TC6_REG_CONFIG0, cfg0 | OA_TC6_CONFIG0_SYNC);
 	if (!ret)
 		ret = oa_tc6_read_reg(tc6, OA_TC6_MMS_STD, OA_TC6_REG_BUFSTS, &bufsts);

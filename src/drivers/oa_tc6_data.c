@@ -13,7 +13,7 @@
 #define OA_TC6_ROUNDS_MAX 8 /* transfers per poll before yielding */
 #define OA_TC6_FCS_RESIDUE 0x2144DF1Cu /* CRC-32 over a frame and its good FCS */
 #define OA_TC6_MIN_FRAME (ETHDRV_ETH_ZLEN + ETHDRV_ETH_FCS_LEN)
-#define OA_TC6_MAX_FRAME 1536 /* NCFGR.MAXFS, with FCS (TC6 facts §2.4) */
+#define OA_TC6_MAX_FRAME 1536 /* NCFGR.MAXFS, with FCS (docs/tc6.md §2.4) */
 
 /* What one poll hands back to do outside the bus lock. */
 struct oa_tc6_poll_result {
@@ -22,7 +22,7 @@ struct oa_tc6_poll_result {
 	int rx_frames; /* frames reassembled (RX work) */
 };
 
-/* Pad, append the FCS, count BQL bytes (TC6 facts §2.4, §3.3 TXFCSVE). */
+/* Pad, append the FCS, count BQL bytes (docs/tc6.md §2.4, §3.3 TXFCSVE). */
 static int oa_tc6_tx_prepare(struct ethdrv_pkt *pkt)
 {
 	uint32_t fcs;
@@ -99,7 +99,7 @@ static bool oa_tc6_tx_pending(struct oa_tc6 *tc6)
 /*
  * Place the next TX chunk at @slot; false when no frame is waiting. Sets
  * *@last if it is a frame's final chunk. One frame per chunk: never
- * concatenate (errata s4, TC6 facts §5.6).
+ * concatenate (errata s4, docs/tc6.md §5.6).
  */
 static bool oa_tc6_tx_fill(struct oa_tc6 *tc6, unsigned i, uint8_t *slot, bool norx, bool *last)
 {
@@ -213,8 +213,8 @@ static void oa_tc6_receive_chunk(struct oa_tc6 *tc6, unsigned i, bool norx,
 
 	/* The frame begun in this slot is the device's unless a good footer
 	 * says the header was refused or the device was not synchronised
-	 * (TC6 facts §2.3 HDRB; then no data moved in the chunk), or no footer
-	 * came at all: an all-zero word never has odd parity (§1.3), it is
+	 * (docs/tc6.md §2.3 HDRB; then no data moved in the chunk), or no footer
+	 * came at all: an all-zero word never has odd parity (docs/tc6.md §1.3), it is
 	 * MISO held low, e.g. the device took the transfer for a control one
 	 * with a bad header (a flipped DNC bit). */
 	if (tc6->frame_starting_in_slot[i] && word && !(ok && (f.hdrb || !f.sync)))
@@ -248,7 +248,7 @@ static unsigned oa_tc6_build_chunks(struct oa_tc6 *tc6, unsigned rx_budget, unsi
 	unsigned csz = tc6->cps + OA_TC6_WORD, n = 0, want;
 	bool last;
 
-	/* 1. TX chunks, as many as credits allow (TC6 facts §2.5). */
+	/* 1. TX chunks, as many as credits allow (docs/tc6.md §2.5). */
 	*frames_ending = 0;
 	while (n < ETHDRV_MIN(cap, tc6->tx_credits)) {
 		uint8_t *slot = tc6->data_tx + n * csz;
@@ -263,7 +263,7 @@ static unsigned oa_tc6_build_chunks(struct oa_tc6 *tc6, unsigned rx_budget, unsi
 	for (unsigned i = n; i < OA_TC6_XFER_CAP_MAX; i++)
 		tc6->frame_starting_in_slot[i] = NULL;
 	/* 2. Empty chunks to pull RCA (within the RX budget), or one to release
-	 * IRQ_N (§2.5, §2.7). */
+	 * IRQ_N (docs/tc6.md §2.5, §2.7). */
 	want = ETHDRV_MIN(tc6->rx_chunks_available, rx_budget);
 	if (tc6->must_send_chunk || !n)
 		want = ETHDRV_MAX(want, 1u);
@@ -297,7 +297,7 @@ static int oa_tc6_data_transfer(struct oa_tc6 *tc6, unsigned rx_budget,
 	for (unsigned i = 0; i < n; i++)
 		oa_tc6_receive_chunk(tc6, i, i >= rx_budget, &s, r);
 	oa_tc6_rx_account(tc6);
-	/* Credits from the last footer only; unknown after a bad one (§2.5). */
+	/* Credits from the last footer only; unknown after a bad one (docs/tc6.md §2.5). */
 	tc6->tx_credits = s.last_ok ? s.last.txc : 0;
 	tc6->rx_chunks_available = s.last_ok ? s.last.rca : 0;
 	tc6->must_send_chunk = !s.last_ok;
@@ -376,7 +376,7 @@ static bool oa_tc6_poll_locked(struct oa_tc6 *tc6, int budget, struct oa_tc6_pol
 		return false;
 	/* 2. Transfers while there is work, the RX budget lasts and no fault
 	 * stopped the data path. The first always runs: IRQ_N is released only
-	 * by a data header (TC6 facts §2.5). */
+	 * by a data header (docs/tc6.md §2.5). */
 	for (int i = 0; i < OA_TC6_ROUNDS_MAX; i++) {
 		unsigned rx_budget = (unsigned)(budget - r->rx_frames);
 

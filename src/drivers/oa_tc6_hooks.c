@@ -13,7 +13,8 @@
 /*
  * Benchmark knob irq_delay_us: a poll that starts a new service episode (the
  * previous poll completed) while IRQ_N is asserted first sleeps that long, as
- * a host that is late to service IRQ_N would (seed 000's slow host). The
+ * a host that is late to service IRQ_N would (docs/napi.md §8: the results
+ * there depend on the host's timing). The
  * time actually slept is counted.
  */
 void oa_tc6_hooks_poll_begin(struct oa_tc6 *tc6)
@@ -42,7 +43,7 @@ struct oa_tc6_policy {
 	bool log; /* rxboe_log */
 };
 
-/* The five scenarios of seed 000 (napi-facts §8). */
+/* The five scenarios measured on the netdev list (docs/napi.md §8). */
 static const struct oa_tc6_policy oa_tc6_policies[5] = {
 	{ OA_TC6_IRQ_LINUX, true, true },
 	{ OA_TC6_IRQ_LINUX, true, false },

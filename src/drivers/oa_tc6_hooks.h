@@ -4,8 +4,8 @@
  * there to measure and debug the driver, kept out of the data path.
  *   - host service delay (knob irq_delay_us): a poll that starts a new
  *     service episode while IRQ_N is asserted first sleeps, as a host late
- *     to service IRQ_N would (seed 000's slow host);
- *   - the five interrupt policy presets of seed 000 (knob policy);
+ *     to service IRQ_N would (docs/napi.md §8);
+ *   - the five interrupt policy presets of docs/napi.md §8 (knob policy);
  *   - the SPI trace of every transfer to a file (knob spi_trace).
  * The data path calls two functions of this interface, at the start and at
  * the completion of a poll; the knobs file hands it the keys it owns.

@@ -35,7 +35,7 @@
  */
 #define OA_TC6_PKT_F_TX_STARTED ETHDRV_PKT_F_DRIVER_PRIVATE
 
-/* The four error sources Linux unmasks (TC6 facts §3.4, napi-facts §8). */
+/* The four error sources Linux unmasks (docs/tc6.md §3.4, docs/napi.md §8). */
 #define OA_TC6_IRQ_LINUX \
 	(OA_TC6_STATUS0_TXPE | OA_TC6_STATUS0_RXBOE | OA_TC6_STATUS0_LOFE | OA_TC6_STATUS0_HDRE)
 

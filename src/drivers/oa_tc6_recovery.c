@@ -71,7 +71,7 @@ static void oa_tc6_count_status(struct oa_tc6 *tc6, uint32_t s0, uint32_t s1)
 		ethdrv_counter_inc(&tc6->st.status1_other);
 }
 
-/* RX overflow per policy: drop the frame in flight or only count (§4.2). */
+/* RX overflow per policy: drop the frame in flight or only count (docs/tc6.md §4.2). */
 static void oa_tc6_rx_overflow(struct oa_tc6 *tc6)
 {
 	struct ethdrv_link_stats *ls = &tc6->dev->stats;
@@ -87,7 +87,7 @@ static void oa_tc6_rx_overflow(struct oa_tc6 *tc6)
 	}
 }
 
-/* EXST: read STATUS0/1 in one transaction, clear them (W1C), act (§3.4-3.5). */
+/* EXST: read STATUS0/1 in one transaction, clear them (W1C), act (docs/tc6.md §3.4-3.5). */
 void oa_tc6_handle_exst(struct oa_tc6 *tc6)
 {
 	uint32_t st[2];
@@ -154,7 +154,7 @@ void oa_tc6_recover(struct oa_tc6 *tc6)
 /* CONFIG0, IMASK0, then the chip's registers against what we wrote. */
 static int oa_tc6_config_differs(struct oa_tc6 *tc6, struct oa_tc6_reg_diff *diff)
 {
-	/* RESETC cannot be masked: its IMASK0 bit is read-only (§3.4). */
+	/* RESETC cannot be masked: its IMASK0 bit is read-only (docs/tc6.md §3.4). */
 	uint32_t imask_bits = OA_TC6_STATUS0_ALL & ~OA_TC6_STATUS0_RESETC;
 	uint32_t imask = __atomic_load_n(&tc6->imask0, __ATOMIC_RELAXED);
 	int ret;
@@ -171,7 +171,7 @@ static int oa_tc6_config_differs(struct oa_tc6 *tc6, struct oa_tc6_reg_diff *dif
 
 /*
  * The configuration check. Bit errors can turn a header into another one
- * with good parity (TC6 facts §1.3: parity sees only odd numbers of flips),
+ * with good parity (docs/tc6.md §1.3: parity sees only odd numbers of flips),
  * and the device then executes a write nobody sent: a register changes
  * with no status bit and traffic may stop for good (MAC disabled, SYNC
  * kept). Only reading back finds that. A read can itself be hit by bit

@@ -749,7 +749,7 @@ static void test_policies(void **state)
 	assert_int_equal(peek(a, 0, 0x0C) & 0x1FBF, 0x1FBF);
 }
 
-/* PLCA knobs by their ethtool names reach MMS 4 (TC6 facts §3.6). */
+/* PLCA knobs by their ethtool names reach MMS 4 (docs/tc6.md §3.6). */
 static void test_plca_and_link(void **state)
 {
 	struct fixture *f = *state;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The control socket of one interface (architecture.md §3): a Unix stream
+ * The control socket of one interface (docs/design.md §3): a Unix stream
  * socket /run/ethdrv/<ifname>.sock, mode 0600, served in the interface's
  * loop thread (so knob changes run where the device lives). The segment
  * process serves /run/ethdrv/segment.sock the same way for the medium.
