@@ -68,6 +68,40 @@ struct ethdrv_txq {
  * The generic device. Drivers embed it as the first member of their
  * private struct and recover it with ethdrv_container_of() (docs/style.md S3).
  * Fields are owned by the core; drivers read them and use the calls below.
+ *
+ * Who may change what while the device exists. "Setup" means before
+ * ethdrv_netdev_open() (or after stop), from the thread that will run the
+ * loop or before the loop runs. The "loop thread" runs the control calls
+ * (ethdrv_netdev_set*(), open, stop, start_xmit). The "poll context" is
+ * where pollers run: the loop thread, or a poller thread with threaded=1.
+ * Loop-thread-only fields need no lock because only that thread touches
+ * them; anything the poll context reads must be immutable while up,
+ * atomic, or copied by the driver under its own lock.
+ *
+ *   field                  changed by, when             lock / access
+ *   name, ops, loop, pool  ethdrv_netdev_init() only    immutable
+ *   mtu                    ethdrv_netdev_init() only    immutable
+ *   mac                    loop thread (set_mac)        loop thread only
+ *   up                     loop thread (open, stop)     loop thread only; the
+ *                                                       poll context never reads it
+ *   rx_flags, mc_list,     loop thread (set_rx_filter,  loop thread only: a driver
+ *   mc_count               before ops->set_rx_mode)     whose poll context needs them
+ *                                                       copies them in set_rx_mode
+ *                                                       under its lock (lan865x does;
+ *                                                       it used to read them during a
+ *                                                       recovery on the poller thread)
+ *   stats                  any thread                   ethdrv_counter_* (atomic)
+ *   stats_set              setup (groups added)         read by dumps, loop thread
+ *   txq.dql                tx_sent: one enqueuer at a   dql.h contract; oa_tc6
+ *                          time; tx_completed: the      serialises its enqueuers
+ *                          completer (poll context)     with its tx_lock
+ *   txq.state              any thread                   atomic bits
+ *   txq.wake, wake_arg     setup                        immutable while up
+ *   rx_handler, _arg       setup                        immutable while up (read in
+ *                                                       the poll context)
+ *   napis                  setup (napi_add/del)         loop thread only
+ *   napi_cfg, napi_weight  loop thread (knobs)          loop thread only; pollers
+ *                                                       take atomic copies
  */
 struct ethdrv_netdev {
 	char name[16]; /* interface name, "t1s0" */

@@ -15,12 +15,26 @@
 
 ETHDRV_LOG_MODULE(lan865x);
 
+/* The receive filter as last applied: dev's rx_flags and multicast list. */
+struct lan865x_rx_filter {
+	unsigned flags; /* ETHDRV_RXF_* */
+	unsigned mc_count; /* entries in mc_list */
+	uint8_t mc_list[ETHDRV_MC_MAX][ETHDRV_ETH_ALEN]; /* multicast addresses */
+};
+
+/*
+ * The settings below are what init (also the recovery path, in the poll
+ * context) and the check op program and compare. The loop thread changes
+ * them only with the bus lock held (oa_tc6_lock()), and init and check run
+ * with it held, so no thread ever reads them half-written.
+ */
 struct lan865x_priv {
 	struct ethdrv_netdev dev; /* must be first (docs/style.md S3) */
 	struct lan865x_config cfg; /* immutable configuration */
 	struct oa_tc6 *tc6; /* the protocol framework */
-	uint8_t mac[ETHDRV_ETH_ALEN]; /* station address to program (loop thread) */
-	struct lan865x_plca plca; /* PLCA settings to program (loop thread) */
+	uint8_t mac[ETHDRV_ETH_ALEN]; /* station address to program (bus lock) */
+	struct lan865x_plca plca; /* PLCA settings to program (bus lock) */
+	struct lan865x_rx_filter rx; /* receive filter to program (bus lock) */
 };
 
 #define LAN865X_FROM_NETDEV(d) ethdrv_container_of(d, struct lan865x_priv, dev)
@@ -196,27 +210,27 @@ static unsigned lan865x_hash_index(const uint8_t *addr)
 	(LAN865X_MAC_NCFGR_CAF | LAN865X_MAC_NCFGR_NBC | LAN865X_MAC_NCFGR_MTIHEN | \
 	 LAN865X_MAC_NCFGR_UNIHEN | LAN865X_MAC_NCFGR_MAXFS | LAN865X_MAC_NCFGR_RFCS)
 
-/* Hash registers and NCFGR from dev->rx_flags and dev->mc_list; returns NCFGR. */
+/* Hash registers and NCFGR from the receive filter; returns NCFGR. */
 static uint32_t lan865x_rx_mode(const struct lan865x_priv *priv, uint32_t hash[2])
 {
-	const struct ethdrv_netdev *dev = &priv->dev;
+	const struct lan865x_rx_filter *rx = &priv->rx;
 	uint32_t ncfgr = LAN865X_MAC_NCFGR_RESET | LAN865X_MAC_NCFGR_MAXFS;
 
 	hash[0] = hash[1] = 0;
-	if (dev->rx_flags & ETHDRV_RXF_ALLMULTI) {
+	if (rx->flags & ETHDRV_RXF_ALLMULTI) {
 		hash[0] = hash[1] = UINT32_MAX;
 	} else {
-		for (unsigned i = 0; i < dev->mc_count; i++) {
-			unsigned idx = lan865x_hash_index(dev->mc_list[i]);
+		for (unsigned i = 0; i < rx->mc_count; i++) {
+			unsigned idx = lan865x_hash_index(rx->mc_list[i]);
 
 			hash[idx / 32] |= ETHDRV_BIT(idx % 32);
 		}
 	}
 	if (hash[0] || hash[1])
 		ncfgr |= LAN865X_MAC_NCFGR_MTIHEN;
-	if (dev->rx_flags & ETHDRV_RXF_PROMISC)
+	if (rx->flags & ETHDRV_RXF_PROMISC)
 		ncfgr |= LAN865X_MAC_NCFGR_CAF;
-	if (!(dev->rx_flags & ETHDRV_RXF_BROADCAST))
+	if (!(rx->flags & ETHDRV_RXF_BROADCAST))
 		ncfgr |= LAN865X_MAC_NCFGR_NBC;
 	/* RFCS stays clear: the FCS reaches the host and is checked there. */
 	return ncfgr;
@@ -366,16 +380,38 @@ static int lan865x_start_xmit(struct ethdrv_netdev *dev, struct ethdrv_pkt *pkt)
 static int lan865x_set_mac(struct ethdrv_netdev *dev, const uint8_t mac[ETHDRV_ETH_ALEN])
 {
 	struct lan865x_priv *priv = LAN865X_FROM_NETDEV(dev);
+	int ret;
 
+	oa_tc6_lock(priv->tc6);
 	memcpy(priv->mac, mac, ETHDRV_ETH_ALEN);
-	return dev->up ? lan865x_write_mac(priv) : 0;
+	ret = dev->up ? lan865x_write_mac(priv) : 0;
+	oa_tc6_unlock(priv->tc6);
+	return ret;
+}
+
+/* Take dev's rx_flags and multicast list (the loop thread owns them). */
+static void lan865x_rx_filter_from_dev(struct lan865x_rx_filter *rx,
+				       const struct ethdrv_netdev *dev)
+{
+	rx->flags = dev->rx_flags;
+	rx->mc_count = dev->mc_count;
+	memcpy(rx->mc_list, dev->mc_list, dev->mc_count * ETHDRV_ETH_ALEN);
 }
 
 static int lan865x_set_rx_mode(struct ethdrv_netdev *dev)
 {
 	struct lan865x_priv *priv = LAN865X_FROM_NETDEV(dev);
+	struct lan865x_rx_filter old;
+	int ret;
 
-	return dev->up ? lan865x_write_rx_mode(priv) : 0;
+	oa_tc6_lock(priv->tc6);
+	old = priv->rx;
+	lan865x_rx_filter_from_dev(&priv->rx, dev);
+	ret = dev->up ? lan865x_write_rx_mode(priv) : 0;
+	if (ret) /* the core keeps the old filter too */
+		priv->rx = old;
+	oa_tc6_unlock(priv->tc6);
+	return ret;
 }
 
 /* Link from the clause-22 status register at MMS 0 0xFF01 (docs/tc6.md §3.2). */
@@ -412,23 +448,29 @@ static uint8_t *lan865x_plca_field(struct lan865x_plca *p, const char *key)
 static int lan865x_set_param(struct ethdrv_netdev *dev, const char *key, const char *value)
 {
 	struct lan865x_priv *priv = LAN865X_FROM_NETDEV(dev);
-	uint8_t *field = lan865x_plca_field(&priv->plca, key);
+	struct lan865x_plca plca = priv->plca;
+	uint8_t *field = lan865x_plca_field(&plca, key);
 	char *end;
 	unsigned long v;
+	int ret;
 
 	if (!field && strcmp(key, "plca"))
 		return oa_tc6_set_param(priv->tc6, key, value);
 	if (!field) {
 		if (strcmp(value, "on") && strcmp(value, "off"))
 			return -EINVAL;
-		priv->plca.enable = !strcmp(value, "on");
+		plca.enable = !strcmp(value, "on");
 	} else {
 		v = strtoul(value, &end, 0);
 		if (!*value || *end || v > 255)
 			return -EINVAL;
 		*field = (uint8_t)v;
 	}
-	return dev->up ? lan865x_write_plca(priv) : 0;
+	oa_tc6_lock(priv->tc6);
+	priv->plca = plca;
+	ret = dev->up ? lan865x_write_plca(priv) : 0;
+	oa_tc6_unlock(priv->tc6);
+	return ret;
 }
 
 static int lan865x_get_param(struct ethdrv_netdev *dev, const char *key, char *buf, size_t size)
@@ -497,6 +539,7 @@ int lan865x_create(const struct lan865x_config *cfg, const struct ethdrv_spi_bus
 		goto err_free;
 	memcpy(priv->dev.mac, cfg->mac, ETHDRV_ETH_ALEN);
 	priv->dev.rx_flags |= ETHDRV_RXF_BROADCAST;
+	lan865x_rx_filter_from_dev(&priv->rx, &priv->dev);
 	ret = oa_tc6_create(&priv->dev, bus, &tc6_cfg, &lan865x_chip_ops, priv, &priv->tc6);
 	if (ret)
 		goto err_cleanup;

@@ -19,14 +19,14 @@ int oa_tc6_open(struct oa_tc6 *tc6)
 {
 	int ret;
 
-	mtx_lock(&tc6->bus_lock);
+	oa_tc6_mutex_lock(&tc6->bus_lock);
 	ret = oa_tc6_chip_init(tc6);
 	if (!ret) {
 		oa_tc6_rx_abort(&tc6->rx);
 		tc6->recover_pending = 0;
 		__atomic_store_n(&tc6->running, true, __ATOMIC_RELEASE);
 	}
-	mtx_unlock(&tc6->bus_lock);
+	oa_tc6_mutex_unlock(&tc6->bus_lock);
 	if (ret)
 		return ret;
 	ethdrv_napi_enable(tc6->napi);
@@ -44,10 +44,10 @@ void oa_tc6_stop(struct oa_tc6 *tc6)
 	ethdrv_timer_stop(&tc6->watchdog);
 	tc6->next_check_ns = 0;
 	ethdrv_napi_disable(tc6->napi);
-	mtx_lock(&tc6->bus_lock);
+	oa_tc6_mutex_lock(&tc6->bus_lock);
 	oa_tc6_flush(tc6, true);
 	tc6->recover_pending = 0;
-	mtx_unlock(&tc6->bus_lock);
+	oa_tc6_mutex_unlock(&tc6->bus_lock);
 }
 
 /* Validate @cfg and copy it with defaults applied. */

@@ -11,7 +11,8 @@
  * Threads: control calls come from the loop thread (or from the chip's init
  * during recovery); the data path runs in the poller's context, which may be
  * its own thread. One recursive bus lock serialises every SPI transfer and
- * is held across a whole recovery.
+ * is held across a whole recovery; chip drivers change the settings their
+ * init and check ops program under it too (oa_tc6_lock()).
  */
 #ifndef ETHDRV_DRIVERS_OA_TC6_H
 #define ETHDRV_DRIVERS_OA_TC6_H
@@ -121,8 +122,10 @@ struct oa_tc6_chip_ops {
 	/**
 	 * Full bring-up after power-on or for recovery, in datasheet order:
 	 * oa_tc6_sw_reset(), chip configuration, oa_tc6_sync() last but for
-	 * MAC enables. Called with the bus lock held by open and recovery;
-	 * returns 0 or -errno.
+	 * MAC enables. Called with the bus lock held by open (loop thread)
+	 * and by recovery (the poll context, which is the poller thread with
+	 * threaded=1): it may read only settings that are changed under
+	 * oa_tc6_lock(). Returns 0 or -errno.
 	 */
 	int (*init)(void *chip);
 	/**
@@ -207,6 +210,25 @@ int oa_tc6_read_regs(struct oa_tc6 *tc6, unsigned mms, unsigned addr, uint32_t *
  */
 int oa_tc6_write_regs(struct oa_tc6 *tc6, unsigned mms, unsigned addr, const uint32_t *vals,
 		      unsigned count);
+
+/**
+ * oa_tc6_lock() - take the bus lock around a change of chip settings
+ * @tc6: the framework
+ *
+ * A recovery runs the chip's init op in the poll context (the poller thread
+ * with threaded=1) and the configuration check runs its check op, both
+ * with the bus lock held. A chip driver changes the settings those ops
+ * program (station address, RX filter, PLCA) and writes them to the chip
+ * under this lock, so an init or a check sees the old settings or the new
+ * ones, never a mix. The lock is recursive: register calls inside it are
+ * fine. Release it with oa_tc6_unlock().
+ *
+ * Context: the loop thread (the chip driver's set ops).
+ */
+void oa_tc6_lock(struct oa_tc6 *tc6);
+
+/** oa_tc6_unlock() - release the bus lock taken by oa_tc6_lock(). */
+void oa_tc6_unlock(struct oa_tc6 *tc6);
 
 /**
  * oa_tc6_check_regs() - compare @count consecutive registers with @want

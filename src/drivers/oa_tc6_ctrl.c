@@ -59,7 +59,7 @@ static int oa_tc6_ctrl(struct oa_tc6 *tc6, bool write, unsigned mms, unsigned ad
 
 	if (count < 1 || count > OA_TC6_MAX_REGS || mms > 15 || addr > 0xFFFF)
 		return -EINVAL;
-	mtx_lock(&tc6->bus_lock);
+	oa_tc6_mutex_lock(&tc6->bus_lock);
 	ethdrv_counter_inc(write ? &tc6->st.ctrl_writes : &tc6->st.ctrl_reads);
 	for (int i = 0; i < OA_TC6_CTRL_TRIES; i++) {
 		if (i)
@@ -75,8 +75,18 @@ static int oa_tc6_ctrl(struct oa_tc6 *tc6, bool write, unsigned mms, unsigned ad
 					write ? "write" : "read", mms, addr, ret);
 		oa_tc6_schedule_recovery(tc6, OA_TC6_CAUSE_CTRL);
 	}
-	mtx_unlock(&tc6->bus_lock);
+	oa_tc6_mutex_unlock(&tc6->bus_lock);
 	return ret;
+}
+
+void oa_tc6_lock(struct oa_tc6 *tc6)
+{
+	oa_tc6_mutex_lock(&tc6->bus_lock);
+}
+
+void oa_tc6_unlock(struct oa_tc6 *tc6)
+{
+	oa_tc6_mutex_unlock(&tc6->bus_lock);
 }
 
 int oa_tc6_read_regs(struct oa_tc6 *tc6, unsigned mms, unsigned addr, uint32_t *vals,
@@ -101,7 +111,7 @@ int oa_tc6_sw_reset(struct oa_tc6 *tc6)
 	uint32_t val = 0;
 	int ret;
 
-	mtx_lock(&tc6->bus_lock);
+	oa_tc6_mutex_lock(&tc6->bus_lock);
 	tc6->synced = false;
 	/* The echo of a reset may already be garbled; RESETC is what counts.
 	 * After a reset PROTE is 0, so fall back to unprotected (docs/tc6.md §1.5). */
@@ -115,7 +125,7 @@ int oa_tc6_sw_reset(struct oa_tc6 *tc6)
 				  OA_TC6_MMS_STD, OA_TC6_REG_STATUS0);
 	if (!ret)
 		ret = oa_tc6_write_reg(tc6, OA_TC6_MMS_STD, OA_TC6_REG_STATUS0, val);
-	mtx_unlock(&tc6->bus_lock);
+	oa_tc6_mutex_unlock(&tc6->bus_lock);
 	if (ret)
 		ethdrv_err(tc6->dev, "software reset failed: %d", ret);
 	return ret;
@@ -151,7 +161,7 @@ int oa_tc6_sync(struct oa_tc6 *tc6, uint32_t config0_extra)
 	uint32_t cfg0 = oa_tc6_config0(tc6) | config0_extra, bufsts = 0;
 	int ret;
 
-	mtx_lock(&tc6->bus_lock);
+	oa_tc6_mutex_lock(&tc6->bus_lock);
 	ret = oa_tc6_setup_irqs(tc6);
 	if (!ret)
 		ret = oa_tc6_write_reg(tc6, OA_TC6_MMS_STD, OA_TC6_REG_CONFIG0, cfg0);
@@ -173,7 +183,7 @@ int oa_tc6_sync(struct oa_tc6 *tc6, uint32_t config0_extra)
 	tc6->synced = true;
 	tc6->must_send_chunk = true;
 out_unlock:
-	mtx_unlock(&tc6->bus_lock);
+	oa_tc6_mutex_unlock(&tc6->bus_lock);
 	return ret;
 }
 

@@ -49,17 +49,17 @@ int oa_tc6_start_xmit(struct oa_tc6 *tc6, struct ethdrv_pkt *pkt)
 		ethdrv_pkt_free(pkt);
 		return ETHDRV_TX_OK;
 	}
-	mtx_lock(&tc6->tx_lock);
+	oa_tc6_mutex_lock(&tc6->tx_lock);
 	if (tc6->txq.count >= tc6->txq_max) {
 		ethdrv_netdev_tx_stop(dev);
-		mtx_unlock(&tc6->tx_lock);
+		oa_tc6_mutex_unlock(&tc6->tx_lock);
 		pkt->len -= ETHDRV_ETH_FCS_LEN;
 		ethdrv_counter_inc(&tc6->st.tx_busy);
 		return ETHDRV_TX_BUSY;
 	}
 	ethdrv_pkt_queue_push(&tc6->txq, pkt);
 	ethdrv_netdev_tx_sent(dev, pkt->len - ETHDRV_ETH_FCS_LEN);
-	mtx_unlock(&tc6->tx_lock);
+	oa_tc6_mutex_unlock(&tc6->tx_lock);
 	ethdrv_napi_schedule(tc6->napi);
 	return ETHDRV_TX_OK;
 }
@@ -69,9 +69,9 @@ unsigned oa_tc6_txq_count(struct oa_tc6 *tc6)
 {
 	unsigned n;
 
-	mtx_lock(&tc6->tx_lock);
+	oa_tc6_mutex_lock(&tc6->tx_lock);
 	n = tc6->txq.count;
-	mtx_unlock(&tc6->tx_lock);
+	oa_tc6_mutex_unlock(&tc6->tx_lock);
 	return n;
 }
 
@@ -80,9 +80,9 @@ static struct ethdrv_pkt *oa_tc6_tx_start_next(struct oa_tc6 *tc6)
 {
 	struct ethdrv_pkt *pkt;
 
-	mtx_lock(&tc6->tx_lock);
+	oa_tc6_mutex_lock(&tc6->tx_lock);
 	pkt = ethdrv_pkt_queue_pop(&tc6->txq);
-	mtx_unlock(&tc6->tx_lock);
+	oa_tc6_mutex_unlock(&tc6->tx_lock);
 	if (pkt) {
 		pkt->flags &= ~OA_TC6_PKT_F_TX_STARTED;
 		ethdrv_pkt_queue_push(&tc6->inflight, pkt);
@@ -337,7 +337,7 @@ void oa_tc6_flush(struct oa_tc6 *tc6, bool drop_queued)
 	ethdrv_counter_add(&ls->tx_aborted_errors, n);
 	ethdrv_counter_add(&ls->tx_errors, n);
 	tc6->tx_next_chunk = 0;
-	mtx_lock(&tc6->tx_lock);
+	oa_tc6_mutex_lock(&tc6->tx_lock);
 	if (drop_queued)
 		ethdrv_counter_add(&ls->tx_dropped, ethdrv_pkt_queue_purge(&tc6->txq));
 	kept = tc6->txq.count;
@@ -347,7 +347,7 @@ void oa_tc6_flush(struct oa_tc6 *tc6, bool drop_queued)
 	ethdrv_netdev_tx_reset(tc6->dev);
 	for (; kept--; pkt = pkt->next)
 		ethdrv_netdev_tx_sent(tc6->dev, pkt->len - ETHDRV_ETH_FCS_LEN);
-	mtx_unlock(&tc6->tx_lock);
+	oa_tc6_mutex_unlock(&tc6->tx_lock);
 	if (oa_tc6_rx_abort(&tc6->rx))
 		ethdrv_counter_inc(&ls->rx_dropped);
 	oa_tc6_rx_account(tc6);
@@ -417,12 +417,12 @@ int oa_tc6_poll(struct ethdrv_napi *napi, int budget)
 	bool more, stalled;
 
 	oa_tc6_hooks_poll_begin(tc6);
-	mtx_lock(&tc6->bus_lock);
+	oa_tc6_mutex_lock(&tc6->bus_lock);
 	more = oa_tc6_poll_locked(tc6, budget, &r);
 	stalled = __atomic_load_n(&tc6->recover_pending, __ATOMIC_RELAXED) != 0;
 	rxq = tc6->rx_ready;
 	ethdrv_pkt_queue_init(&tc6->rx_ready);
-	mtx_unlock(&tc6->bus_lock);
+	oa_tc6_mutex_unlock(&tc6->bus_lock);
 	oa_tc6_poll_finish(tc6, &rxq, &r);
 	if (budget == 0)
 		return 0;

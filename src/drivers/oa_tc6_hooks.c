@@ -70,7 +70,7 @@ static int oa_tc6_set_trace(struct oa_tc6 *tc6, const char *value)
 {
 	int ret = 0;
 
-	mtx_lock(&tc6->bus_lock);
+	oa_tc6_mutex_lock(&tc6->bus_lock);
 	if (tc6->hooks.tracing)
 		ethdrv_spi_trace_stop(&tc6->bus);
 	tc6->hooks.tracing = false;
@@ -78,7 +78,7 @@ static int oa_tc6_set_trace(struct oa_tc6 *tc6, const char *value)
 		ret = ethdrv_spi_trace_start(&tc6->bus, value);
 		tc6->hooks.tracing = !ret;
 	}
-	mtx_unlock(&tc6->bus_lock);
+	oa_tc6_mutex_unlock(&tc6->bus_lock);
 	return ret;
 }
 

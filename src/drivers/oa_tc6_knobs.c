@@ -156,11 +156,11 @@ int oa_tc6_apply_imask(struct oa_tc6 *tc6, uint32_t mask)
 {
 	int ret = 0;
 
-	mtx_lock(&tc6->bus_lock);
+	oa_tc6_mutex_lock(&tc6->bus_lock);
 	__atomic_store_n(&tc6->imask0, mask, __ATOMIC_RELAXED);
 	if (tc6->synced)
 		ret = oa_tc6_write_reg(tc6, OA_TC6_MMS_STD, OA_TC6_REG_IMASK0, mask);
-	mtx_unlock(&tc6->bus_lock);
+	oa_tc6_mutex_unlock(&tc6->bus_lock);
 	return ret;
 }
 

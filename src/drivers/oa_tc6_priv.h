@@ -25,6 +25,17 @@
 #include "oa_tc6_hooks.h"
 #include "oa_tc6_proto.h"
 
+#if defined(__SANITIZE_THREAD__)
+#define OA_TC6_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define OA_TC6_TSAN 1
+#endif
+#endif
+#ifdef OA_TC6_TSAN
+#include <sanitizer/tsan_interface.h>
+#endif
+
 #define OA_TC6_CHUNK_MAX (OA_TC6_MAX_CPS + OA_TC6_WORD)
 #define OA_TC6_DATA_BUF (OA_TC6_XFER_CAP_MAX * OA_TC6_CHUNK_MAX)
 
@@ -149,6 +160,27 @@ struct oa_tc6 {
 	uint8_t data_rx[OA_TC6_DATA_BUF]; /* data MISO */
 	uint8_t rx_frame[ETHDRV_PKT_DATA_MAX]; /* reassembly buffer */
 };
+
+/*
+ * The framework's locks are C11 mutexes. ThreadSanitizer (GCC 12) does not
+ * intercept mtx_lock()/mtx_unlock(), so in a TSan build they also tell it
+ * the happens-before edge a mutex makes; otherwise they are the plain calls.
+ */
+static inline void oa_tc6_mutex_lock(mtx_t *m)
+{
+	mtx_lock(m);
+#ifdef OA_TC6_TSAN
+	__tsan_acquire(m);
+#endif
+}
+
+static inline void oa_tc6_mutex_unlock(mtx_t *m)
+{
+#ifdef OA_TC6_TSAN
+	__tsan_release(m);
+#endif
+	mtx_unlock(m);
+}
 
 /* oa_tc6_ctrl.c */
 /* One SPI transfer, counted; a bus failure is counted too. */

@@ -38,9 +38,9 @@ void oa_tc6_schedule_recovery(struct oa_tc6 *tc6, enum oa_tc6_cause cause)
 
 void oa_tc6_request_recovery(struct oa_tc6 *tc6)
 {
-	mtx_lock(&tc6->bus_lock);
+	oa_tc6_mutex_lock(&tc6->bus_lock);
 	oa_tc6_schedule_recovery(tc6, OA_TC6_CAUSE_USER);
-	mtx_unlock(&tc6->bus_lock);
+	oa_tc6_mutex_unlock(&tc6->bus_lock);
 }
 
 uint64_t oa_tc6_recoveries(const struct oa_tc6 *tc6)
@@ -182,7 +182,7 @@ static void oa_tc6_check_config(struct oa_tc6 *tc6)
 	struct oa_tc6_reg_diff diff;
 	int ret;
 
-	mtx_lock(&tc6->bus_lock);
+	oa_tc6_mutex_lock(&tc6->bus_lock);
 	if (tc6->recover_pending || !tc6->synced)
 		goto out_unlock;
 	ethdrv_counter_inc(&tc6->st.config_checks);
@@ -197,7 +197,7 @@ static void oa_tc6_check_config(struct oa_tc6 *tc6)
 		oa_tc6_schedule_recovery(tc6, OA_TC6_CAUSE_CONFIG);
 	}
 out_unlock:
-	mtx_unlock(&tc6->bus_lock);
+	oa_tc6_mutex_unlock(&tc6->bus_lock);
 }
 
 /*
