@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * NAPI-style pollers (napi.h): the SCHED/MISSED ownership protocol, the
- * per-loop poll list ("softnet"), software IRQ coalescing, threaded and
- * busy-poll modes. Facts, in docs/napi.md: §1.3 (state bits), §2.2 (defer
- * table), §2.3 (busy polling), §3 (threaded NAPI).
+ * per-loop poll list ("softnet", the loop's deferred-work stage), software
+ * IRQ coalescing, the IRQ, enable/disable, knobs and registration. The two
+ * other ways a poll runs have their own files: napi_thread.c (threaded
+ * mode) and napi_busy.c (busy polling). Facts, in docs/napi.md: §1.3
+ * (state bits), §2.2 (defer table), §2.3 (busy polling), §3 (threaded NAPI).
  *
  * Ownership: whoever sets SCHED owns the poller until complete_done (or a
  * release) clears it. The owner alone touches defer_count, timer_poll and
@@ -22,7 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <sys/prctl.h>
 
 #include "ethdrv/driver.h"
 #include "ethdrv/log.h"
@@ -32,7 +33,6 @@
 
 ETHDRV_LOG_MODULE(napi);
 
-#define NSEC_PER_USEC 1000ull
 #define NAPI_BUSY_BUDGET_MAX 65535u
 /* Bits complete_done clears (docs/napi.md §1.3 step 5). */
 #define NAPI_S_DONE_MASK \
@@ -52,33 +52,6 @@ static const struct ethdrv_stat_desc napi_stats_desc[] = {
 	ETHDRV_STAT_DESC(struct ethdrv_napi_stats, busy_polls),
 	ETHDRV_STAT_DESC(struct ethdrv_napi_stats, thread_wakeups),
 };
-
-/* Per-loop NAPI data (Linux softnet_data), the loop's deferred-work stage. */
-struct ethdrv__softnet {
-	struct ethdrv__loop_softirq stage; /* attached to the loop (loop_priv.h) */
-	struct ethdrv_napi *head; /* poll list, loop thread only */
-	struct ethdrv_napi *tail; /* its last entry */
-	pthread_mutex_t lock; /* protects remote_head/remote_tail */
-	struct ethdrv_napi *remote_head; /* pollers scheduled from other threads */
-	struct ethdrv_napi *remote_tail; /* its last entry */
-	int remote_pending; /* atomic: remote_head may be non-empty */
-	struct ethdrv_napi *busy; /* pollers with busy_poll_us > 0 (loop thread) */
-	unsigned busy_active; /* pollers owned by the busy-poller now */
-	int busy_requested; /* atomic: some poller asked for busy mode */
-};
-
-/* The poller whose thread is the current thread, if any. */
-static __thread struct ethdrv_napi *napi_tls_thread;
-
-static inline unsigned napi_state(const struct ethdrv_napi *n)
-{
-	return __atomic_load_n(&n->state, __ATOMIC_ACQUIRE);
-}
-
-static inline void napi_clear_bits(struct ethdrv_napi *n, unsigned bits)
-{
-	__atomic_and_fetch(&n->state, ~bits, __ATOMIC_SEQ_CST);
-}
 
 /* ---- softnet: the per-loop poll lists ---- */
 
@@ -173,16 +146,6 @@ static bool sn_unqueue(struct ethdrv_napi *n)
 
 /* ---- scheduling ---- */
 
-static void napi_thread_wake(struct ethdrv_napi *n)
-{
-	/* Pairs with the thread publishing thread_sleeping before its check. */
-	if (!__atomic_load_n(&n->thread_sleeping, __ATOMIC_SEQ_CST))
-		return;
-	pthread_mutex_lock(&n->thread_lock);
-	pthread_cond_signal(&n->thread_cond);
-	pthread_mutex_unlock(&n->thread_lock);
-}
-
 bool ethdrv_napi_schedule_prep(struct ethdrv_napi *n)
 {
 	unsigned val = __atomic_load_n(&n->state, __ATOMIC_RELAXED), new;
@@ -217,7 +180,7 @@ void ethdrv__napi_schedule(struct ethdrv_napi *n)
 	} while (!__atomic_compare_exchange_n(&n->state, &val, val | NAPI_S_SCHED_THREADED, true,
 					      __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
 	if (val & NAPI_S_THREADED)
-		napi_thread_wake(n);
+		ethdrv__napi_thread_wake(n);
 	else
 		sn_queue(n);
 }
@@ -231,7 +194,7 @@ bool ethdrv_napi_schedule(struct ethdrv_napi *n)
 }
 
 /* The defer timer expired (Linux napi_watchdog): schedule without MISSED. */
-static void napi_defer_expired(struct ethdrv_napi *n)
+void ethdrv__napi_defer_expired(struct ethdrv_napi *n)
 {
 	unsigned val = __atomic_load_n(&n->state, __ATOMIC_RELAXED);
 
@@ -247,23 +210,23 @@ static void napi_defer_expired(struct ethdrv_napi *n)
 
 static void napi_defer_timer_cb(struct ethdrv_timer *t)
 {
-	napi_defer_expired(ethdrv_container_of(t, struct ethdrv_napi, defer_timer));
+	ethdrv__napi_defer_expired(ethdrv_container_of(t, struct ethdrv_napi, defer_timer));
 }
 
 /* Arm the re-poll @timeout ns from now in the context that runs the poll. */
 static void napi_defer_arm(struct ethdrv_napi *n, uint64_t timeout)
 {
-	if (napi_tls_thread == n)
+	if (ethdrv__napi_thread_is_current(n))
 		__atomic_store_n(&n->thread_deadline, ethdrv_now_ns() + timeout, __ATOMIC_RELEASE);
 	else if (ethdrv__loop_is_owner(n->loop))
 		ethdrv_timer_start(&n->defer_timer, timeout, 0);
 	else
-		napi_defer_expired(n); /* foreign context: re-poll now rather than never */
+		ethdrv__napi_defer_expired(n); /* foreign context: re-poll now rather than never */
 }
 
 bool ethdrv_napi_complete_done(struct ethdrv_napi *n, int work_done)
 {
-	unsigned val = napi_state(n), new;
+	unsigned val = ethdrv__napi_state(n), new;
 	uint64_t timeout = 0;
 	bool ret = true;
 
@@ -301,15 +264,15 @@ bool ethdrv_napi_complete_done(struct ethdrv_napi *n, int work_done)
 }
 
 /* Give up ownership without the defer logic (disable pending). */
-static void napi_release(struct ethdrv_napi *n)
+void ethdrv__napi_release(struct ethdrv_napi *n)
 {
-	napi_clear_bits(n, NAPI_S_DONE_MASK | NAPI_S_IN_BUSY_POLL);
+	ethdrv__napi_clear_bits(n, NAPI_S_DONE_MASK | NAPI_S_IN_BUSY_POLL);
 }
 
 /* ---- polling ---- */
 
 /* One poll with bookkeeping; returns the work, clamped to @budget. */
-static int napi_run_poll(struct ethdrv_napi *n, int budget)
+int ethdrv__napi_run_poll(struct ethdrv_napi *n, int budget)
 {
 	uint64_t ts = __atomic_load_n(&n->irq_ts, __ATOMIC_RELAXED);
 	int work;
@@ -340,26 +303,13 @@ static int napi_run_poll(struct ethdrv_napi *n, int budget)
 	return work;
 }
 
-/* A productive normal poll asks the busy-poller to take over. */
-static void napi_request_busy_poll(struct ethdrv_napi *n)
-{
-	struct ethdrv_loop *loop = n->loop;
-
-	if (n->tx || !__atomic_load_n(&n->cfg.busy_poll_us, __ATOMIC_RELAXED))
-		return;
-	__atomic_store_n(&n->busy_requested, 1, __ATOMIC_RELAXED);
-	__atomic_store_n(&n->sn->busy_requested, 1, __ATOMIC_SEQ_CST);
-	if (!ethdrv_loop_in_thread(loop))
-		ethdrv_loop_wake(loop);
-}
-
 /* The poll used its whole weight and the core still owns it (docs/napi.md §1.2). */
 static void napi_repoll(struct ethdrv_napi *n)
 {
-	unsigned val = napi_state(n);
+	unsigned val = ethdrv__napi_state(n);
 
 	if (val & NAPI_S_DISABLE)
-		napi_release(n);
+		ethdrv__napi_release(n);
 	else if (val & NAPI_S_THREADED)
 		ethdrv__napi_schedule(n); /* threaded was turned on: hand it over */
 	else
@@ -380,7 +330,7 @@ static int napi_run_list(struct ethdrv_loop *loop, struct ethdrv__softnet *sn)
 		return 0;
 	ethdrv_loop_get_budget(loop, &budget_packets, &budget_usecs);
 	budget = (int)budget_packets;
-	end = ethdrv_now_ns() + budget_usecs * NSEC_PER_USEC;
+	end = ethdrv_now_ns() + budget_usecs * NAPI_NSEC_PER_USEC;
 	while ((n = sn->head)) {
 		int weight = __atomic_load_n(&n->weight, __ATOMIC_RELAXED), work;
 
@@ -388,10 +338,10 @@ static int napi_run_list(struct ethdrv_loop *loop, struct ethdrv__softnet *sn)
 		sn->head = n->poll_next;
 		if (!sn->head)
 			sn->tail = NULL;
-		work = napi_run_poll(n, weight);
+		work = ethdrv__napi_run_poll(n, weight);
 		processed += work;
 		if (work > 0)
-			napi_request_busy_poll(n);
+			ethdrv__napi_busy_request(n);
 		/* 2. Full weight: still ours; it goes to the tail. */
 		if (work == weight)
 			napi_repoll(n);
@@ -406,84 +356,6 @@ static int napi_run_list(struct ethdrv_loop *loop, struct ethdrv__softnet *sn)
 	return processed;
 }
 
-/* ---- busy polling (docs/napi.md §2.3) ---- */
-
-static bool napi_busy_start(struct ethdrv_napi *n, uint64_t now)
-{
-	unsigned val;
-
-	if (!__atomic_exchange_n(&n->busy_requested, 0, __ATOMIC_RELAXED))
-		return false;
-	val = __atomic_load_n(&n->state, __ATOMIC_RELAXED);
-	do {
-		/* Scheduled elsewhere: its poll asks again if it finds work. */
-		if (val & (NAPI_S_SCHED | NAPI_S_DISABLE))
-			return false;
-	} while (!__atomic_compare_exchange_n(&n->state, &val,
-					      val | NAPI_S_SCHED | NAPI_S_IN_BUSY_POLL, true,
-					      __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
-	n->busy_active = true;
-	n->sn->busy_active++;
-	n->busy_last_work_ns = now;
-	return true;
-}
-
-/* Leave busy mode: drop IN_BUSY_POLL, keep SCHED for one more poll. */
-static void napi_busy_stop(struct ethdrv_napi *n, bool schedule)
-{
-	n->busy_active = false;
-	n->sn->busy_active--;
-	napi_clear_bits(n, NAPI_S_IN_BUSY_POLL | NAPI_S_MISSED);
-	if (schedule)
-		ethdrv__napi_schedule(n); /* the last poll that may re-arm the IRQ */
-}
-
-static int napi_busy_poll(struct ethdrv_napi *n, uint64_t now, int limit)
-{
-	int budget = (int)__atomic_load_n(&n->cfg.busy_poll_budget, __ATOMIC_RELAXED);
-	uint64_t idle_ns = __atomic_load_n(&n->cfg.busy_poll_us, __ATOMIC_RELAXED) * NSEC_PER_USEC;
-	int work, total = 0;
-
-	do {
-		work = napi_run_poll(n, budget);
-		ethdrv_counter_inc(&n->stats.busy_polls);
-		total += work;
-	} while (work == budget && total < limit);
-	if (total)
-		n->busy_last_work_ns = now;
-	else if (now - n->busy_last_work_ns >= idle_ns)
-		napi_busy_stop(n, true);
-	return total;
-}
-
-/* Busy-poll the pollers in busy mode, up to netdev_budget packets each. */
-static int napi_busy_run(struct ethdrv_loop *loop, struct ethdrv__softnet *sn)
-{
-	unsigned budget_packets, budget_usecs;
-	struct ethdrv_napi *n;
-	int limit, total = 0;
-	uint64_t now;
-
-	/* Clear a request even with an empty list: a late one from a poller
-	 * thread must not keep the loop from sleeping. */
-	if (__atomic_load_n(&sn->busy_requested, __ATOMIC_RELAXED))
-		__atomic_store_n(&sn->busy_requested, 0, __ATOMIC_SEQ_CST);
-	else if (!sn->busy_active)
-		return 0;
-	if (!sn->busy)
-		return 0;
-	ethdrv_loop_get_budget(loop, &budget_packets, &budget_usecs);
-	limit = (int)budget_packets;
-	now = ethdrv_now_ns();
-	for (n = sn->busy; n; n = n->busy_next) {
-		if (!n->busy_active && !napi_busy_start(n, now))
-			continue;
-		total += napi_busy_poll(n, now, limit);
-	}
-	ethdrv__loop_count_processed(loop, (uint64_t)total, false);
-	return total;
-}
-
 /* ---- the loop's deferred-work stage (loop_priv.h) ---- */
 
 /* Steps 4 and 5 of the loop: the poll list, then busy polling. */
@@ -492,7 +364,7 @@ static int sn_run(struct ethdrv_loop *loop, struct ethdrv__loop_softirq *s)
 	struct ethdrv__softnet *sn = ethdrv_container_of(s, struct ethdrv__softnet, stage);
 	int n = napi_run_list(loop, sn);
 
-	return n + napi_busy_run(loop, sn);
+	return n + ethdrv__napi_busy_run(loop, sn);
 }
 
 static void sn_destroy(struct ethdrv__loop_softirq *s)
@@ -533,164 +405,6 @@ static int sn_get(struct ethdrv_loop *loop, struct ethdrv__softnet **out)
 	}
 	*out = ethdrv_container_of(s, struct ethdrv__softnet, stage);
 	return 0;
-}
-
-static void napi_busy_list_update(struct ethdrv_napi *n)
-{
-	struct ethdrv__softnet *sn = n->sn;
-	struct ethdrv_napi **pp;
-	bool want = !n->deleted && !n->tx && n->cfg.busy_poll_us;
-
-	if (want == n->busy_listed)
-		return;
-	if (want) {
-		n->busy_next = sn->busy;
-		sn->busy = n;
-		n->busy_listed = true;
-		return;
-	}
-	if (n->busy_active)
-		napi_busy_stop(n, true);
-	__atomic_store_n(&n->busy_requested, 0, __ATOMIC_RELAXED);
-	for (pp = &sn->busy; *pp; pp = &(*pp)->busy_next) {
-		if (*pp == n) {
-			*pp = n->busy_next;
-			break;
-		}
-	}
-	n->busy_listed = false;
-}
-
-/* ---- threaded mode (docs/napi.md §3) ---- */
-
-/* Sleep until the thread owns a schedule (true) or must exit (false). */
-static bool napi_thread_wait(struct ethdrv_napi *n)
-{
-	bool slept = false, ret;
-
-	pthread_mutex_lock(&n->thread_lock);
-	__atomic_store_n(&n->thread_sleeping, 1, __ATOMIC_SEQ_CST);
-	for (;;) {
-		uint64_t dl;
-
-		if (__atomic_load_n(&n->thread_stop, __ATOMIC_ACQUIRE)) {
-			ret = false;
-			break;
-		}
-		if (__atomic_load_n(&n->state, __ATOMIC_SEQ_CST) & NAPI_S_SCHED_THREADED) {
-			ret = true;
-			break;
-		}
-		dl = __atomic_load_n(&n->thread_deadline, __ATOMIC_ACQUIRE);
-		if (dl && ethdrv_now_ns() >= dl) {
-			/* The defer deadline this thread owns expired. */
-			if (__atomic_compare_exchange_n(&n->thread_deadline, &dl, 0, false,
-							__ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
-				pthread_mutex_unlock(&n->thread_lock);
-				napi_defer_expired(n);
-				pthread_mutex_lock(&n->thread_lock);
-			}
-			continue;
-		}
-		if (dl) {
-			struct timespec ts = { .tv_sec = (time_t)(dl / 1000000000ull),
-					       .tv_nsec = (long)(dl % 1000000000ull) };
-
-			pthread_cond_timedwait(&n->thread_cond, &n->thread_lock, &ts);
-		} else {
-			pthread_cond_wait(&n->thread_cond, &n->thread_lock);
-		}
-		slept = true;
-	}
-	__atomic_store_n(&n->thread_sleeping, 0, __ATOMIC_RELAXED);
-	pthread_mutex_unlock(&n->thread_lock);
-	if (slept && ret)
-		ethdrv_counter_inc(&n->stats.thread_wakeups);
-	return ret;
-}
-
-/* Poll while the thread owns the poller (napi_threaded_poll_loop). */
-static void napi_thread_poll(struct ethdrv_napi *n)
-{
-	for (;;) {
-		int weight = __atomic_load_n(&n->weight, __ATOMIC_RELAXED);
-		int work = napi_run_poll(n, weight);
-		unsigned val;
-
-		if (work > 0)
-			napi_request_busy_poll(n);
-		if (work < weight)
-			return;
-		val = napi_state(n);
-		if (val & NAPI_S_DISABLE) {
-			napi_release(n);
-			return;
-		}
-		if (!(val & NAPI_S_THREADED)) {
-			/* Threaded mode was turned off: the loop takes it over. */
-			napi_clear_bits(n, NAPI_S_SCHED_THREADED);
-			ethdrv__napi_schedule(n);
-			return;
-		}
-	}
-}
-
-static void *napi_thread_main(void *arg)
-{
-	struct ethdrv_napi *n = arg;
-	char name[40];
-	unsigned val;
-
-	snprintf(name, sizeof(name), "napi/%s-%s", n->dev->name, n->name);
-	name[15] = '\0'; /* the kernel keeps 15 characters of a thread name */
-	prctl(PR_SET_NAME, name, 0UL, 0UL, 0UL);
-	prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
-	napi_tls_thread = n;
-	while (napi_thread_wait(n))
-		napi_thread_poll(n);
-	/* Exiting: hand over a schedule that arrived before THREADED was cleared. */
-	val = napi_state(n);
-	if (val & NAPI_S_SCHED_THREADED) {
-		napi_clear_bits(n, NAPI_S_SCHED_THREADED);
-		if (val & NAPI_S_DISABLE)
-			napi_release(n);
-		else
-			ethdrv__napi_schedule(n);
-	}
-	napi_tls_thread = NULL;
-	return NULL;
-}
-
-static int napi_thread_start(struct ethdrv_napi *n)
-{
-	int ret;
-
-	__atomic_store_n(&n->thread_stop, 0, __ATOMIC_RELAXED);
-	ret = pthread_create(&n->thread, NULL, napi_thread_main, n);
-	if (ret)
-		return -ret;
-	n->thread_on = true;
-	/* From now on schedules go to the thread; one already on the loop's
-	 * list is polled there once more and then handed over. */
-	__atomic_or_fetch(&n->state, NAPI_S_THREADED, __ATOMIC_SEQ_CST);
-	return 0;
-}
-
-static void napi_thread_stop(struct ethdrv_napi *n)
-{
-	uint64_t dl;
-
-	napi_clear_bits(n, NAPI_S_THREADED);
-	pthread_mutex_lock(&n->thread_lock);
-	__atomic_store_n(&n->thread_stop, 1, __ATOMIC_RELEASE);
-	pthread_cond_signal(&n->thread_cond);
-	pthread_mutex_unlock(&n->thread_lock);
-	pthread_join(n->thread, NULL);
-	n->thread_on = false;
-	/* A defer deadline the thread owned moves to the loop timer. */
-	dl = __atomic_exchange_n(&n->thread_deadline, 0, __ATOMIC_ACQ_REL);
-	if (dl && !(napi_state(n) & NAPI_S_DISABLE))
-		ethdrv_timer_start_at(&n->defer_timer, dl, 0);
 }
 
 /* ---- IRQ ---- */
@@ -758,7 +472,7 @@ static void napi_sleep_us(unsigned us)
 static bool napi_claim_owned(struct ethdrv_napi *n)
 {
 	if (n->busy_active) {
-		napi_busy_stop(n, false); /* the busy-poller is this thread */
+		ethdrv__napi_busy_stop(n, false); /* the busy-poller is this thread */
 		return true;
 	}
 	return sn_unqueue(n); /* queued but not polling: the list held SCHED */
@@ -770,7 +484,7 @@ void ethdrv_napi_disable(struct ethdrv_napi *n)
 
 	__atomic_or_fetch(&n->state, NAPI_S_DISABLE, __ATOMIC_SEQ_CST);
 	for (;;) {
-		unsigned val = napi_state(n);
+		unsigned val = ethdrv__napi_state(n);
 
 		if (!(val & NAPI_S_SCHED)) {
 			if (__atomic_compare_exchange_n(&n->state, &val, val | NAPI_S_SCHED, false,
@@ -787,8 +501,8 @@ void ethdrv_napi_disable(struct ethdrv_napi *n)
 	ethdrv_timer_stop(&n->defer_timer);
 	__atomic_store_n(&n->thread_deadline, 0, __ATOMIC_RELEASE);
 	__atomic_store_n(&n->busy_requested, 0, __ATOMIC_RELAXED);
-	napi_clear_bits(n, NAPI_S_MISSED | NAPI_S_SCHED_THREADED | NAPI_S_PREFER_BUSY_POLL |
-				   NAPI_S_IN_BUSY_POLL);
+	ethdrv__napi_clear_bits(n, NAPI_S_MISSED | NAPI_S_SCHED_THREADED | NAPI_S_PREFER_BUSY_POLL |
+					   NAPI_S_IN_BUSY_POLL);
 	n->timer_poll = false;
 	n->defer_count = 0;
 }
@@ -814,15 +528,15 @@ int ethdrv_napi_configure(struct ethdrv_napi *n, const struct ethdrv_napi_config
 	__atomic_store_n(&n->cfg.gro_flush_timeout_ns, cfg->gro_flush_timeout_ns, __ATOMIC_RELAXED);
 	__atomic_store_n(&n->cfg.busy_poll_budget, budget, __ATOMIC_RELAXED);
 	if (cfg->threaded && !n->thread_on) {
-		ret = napi_thread_start(n);
+		ret = ethdrv__napi_thread_start(n);
 		if (ret)
 			return ret;
 	} else if (!cfg->threaded && n->thread_on) {
-		napi_thread_stop(n);
+		ethdrv__napi_thread_stop(n);
 	}
 	__atomic_store_n(&n->cfg.threaded, cfg->threaded, __ATOMIC_RELAXED);
 	__atomic_store_n(&n->cfg.busy_poll_us, cfg->busy_poll_us, __ATOMIC_RELAXED);
-	napi_busy_list_update(n);
+	ethdrv__napi_busy_list_update(n);
 	return 0;
 }
 
@@ -971,12 +685,12 @@ void ethdrv_napi_del(struct ethdrv_napi *n)
 {
 	if (!n || n->deleted)
 		return;
-	if (!(napi_state(n) & NAPI_S_DISABLE))
+	if (!(ethdrv__napi_state(n) & NAPI_S_DISABLE))
 		ethdrv_napi_disable(n);
 	if (n->thread_on)
-		napi_thread_stop(n);
+		ethdrv__napi_thread_stop(n);
 	n->deleted = true;
-	napi_busy_list_update(n);
+	ethdrv__napi_busy_list_update(n);
 	ethdrv_napi_detach_irq(n);
 	ethdrv_timer_stop(&n->defer_timer);
 }

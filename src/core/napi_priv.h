@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * NAPI internals shared by napi.c and netdev.c (the device layer, as
- * Linux's net/core/dev.c holds both net_device and napi_struct): the poller
- * struct and its state bits. The per-loop poll lists ("softnet") are
- * napi.c's own; the loop sees them only as its deferred-work stage
- * (loop_priv.h).
+ * NAPI internals shared by napi.c, napi_thread.c, napi_busy.c and netdev.c
+ * (the device layer, as Linux's net/core/dev.c holds both net_device and
+ * napi_struct): the poller struct, its state bits, the per-loop poll lists
+ * ("softnet"), and the calls between the three NAPI files. The loop sees the
+ * poll lists only as its deferred-work stage (loop_priv.h).
  */
 #ifndef ETHDRV_CORE_NAPI_PRIV_H
 #define ETHDRV_CORE_NAPI_PRIV_H
@@ -14,6 +14,9 @@
 #include <stdint.h>
 #include "ethdrv/loop.h"
 #include "ethdrv/napi.h"
+#include "loop_priv.h"
+
+#define NAPI_NSEC_PER_USEC 1000ull
 
 /* State bits of struct ethdrv_napi.state (docs/napi.md §1.3). */
 #define NAPI_S_SCHED 0x01u /* owned: scheduled or polling */
@@ -23,8 +26,6 @@
 #define NAPI_S_SCHED_THREADED 0x10u /* the poller thread owns the current schedule */
 #define NAPI_S_IN_BUSY_POLL 0x20u /* the busy-poller owns it */
 #define NAPI_S_PREFER_BUSY_POLL 0x40u /* the busy-poller wants it back soon */
-
-struct ethdrv__softnet;
 
 /* Link in the device's list of pollers (driver.h names the head type). */
 struct ethdrv__napi_list {
@@ -78,6 +79,58 @@ struct ethdrv_napi {
 	int busy_requested; /* atomic: a normal poll did work; enter busy mode */
 	uint64_t busy_last_work_ns; /* last busy poll that found work */
 };
+
+/* Per-loop NAPI data (Linux softnet_data), the loop's deferred-work stage. */
+struct ethdrv__softnet {
+	struct ethdrv__loop_softirq stage; /* attached to the loop (loop_priv.h) */
+	struct ethdrv_napi *head; /* poll list, loop thread only */
+	struct ethdrv_napi *tail; /* its last entry */
+	pthread_mutex_t lock; /* protects remote_head/remote_tail */
+	struct ethdrv_napi *remote_head; /* pollers scheduled from other threads */
+	struct ethdrv_napi *remote_tail; /* its last entry */
+	int remote_pending; /* atomic: remote_head may be non-empty */
+	struct ethdrv_napi *busy; /* pollers with busy_poll_us > 0 (loop thread) */
+	unsigned busy_active; /* pollers owned by the busy-poller now */
+	int busy_requested; /* atomic: some poller asked for busy mode */
+};
+
+static inline unsigned ethdrv__napi_state(const struct ethdrv_napi *n)
+{
+	return __atomic_load_n(&n->state, __ATOMIC_ACQUIRE);
+}
+
+static inline void ethdrv__napi_clear_bits(struct ethdrv_napi *n, unsigned bits)
+{
+	__atomic_and_fetch(&n->state, ~bits, __ATOMIC_SEQ_CST);
+}
+
+/* napi.c */
+/* One poll with bookkeeping; returns the work, clamped to @budget. */
+int ethdrv__napi_run_poll(struct ethdrv_napi *n, int budget);
+/* Give up ownership without the defer logic (disable pending). */
+void ethdrv__napi_release(struct ethdrv_napi *n);
+/* The defer timer expired (Linux napi_watchdog): schedule without MISSED. */
+void ethdrv__napi_defer_expired(struct ethdrv_napi *n);
+
+/* napi_busy.c */
+/* A productive normal poll asks the busy-poller to take over (any thread). */
+void ethdrv__napi_busy_request(struct ethdrv_napi *n);
+/* Busy-poll the pollers in busy mode (loop step 5); the packets processed. */
+int ethdrv__napi_busy_run(struct ethdrv_loop *loop, struct ethdrv__softnet *sn);
+/* Leave busy mode: drop IN_BUSY_POLL, keep SCHED for one more poll if @schedule. */
+void ethdrv__napi_busy_stop(struct ethdrv_napi *n, bool schedule);
+/* Put @n on, or take it off, its loop's busy list as its knobs say. */
+void ethdrv__napi_busy_list_update(struct ethdrv_napi *n);
+
+/* napi_thread.c */
+/* Wake @n's poller thread if it may be sleeping. */
+void ethdrv__napi_thread_wake(struct ethdrv_napi *n);
+/* Create the poller thread and route schedules to it; 0 or -errno. */
+int ethdrv__napi_thread_start(struct ethdrv_napi *n);
+/* Route schedules back to the loop and join the thread. */
+void ethdrv__napi_thread_stop(struct ethdrv_napi *n);
+/* True in @n's own poller thread. */
+bool ethdrv__napi_thread_is_current(const struct ethdrv_napi *n);
 
 /* Delete and free every poller of @dev (device cleanup). */
 void ethdrv__napi_free_all(struct ethdrv_netdev *dev);
