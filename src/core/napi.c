@@ -375,11 +375,7 @@ static void sn_destroy(struct ethdrv__loop_softirq *s)
 	free(sn);
 }
 
-static const struct ethdrv__loop_softirq_ops sn_stage_ops = {
-	.pending = sn_pending,
-	.run = sn_run,
-	.destroy = sn_destroy,
-};
+static const struct ethdrv__loop_softirq_ops sn_stage_ops;
 
 /* The poll lists of @loop, attached to it by the first poller added there. */
 static int sn_get(struct ethdrv_loop *loop, struct ethdrv__softnet **out)
@@ -406,6 +402,12 @@ static int sn_get(struct ethdrv_loop *loop, struct ethdrv__softnet **out)
 	*out = ethdrv_container_of(s, struct ethdrv__softnet, stage);
 	return 0;
 }
+
+static const struct ethdrv__loop_softirq_ops sn_stage_ops = {
+	.pending = sn_pending,
+	.run = sn_run,
+	.destroy = sn_destroy,
+};
 
 /* ---- IRQ ---- */
 

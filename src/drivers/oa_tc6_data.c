@@ -22,6 +22,17 @@ struct oa_tc6_poll_result {
 	int rx_frames; /* frames reassembled (RX work) */
 };
 
+/* Frames waiting, not yet started. */
+unsigned oa_tc6_txq_count(struct oa_tc6 *tc6)
+{
+	unsigned n;
+
+	oa_tc6_mutex_lock(&tc6->tx_lock);
+	n = tc6->txq.count;
+	oa_tc6_mutex_unlock(&tc6->tx_lock);
+	return n;
+}
+
 /* Pad, append the FCS, count BQL bytes (docs/tc6.md §2.4, §3.3 TXFCSVE). */
 static int oa_tc6_tx_prepare(struct ethdrv_pkt *pkt)
 {
@@ -62,17 +73,6 @@ int oa_tc6_start_xmit(struct oa_tc6 *tc6, struct ethdrv_pkt *pkt)
 	oa_tc6_mutex_unlock(&tc6->tx_lock);
 	ethdrv_napi_schedule(tc6->napi);
 	return ETHDRV_TX_OK;
-}
-
-/* Frames waiting, not yet started. */
-unsigned oa_tc6_txq_count(struct oa_tc6 *tc6)
-{
-	unsigned n;
-
-	oa_tc6_mutex_lock(&tc6->tx_lock);
-	n = tc6->txq.count;
-	oa_tc6_mutex_unlock(&tc6->tx_lock);
-	return n;
 }
 
 /* Next frame to start, moved to inflight; NULL when none. */

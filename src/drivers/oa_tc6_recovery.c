@@ -48,26 +48,35 @@ uint64_t oa_tc6_recoveries(const struct oa_tc6 *tc6)
 	return ethdrv_counter_get(&tc6->st.recoveries);
 }
 
-/* Count the bits of one STATUS0/STATUS1 snapshot. */
+/* The STATUS1 bits with a counter of their own, and their counters. */
+static const struct {
+	uint32_t bit; /* OA_TC6_STATUS1_* */
+	size_t counter; /* offset in struct oa_tc6_stats */
+} oa_tc6_status1_counters[] = {
+	{ OA_TC6_STATUS1_RXNER, offsetof(struct oa_tc6_stats, status1_rxner) },
+	{ OA_TC6_STATUS1_TXNER, offsetof(struct oa_tc6_stats, status1_txner) },
+	{ OA_TC6_STATUS1_FSMSTER, offsetof(struct oa_tc6_stats, status1_fsmster) },
+	{ OA_TC6_STATUS1_ECC, offsetof(struct oa_tc6_stats, status1_ecc) },
+	{ OA_TC6_STATUS1_UV18, offsetof(struct oa_tc6_stats, status1_uv18) },
+	{ OA_TC6_STATUS1_BUSER, offsetof(struct oa_tc6_stats, status1_buser) },
+};
+
+/* Count the bits of one STATUS0/STATUS1 snapshot; other STATUS1 bits in status1_other. */
 static void oa_tc6_count_status(struct oa_tc6 *tc6, uint32_t s0, uint32_t s1)
 {
+	uint32_t known = 0;
+
 	for (int i = 0; i < OA_TC6_STATUS0_NR; i++)
 		if (s0 & ETHDRV_BIT(i))
 			ethdrv_counter_inc(&tc6->st.status0[i]);
-	if (s1 & OA_TC6_STATUS1_RXNER)
-		ethdrv_counter_inc(&tc6->st.status1_rxner);
-	if (s1 & OA_TC6_STATUS1_TXNER)
-		ethdrv_counter_inc(&tc6->st.status1_txner);
-	if (s1 & OA_TC6_STATUS1_FSMSTER)
-		ethdrv_counter_inc(&tc6->st.status1_fsmster);
-	if (s1 & OA_TC6_STATUS1_ECC)
-		ethdrv_counter_inc(&tc6->st.status1_ecc);
-	if (s1 & OA_TC6_STATUS1_UV18)
-		ethdrv_counter_inc(&tc6->st.status1_uv18);
-	if (s1 & OA_TC6_STATUS1_BUSER)
-		ethdrv_counter_inc(&tc6->st.status1_buser);
-	if (s1 & ~(OA_TC6_STATUS1_FATAL | OA_TC6_STATUS1_ECC | OA_TC6_STATUS1_UV18 |
-		   OA_TC6_STATUS1_BUSER))
+	for (size_t i = 0; i < ETHDRV_ARRAY_SIZE(oa_tc6_status1_counters); i++) {
+		known |= oa_tc6_status1_counters[i].bit;
+		if (s1 & oa_tc6_status1_counters[i].bit)
+			ethdrv_counter_inc(
+				(ethdrv_counter_t *)((char *)&tc6->st +
+						     oa_tc6_status1_counters[i].counter));
+	}
+	if (s1 & ~known)
 		ethdrv_counter_inc(&tc6->st.status1_other);
 }
 

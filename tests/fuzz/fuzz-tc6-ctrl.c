@@ -27,14 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "drivers/oa_tc6_proto.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define fz_assert(c)                      \
-	do {                              \
-		if (!(c))                 \
-			__builtin_trap(); \
-	} while (0)
+#include "fuzz.h"
 
 /* The input as a zero-padded byte source. */
 struct fz_in {

@@ -16,22 +16,20 @@
 
 ETHDRV_LOG_MODULE(node);
 
+#define NODE_TAP_STAT(field) ETHDRV_STAT_DESC(struct node_tap_stats, field)
+#define NODE_METRIC(field) ETHDRV_STAT_DESC(struct node_metrics, field)
+
 static const struct ethdrv_stat_desc node_tap_stats_desc[] = {
-	ETHDRV_STAT_DESC(struct node_tap_stats, tap_rx_frames),
-	ETHDRV_STAT_DESC(struct node_tap_stats, tap_rx_errors),
-	ETHDRV_STAT_DESC(struct node_tap_stats, tap_tx_frames),
-	ETHDRV_STAT_DESC(struct node_tap_stats, tap_tx_dropped),
+	NODE_TAP_STAT(tap_rx_frames),
+	NODE_TAP_STAT(tap_rx_errors),
+	NODE_TAP_STAT(tap_tx_frames),
+	NODE_TAP_STAT(tap_tx_dropped),
 };
 
 static const struct ethdrv_stat_desc node_metrics_desc[] = {
-	ETHDRV_STAT_DESC(struct node_metrics, loop_cpu_ns),
-	ETHDRV_STAT_DESC(struct node_metrics, poller_cpu_ns),
-	ETHDRV_STAT_DESC(struct node_metrics, poller_threads),
-	ETHDRV_STAT_DESC(struct node_metrics, model_cpu_ns),
-	ETHDRV_STAT_DESC(struct node_metrics, loop_iterations),
-	ETHDRV_STAT_DESC(struct node_metrics, loop_sleeps),
-	ETHDRV_STAT_DESC(struct node_metrics, loop_wakeups),
-	ETHDRV_STAT_DESC(struct node_metrics, loop_wakes_sent),
+	NODE_METRIC(loop_cpu_ns),  NODE_METRIC(poller_cpu_ns),	 NODE_METRIC(poller_threads),
+	NODE_METRIC(model_cpu_ns), NODE_METRIC(loop_iterations), NODE_METRIC(loop_sleeps),
+	NODE_METRIC(loop_wakeups), NODE_METRIC(loop_wakes_sent),
 };
 
 /* Model transfers, timed in CPU time of the calling thread. */
