@@ -12,43 +12,8 @@
 
 #define OA_TC6_WATCHDOG_NS (100ull * 1000 * 1000)
 #define OA_TC6_POLL_MODE_NS (1000ull * 1000) /* no IRQ line: poll every ms */
-#define OA_TC6_CONFIG_CHECK_MS \
-	1000 /* config_check_ms default (NuttX checks every 1 s, docs/tc6.md §4.5) */
-
-int oa_tc6_open(struct oa_tc6 *tc6)
-{
-	int ret;
-
-	oa_tc6_mutex_lock(&tc6->bus_lock);
-	ret = oa_tc6_chip_init(tc6);
-	if (!ret) {
-		oa_tc6_rx_abort(&tc6->rx);
-		tc6->recover_pending = 0;
-		__atomic_store_n(&tc6->running, true, __ATOMIC_RELEASE);
-	}
-	oa_tc6_mutex_unlock(&tc6->bus_lock);
-	if (ret)
-		return ret;
-	ethdrv_napi_enable(tc6->napi);
-	ret = ethdrv_timer_start(&tc6->watchdog,
-				 tc6->bus.irq_fd < 0 ? OA_TC6_POLL_MODE_NS : OA_TC6_WATCHDOG_NS,
-				 tc6->bus.irq_fd < 0 ? OA_TC6_POLL_MODE_NS : OA_TC6_WATCHDOG_NS);
-	/* The first poll sends the empty chunk that releases the reset IRQ. */
-	ethdrv_napi_schedule(tc6->napi);
-	return ret;
-}
-
-void oa_tc6_stop(struct oa_tc6 *tc6)
-{
-	__atomic_store_n(&tc6->running, false, __ATOMIC_RELEASE);
-	ethdrv_timer_stop(&tc6->watchdog);
-	tc6->next_check_ns = 0;
-	ethdrv_napi_disable(tc6->napi);
-	oa_tc6_mutex_lock(&tc6->bus_lock);
-	oa_tc6_flush(tc6, true);
-	tc6->recover_pending = 0;
-	oa_tc6_mutex_unlock(&tc6->bus_lock);
-}
+/* config_check_ms default: once a second, as NuttX checks (docs/tc6.md §4.5). */
+#define OA_TC6_CONFIG_CHECK_MS 1000
 
 /* Validate @cfg and copy it with defaults applied. */
 static int oa_tc6_apply_config(struct oa_tc6 *tc6, const struct oa_tc6_config *cfg)
@@ -115,6 +80,58 @@ err_destroy_bus_lock:
 err_free:
 	free(tc6);
 	return ret;
+}
+
+// SPDX-License-Identifier: MIT
+/*
+ * OPEN Alliance TC6 framework (oa_tc6.h), its lifecycle: create (the state,
+ * the "rx" poller, the watchdog timer, the counters), open (chip bring-up,
+ * then traffic), stop and destroy. The work itself lives in the units
+ * listed in oa_tc6_priv.h.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "oa_tc6_priv.h"
+
+#define OA_TC6_WATCHDOG_NS (100ull * 1000 * 1000)
+#define OA_TC6_POLL_MODE_NS (1000ull * 1000) /* no IRQ line: poll every ms */
+/* config_check_ms default: once a second, as NuttX checks (docs/tc6.md §4.5). */
+#define OA_TC6_CONFIG_CHECK_MS 1000
+
+int oa_tc6_open(struct oa_tc6 *tc6)
+{
+	int ret;
+
+	oa_tc6_mutex_lock(&tc6->bus_lock);
+	ret = oa_tc6_chip_init(tc6);
+	if (!ret) {
+		oa_tc6_rx_abort(&tc6->rx);
+		tc6->recover_pending = 0;
+		__atomic_store_n(&tc6->running, true, __ATOMIC_RELEASE);
+	}
+	oa_tc6_mutex_unlock(&tc6->bus_lock);
+	if (ret)
+		return ret;
+	ethdrv_napi_enable(tc6->napi);
+	ret = ethdrv_timer_start(&tc6->watchdog,
+				 tc6->bus.irq_fd < 0 ? OA_TC6_POLL_MODE_NS : OA_TC6_WATCHDOG_NS,
+				 tc6->bus.irq_fd < 0 ? OA_TC6_POLL_MODE_NS : OA_TC6_WATCHDOG_NS);
+	/* The first poll sends the empty chunk that releases the reset IRQ. */
+	ethdrv_napi_schedule(tc6->napi);
+	return ret;
+}
+
+void oa_tc6_stop(struct oa_tc6 *tc6)
+{
+	__atomic_store_n(&tc6->running, false, __ATOMIC_RELEASE);
+	ethdrv_timer_stop(&tc6->watchdog);
+	tc6->next_check_ns = 0;
+	ethdrv_napi_disable(tc6->napi);
+	oa_tc6_mutex_lock(&tc6->bus_lock);
+	oa_tc6_flush(tc6, true);
+	tc6->recover_pending = 0;
+	oa_tc6_mutex_unlock(&tc6->bus_lock);
 }
 
 void oa_tc6_destroy(struct oa_tc6 *tc6)
