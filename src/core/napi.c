@@ -4,8 +4,9 @@
  * per-loop poll list ("softnet", the loop's deferred-work stage), software
  * IRQ coalescing, the IRQ, enable/disable, knobs and registration. The two
  * other ways a poll runs have their own files: napi_thread.c (threaded
- * mode) and napi_busy.c (busy polling). Facts, in docs/napi.md: §1.3
- * (state bits), §2.2 (defer table), §2.3 (busy polling), §3 (threaded NAPI).
+ * mode) and napi_busy.c (busy polling). Facts:
+ * docs/napi.md §1.3 (state bits), §2.2 (defer table), §2.3 (busy polling),
+ * §3 (threaded NAPI).
  *
  * Ownership: whoever sets SCHED owns the poller until complete_done (or a
  * release) clears it. The owner alone touches defer_count, timer_poll and

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * The generic device (netdev.h, driver.h): lifecycle, RX delivery, the TX
- * queue with byte queue limits and its stop/wake protocol (docs/napi.md
- * §4.2), and run-time knobs.
+ * queue with byte queue limits and its stop/wake protocol
+ * (docs/napi.md §4.2), and run-time knobs.
  *
  * Counters on the TX error paths, as Linux's __dev_queue_xmit counts them:
  * a frame sent while the device is down, or one too long for the MTU, is

@@ -48,8 +48,9 @@ struct lan865x_reg_val {
 
 /*
  * Fixed AN1760 configuration writes for Rev B0/B1 silicon, MMS 4, in the
- * order of AN1760 Rev F (DS60001760G, June 2024) as listed in docs/tc6.md
- * §5.3 steps 2 and 4. The trim-dependent registers are computed separately.
+ * order of AN1760 Rev F (DS60001760G, June 2024) as listed in
+ * docs/tc6.md §5.3 steps 2 and 4. The trim-dependent registers are computed
+ * separately.
  */
 static const struct lan865x_reg_val lan865x_an1760_pre[] = {
 	{ LAN865X_MMS_VEND2, 0xD0, 0x3F31 },
@@ -313,7 +314,8 @@ static int lan865x_init(void *chip)
 		ret = lan865x_write_rx_mode(priv); /* docs/tc6.md §4.2 filters */
 	if (!ret)
 		ret = lan865x_write_plca(priv); /* docs/tc6.md §3.6 */
-	if (!ret) /* docs/tc6.md §4.1 steps 5-7; ZARFE for errata s3 (§5.6); SYNC last */
+	/* docs/tc6.md §4.1 steps 5-7, SYNC last; ZARFE for errata s3 (docs/tc6.md §5.6) */
+	if (!ret)
 		ret = oa_tc6_sync(priv->tc6, OA_TC6_CONFIG0_ZARFE);
 	if (!ret)
 		ret = lan865x_mac_enable(priv, true);

@@ -185,8 +185,8 @@ void oa_tc6_destroy(struct oa_tc6 *tc6);
  * @count: 1..128
  *
  * Retried up to three times on a failure (counted in ctrl_retries); the
- * echo (and in protected mode each complement) is checked (docs/tc6.md
- * §1.4-1.5). A final failure is counted in ctrl_errors and, once the device
+ * echo (and in protected mode each complement) is checked
+ * (docs/tc6.md §1.4-1.5). A final failure is counted in ctrl_errors and, once the device
  * is running, schedules a recovery.
  *
  * Return: 0, -EINVAL, -EIO (the bus failed) or -EPROTO (echo/complement).

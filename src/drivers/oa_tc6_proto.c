@@ -26,7 +26,7 @@ int oa_tc6_ctrl_len(unsigned count, bool protected_mode)
 {
 	if (count < 1 || count > OA_TC6_MAX_REGS)
 		return -EINVAL;
-	/* docs/tc6.md §1.4: header + data (x2 protected, §1.5) + trailer. */
+	/* docs/tc6.md §1.4: header + data (x2 protected, docs/tc6.md §1.5) + trailer. */
 	return (int)(2 * OA_TC6_WORD + count * OA_TC6_WORD * (protected_mode ? 2 : 1));
 }
 

@@ -125,8 +125,8 @@ uint32_t oa_tc6_ctrl_header(bool write, unsigned mms, unsigned addr, unsigned co
  * @count: number of registers, 1..128
  * @protected_mode: CONFIG0.PROTE in effect
  *
- * Return: 8 + 4*count (unprotected) or 8 + 8*count (protected), docs/tc6.md
- * §1.4; -EINVAL if @count is 0 or above 128.
+ * Return: 8 + 4*count (unprotected) or 8 + 8*count (protected),
+ * docs/tc6.md §1.4; -EINVAL if @count is 0 or above 128.
  */
 int oa_tc6_ctrl_len(unsigned count, bool protected_mode);
 
