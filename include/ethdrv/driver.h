@@ -3,7 +3,7 @@
  * Driver-facing API (internal to ethdrv and its drivers; DPDK's
  * ethdev_driver.h split): the device struct drivers embed, the ops they
  * fill in, the calls they make from their datapath, and the bus interface
- * they talk to hardware through (style.md S3, S6). Drivers include only
+ * they talk to hardware through (docs/style.md S3, S6). Drivers include only
  * this header set, never OS headers.
  */
 #ifndef ETHDRV_DRIVER_H
@@ -66,8 +66,42 @@ struct ethdrv_txq {
 
 /*
  * The generic device. Drivers embed it as the first member of their
- * private struct and recover it with ethdrv_container_of() (style.md S3).
+ * private struct and recover it with ethdrv_container_of() (docs/style.md S3).
  * Fields are owned by the core; drivers read them and use the calls below.
+ *
+ * Who may change what while the device exists. "Setup" means before
+ * ethdrv_netdev_open() (or after stop), from the thread that will run the
+ * loop or before the loop runs. The "loop thread" runs the control calls
+ * (ethdrv_netdev_set*(), open, stop, start_xmit). The "poll context" is
+ * where pollers run: the loop thread, or a poller thread with threaded=1.
+ * Loop-thread-only fields need no lock because only that thread touches
+ * them; anything the poll context reads must be immutable while up,
+ * atomic, or copied by the driver under its own lock.
+ *
+ *   field                  changed by, when             lock / access
+ *   name, ops, loop, pool  ethdrv_netdev_init() only    immutable
+ *   mtu                    ethdrv_netdev_init() only    immutable
+ *   mac                    loop thread (set_mac)        loop thread only
+ *   up                     loop thread (open, stop)     loop thread only; the
+ *                                                       poll context never reads it
+ *   rx_flags, mc_list,     loop thread (set_rx_filter,  loop thread only: a driver
+ *   mc_count               before ops->set_rx_mode)     whose poll context needs them
+ *                                                       copies them in set_rx_mode
+ *                                                       under its lock (lan865x does;
+ *                                                       it used to read them during a
+ *                                                       recovery on the poller thread)
+ *   stats                  any thread                   ethdrv_counter_* (atomic)
+ *   stats_set              setup (groups added)         read by dumps, loop thread
+ *   txq.dql                tx_sent: one enqueuer at a   dql.h contract; oa_tc6
+ *                          time; tx_completed: the      serialises its enqueuers
+ *                          completer (poll context)     with its tx_lock
+ *   txq.state              any thread                   atomic bits
+ *   txq.wake, wake_arg     setup                        immutable while up
+ *   rx_handler, _arg       setup                        immutable while up (read in
+ *                                                       the poll context)
+ *   napis                  setup (napi_add/del)         loop thread only
+ *   napi_cfg, napi_weight  loop thread (knobs)          loop thread only; pollers
+ *                                                       take atomic copies
  */
 struct ethdrv_netdev {
 	char name[16]; /* interface name, "t1s0" */
@@ -166,7 +200,7 @@ ETHDRV_EXPORT void ethdrv_netdev_tx_wake(struct ethdrv_netdev *dev);
 ETHDRV_EXPORT void ethdrv_netdev_tx_reset(struct ethdrv_netdev *dev);
 
 /*
- * The bus: the only way drivers reach hardware (style.md S6). Real boards
+ * The bus: the only way drivers reach hardware (docs/style.md S6). Real boards
  * implement it over spidev and a GPIO line (src/platform/linux), the
  * hardware models in-process (src/emu).
  */
@@ -202,6 +236,16 @@ static inline int ethdrv_spi_transfer(const struct ethdrv_spi_bus *bus, const ui
 {
 	return bus->ops->transfer(bus->ctx, tx, rx, len);
 }
+
+/**
+ * ethdrv_spi_irq_asserted() - the level of @bus's IRQ line, without waiting
+ * @bus: the bus
+ *
+ * Return: true while IRQ_N is asserted (irq_fd readable); false when it is
+ * not, or when the bus has no IRQ line.
+ * Context: any thread; one poll(2) with a zero timeout.
+ */
+ETHDRV_EXPORT bool ethdrv_spi_irq_asserted(const struct ethdrv_spi_bus *bus);
 
 /**
  * ethdrv_spi_trace_start() - log every transfer on @bus to a file

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The event loop: one thread per node runs fd watchers, timers and the NAPI
- * poll list (the "softirq" of architecture.md §4). Built on epoll, with a
+ * poll list (the "softirq" of docs/design.md §4). Built on epoll, with a
  * timerfd armed at the earliest absolute deadline and an eventfd for
  * cross-thread wakes. Shaped after Redis ae.c: ethdrv_loop_run_once() is
  * the unit of work, ethdrv_loop_run() a few lines around it, and a
- * before-sleep hook runs before each blocking wait (style.md S7).
+ * before-sleep hook runs before each blocking wait (docs/style.md S7).
  *
  * Watchers and timers are caller-owned structs (no allocation per event);
  * they are started, changed and stopped only from the loop thread.
@@ -55,6 +55,17 @@ struct ethdrv_timer {
  * ethdrv_now_ns() - CLOCK_MONOTONIC in nanoseconds
  */
 ETHDRV_EXPORT uint64_t ethdrv_now_ns(void);
+
+/**
+ * ethdrv_sleep_until_ns() - sleep until CLOCK_MONOTONIC reaches @deadline_ns
+ * @deadline_ns: absolute deadline, as ethdrv_now_ns() counts
+ *
+ * An absolute sleep: a signal does not shorten it and lateness does not
+ * accumulate. For code that may not include OS headers (drivers).
+ * Context: may sleep; never in the loop thread's datapath unless a
+ * benchmark asks for it.
+ */
+ETHDRV_EXPORT void ethdrv_sleep_until_ns(uint64_t deadline_ns);
 
 /**
  * ethdrv_loop_new() - create an event loop
@@ -140,6 +151,15 @@ ETHDRV_EXPORT void ethdrv_loop_set_before_sleep(struct ethdrv_loop *loop, ethdrv
  */
 ETHDRV_EXPORT int ethdrv_loop_set_budget(struct ethdrv_loop *loop, unsigned packets,
 					 unsigned usecs);
+
+/**
+ * ethdrv_loop_get_budget() - the budget ethdrv_loop_set_budget() set
+ * @loop: the loop
+ * @packets: receives netdev_budget
+ * @usecs: receives netdev_budget_usecs
+ */
+ETHDRV_EXPORT void ethdrv_loop_get_budget(const struct ethdrv_loop *loop, unsigned *packets,
+					  unsigned *usecs);
 
 /* Loop counters (softnet_stat-like). */
 struct ethdrv_loop_stats {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * NAPI-style pollers. The contract (napi-facts.md §1, style.md S7):
+ * NAPI-style pollers. The contract (docs/napi.md §1, docs/style.md S7):
  *
  * - An IRQ source is a level-triggered readable fd (an eventfd the hardware
  *   model drives, a GPIO line). When it fires, the core masks it (parks the
@@ -21,7 +21,7 @@
  * - A schedule that arrives while the poller runs sets MISSED and is never
  *   lost: complete_done reschedules and returns false.
  *
- * Software IRQ coalescing (napi-facts.md §2.1-2.2), per poller:
+ * Software IRQ coalescing (docs/napi.md §2.1-2.2), per poller:
  * napi_defer_hard_irqs = D and gro_flush_timeout = T ns. After a poll that
  * did work, complete_done keeps the IRQ masked and arms a T ns timer that
  * re-polls; each empty timer poll counts down, and after D empty polls the
@@ -34,11 +34,11 @@
  * - busy_poll = U us: the loop thread polls the poller directly with
  *   busy_poll_budget while traffic flows, keeping the IRQ masked; after U us
  *   without work it gives the poller back (one last poll that may re-arm
- *   the IRQ) and sleeps. Like SO_PREFER_BUSY_POLL (napi-facts.md §2.3).
+ *   the IRQ) and sleeps. Like SO_PREFER_BUSY_POLL (docs/napi.md §2.3).
  *
  * Several pollers per device: typically "rx" (weight 64) and "tx" (the
  * TX-completion poller, added with ethdrv_napi_add_tx(): weight 2, never
- * busy-polled), each with its own IRQ, as gianfar split them (§4.1).
+ * busy-polled), each with its own IRQ, as gianfar split them (docs/napi.md §4.1).
  */
 #ifndef ETHDRV_NAPI_H
 #define ETHDRV_NAPI_H

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Packet buffers: a fixed pool allocated once at setup; the datapath never
- * calls malloc (style.md S9, ixy mempool, lwIP PBUF_POOL). Alloc and free
+ * calls malloc (docs/style.md S9, ixy mempool, lwIP PBUF_POOL). Alloc and free
  * are safe from any thread. A packet queue is a singly linked FIFO that
  * costs no allocation either.
  */
@@ -33,9 +33,9 @@ struct ethdrv_pkt {
 /* The packet is in a pool's free list (set by the pool; a double free is
  * detected and counted instead of corrupting the list). */
 #define ETHDRV_PKT_F_FREE (1u << 0)
-/* Free for the driver that owns the packet (cleared by the pool on alloc
- * and free); oa_tc6 marks a TX frame whose first chunk the device took. */
-#define ETHDRV_PKT_F_DRV0 (1u << 8)
+/* A flag whose meaning the driver that holds the packet defines (cleared by
+ * the pool on alloc and free), e.g. OA_TC6_PKT_F_TX_STARTED. */
+#define ETHDRV_PKT_F_DRIVER_PRIVATE (1u << 8)
 
 /**
  * ethdrv_pkt_pool_new() - allocate a pool of @count packet buffers

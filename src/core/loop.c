@@ -5,18 +5,61 @@
  * cross-thread wakes. The timerfd is re-armed only before a blocking wait
  * and only when the earliest deadline changed, so starting and stopping
  * timers on the datapath costs no syscall.
+ *
+ * The loop is the bottom of the core: NAPI's poll lists run in its
+ * deferred-work stage, which napi.c attaches (loop_priv.h); nothing here
+ * knows what a poller is.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/prctl.h>
 #include <sys/timerfd.h>
 
 #include "ethdrv/loop.h"
+#include "ethdrv/stats.h"
 #include "loop_priv.h"
+
+#define LOOP_MAX_EVENTS 64 /* epoll events taken per wait */
+
+struct ethdrv_loop {
+	int epfd; /* the epoll instance (level-triggered) */
+	int timer_fd; /* timerfd, armed at the earliest deadline (absolute) */
+	int wake_fd; /* eventfd for cross-thread wakes and stop */
+	struct ethdrv_watch timer_watch; /* internal watcher of timer_fd */
+	struct ethdrv_watch wake_watch; /* internal watcher of wake_fd */
+
+	struct ethdrv_timer **heap; /* min-heap of active timers by deadline */
+	unsigned heap_len; /* active timers */
+	unsigned heap_cap; /* allocated slots */
+	uint64_t armed_ns; /* deadline timer_fd is armed for, 0 = disarmed */
+
+	pthread_t thread; /* the loop thread, valid once thread_set */
+	int thread_set; /* atomic: thread recorded (first run) */
+	int stop; /* atomic: ethdrv_loop_stop() was called */
+	int sleeping; /* atomic: the loop is in (or about to enter) a blocking wait */
+
+	ethdrv_loop_hook before_sleep; /* hook run before each blocking wait */
+	void *before_sleep_arg; /* its argument */
+	unsigned budget_packets; /* netdev_budget (atomic) */
+	unsigned budget_usecs; /* netdev_budget_usecs (atomic) */
+
+	struct epoll_event events[LOOP_MAX_EVENTS]; /* the current ready batch */
+	int nready; /* entries in events */
+	int cur; /* entry being dispatched; ethdrv_watch_stop() clears later ones */
+
+	struct ethdrv__loop_softirq *softirq; /* atomic: the deferred-work stage, or NULL */
+
+	struct {
+		ethdrv_counter_t iterations, sleeps, wakeups, wakes_sent;
+		ethdrv_counter_t processed, time_squeeze, timers_fired;
+	} st; /* ethdrv_loop_stats, updated atomically */
+};
 
 _Static_assert(ETHDRV_EV_READ == EPOLLIN, "EV_READ must equal EPOLLIN");
 _Static_assert(ETHDRV_EV_WRITE == EPOLLOUT, "EV_WRITE must equal EPOLLOUT");
@@ -32,6 +75,15 @@ uint64_t ethdrv_now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
+void ethdrv_sleep_until_ns(uint64_t deadline_ns)
+{
+	struct timespec ts = { .tv_sec = (time_t)(deadline_ns / NSEC_PER_SEC),
+			       .tv_nsec = (long)(deadline_ns % NSEC_PER_SEC) };
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
 }
 
 /* ---- timer heap ---- */
@@ -327,9 +379,6 @@ int ethdrv_loop_new(struct ethdrv_loop **out)
 	loop->timer_fd = loop->wake_fd = -1;
 	loop->budget_packets = 300;
 	loop->budget_usecs = 2000;
-	ret = ethdrv__softnet_init(&loop->sn);
-	if (ret)
-		goto err_free;
 	loop->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (loop->epfd < 0)
 		goto err_errno;
@@ -359,8 +408,6 @@ err_close:
 		close(loop->timer_fd);
 	if (loop->epfd >= 0)
 		close(loop->epfd);
-	ethdrv__softnet_destroy(&loop->sn);
-err_free:
 	free(loop);
 	return ret;
 }
@@ -372,7 +419,8 @@ void ethdrv_loop_free(struct ethdrv_loop *loop)
 	close(loop->wake_fd);
 	close(loop->timer_fd);
 	close(loop->epfd);
-	ethdrv__softnet_destroy(&loop->sn);
+	if (loop->softirq)
+		loop->softirq->ops->destroy(loop->softirq);
 	free(loop->heap);
 	free(loop);
 }
@@ -384,21 +432,29 @@ static void loop_claim_thread(struct ethdrv_loop *loop)
 		return;
 	loop->thread = pthread_self();
 	__atomic_store_n(&loop->thread_set, 1, __ATOMIC_RELEASE);
-	/* host-measurements.md §1: the default 50 us slack delays every timer. */
+	/* docs/host.md §1: the default 50 us slack delays every timer. */
 	prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+}
+
+/* True if the deferred-work stage has work queued. */
+static bool loop_softirq_pending(const struct ethdrv_loop *loop)
+{
+	struct ethdrv__loop_softirq *s = __atomic_load_n(&loop->softirq, __ATOMIC_ACQUIRE);
+
+	return s && s->ops->pending(s);
 }
 
 /* Step 1: decide the epoll timeout; may run the before-sleep hook. */
 static int loop_wait_timeout(struct ethdrv_loop *loop, unsigned flags)
 {
-	if ((flags & ETHDRV_RUN_NOWAIT) || ethdrv__softnet_pending(&loop->sn))
+	if ((flags & ETHDRV_RUN_NOWAIT) || loop_softirq_pending(loop))
 		return 0;
 	/* Publish "sleeping" before the last check; wakers test it after
 	 * publishing their work (seq_cst on both sides: no lost wakeup). */
 	__atomic_store_n(&loop->sleeping, 1, __ATOMIC_SEQ_CST);
 	if (loop->before_sleep)
 		loop->before_sleep(loop, loop->before_sleep_arg);
-	if (ethdrv__softnet_pending(&loop->sn) || loop_timer_due(loop)) {
+	if (loop_softirq_pending(loop) || loop_timer_due(loop)) {
 		__atomic_store_n(&loop->sleeping, 0, __ATOMIC_RELAXED);
 		return 0;
 	}
@@ -409,6 +465,7 @@ static int loop_wait_timeout(struct ethdrv_loop *loop, unsigned flags)
 
 int ethdrv_loop_run_once(struct ethdrv_loop *loop, unsigned flags)
 {
+	struct ethdrv__loop_softirq *softirq;
 	int timeout, nready, n;
 
 	loop_claim_thread(loop);
@@ -434,11 +491,11 @@ int ethdrv_loop_run_once(struct ethdrv_loop *loop, unsigned flags)
 	/* 3. Expired timers. */
 	n += loop_run_timers(loop);
 
-	/* 4. The NAPI poll list, within netdev_budget / netdev_budget_usecs. */
-	n += ethdrv__napi_run_list(loop);
-
-	/* 5. Busy-poll pollers in busy mode. */
-	n += ethdrv__napi_busy_run(loop);
+	/* 4. The deferred-work stage: NAPI's poll list within netdev_budget /
+	 * netdev_budget_usecs, then busy-poll pollers in busy mode. */
+	softirq = __atomic_load_n(&loop->softirq, __ATOMIC_ACQUIRE);
+	if (softirq)
+		n += softirq->ops->run(loop, softirq);
 	return n;
 }
 
@@ -502,6 +559,12 @@ int ethdrv_loop_set_budget(struct ethdrv_loop *loop, unsigned packets, unsigned 
 	return 0;
 }
 
+void ethdrv_loop_get_budget(const struct ethdrv_loop *loop, unsigned *packets, unsigned *usecs)
+{
+	*packets = __atomic_load_n(&loop->budget_packets, __ATOMIC_RELAXED);
+	*usecs = __atomic_load_n(&loop->budget_usecs, __ATOMIC_RELAXED);
+}
+
 void ethdrv_loop_get_stats(const struct ethdrv_loop *loop, struct ethdrv_loop_stats *st)
 {
 	st->iterations = ethdrv_counter_get(&loop->st.iterations);
@@ -511,4 +574,33 @@ void ethdrv_loop_get_stats(const struct ethdrv_loop *loop, struct ethdrv_loop_st
 	st->processed = ethdrv_counter_get(&loop->st.processed);
 	st->time_squeeze = ethdrv_counter_get(&loop->st.time_squeeze);
 	st->timers_fired = ethdrv_counter_get(&loop->st.timers_fired);
+}
+
+/* ---- what the rest of the core uses (loop_priv.h) ---- */
+
+int ethdrv__loop_softirq_attach(struct ethdrv_loop *loop, struct ethdrv__loop_softirq *s)
+{
+	struct ethdrv__loop_softirq *none = NULL;
+
+	if (!__atomic_compare_exchange_n(&loop->softirq, &none, s, false, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE))
+		return -EBUSY;
+	return 0;
+}
+
+struct ethdrv__loop_softirq *ethdrv__loop_softirq_get(const struct ethdrv_loop *loop)
+{
+	return __atomic_load_n(&loop->softirq, __ATOMIC_ACQUIRE);
+}
+
+bool ethdrv__loop_is_owner(const struct ethdrv_loop *loop)
+{
+	return !__atomic_load_n(&loop->thread_set, __ATOMIC_ACQUIRE) || ethdrv_loop_in_thread(loop);
+}
+
+void ethdrv__loop_count_processed(struct ethdrv_loop *loop, uint64_t packets, bool squeezed)
+{
+	ethdrv_counter_add(&loop->st.processed, packets);
+	if (squeezed)
+		ethdrv_counter_inc(&loop->st.time_squeeze);
 }

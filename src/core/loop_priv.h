@@ -1,52 +1,74 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Event loop internals shared with napi.c (the poll list lives in the loop).
+ * What the event loop offers the rest of the core beyond loop.h: its
+ * "softirq" stage and a few loop-thread facts. The loop is the bottom layer
+ * of the core: it includes no NAPI or device header and knows nothing of
+ * what runs in the stage.
+ *
+ * The stage mirrors Linux's NET_RX softirq: the softirq core runs a handler
+ * that net/core/dev.c registered with open_softirq(), and net_rx_action()
+ * works on the per-CPU softnet_data that dev.c owns. Here a loop is the CPU:
+ * napi.c attaches its per-loop poll lists (struct ethdrv__softnet) to a loop
+ * the first time a poller is added on it, and the loop calls the stage once
+ * per iteration, after fd callbacks and timers, and asks it before each
+ * blocking wait whether work is queued. NAPI depends on the loop; the loop
+ * does not depend on NAPI.
  */
 #ifndef ETHDRV_CORE_LOOP_PRIV_H
 #define ETHDRV_CORE_LOOP_PRIV_H
 
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <sys/epoll.h>
 #include "ethdrv/loop.h"
-#include "ethdrv/stats.h"
-#include "napi_priv.h"
 
-#define LOOP_MAX_EVENTS 64 /* epoll events taken per wait */
+struct ethdrv__loop_softirq;
 
-struct ethdrv_loop {
-	int epfd; /* the epoll instance (level-triggered) */
-	int timer_fd; /* timerfd, armed at the earliest deadline (absolute) */
-	int wake_fd; /* eventfd for cross-thread wakes and stop */
-	struct ethdrv_watch timer_watch; /* internal watcher of timer_fd */
-	struct ethdrv_watch wake_watch; /* internal watcher of wake_fd */
-
-	struct ethdrv_timer **heap; /* min-heap of active timers by deadline */
-	unsigned heap_len; /* active timers */
-	unsigned heap_cap; /* allocated slots */
-	uint64_t armed_ns; /* deadline timer_fd is armed for, 0 = disarmed */
-
-	pthread_t thread; /* the loop thread, valid once thread_set */
-	int thread_set; /* atomic: thread recorded (first run) */
-	int stop; /* atomic: ethdrv_loop_stop() was called */
-	int sleeping; /* atomic: the loop is in (or about to enter) a blocking wait */
-
-	ethdrv_loop_hook before_sleep; /* hook run before each blocking wait */
-	void *before_sleep_arg; /* its argument */
-	unsigned budget_packets; /* netdev_budget (atomic) */
-	unsigned budget_usecs; /* netdev_budget_usecs (atomic) */
-
-	struct epoll_event events[LOOP_MAX_EVENTS]; /* the current ready batch */
-	int nready; /* entries in events */
-	int cur; /* entry being dispatched; ethdrv_watch_stop() clears later ones */
-
-	struct ethdrv__softnet sn; /* NAPI poll list and busy-poll list */
-
-	struct {
-		ethdrv_counter_t iterations, sleeps, wakeups, wakes_sent;
-		ethdrv_counter_t processed, time_squeeze, timers_fired;
-	} st; /* ethdrv_loop_stats, updated atomically */
+/* What the loop calls in its deferred-work stage. */
+struct ethdrv__loop_softirq_ops {
+	/** Work is queued, or a cross-thread request is pending: do not block. */
+	bool (*pending)(struct ethdrv__loop_softirq *s);
+	/** Run the queued work (loop thread); returns the packets processed. */
+	int (*run)(struct ethdrv_loop *loop, struct ethdrv__loop_softirq *s);
+	/** Free the stage; called by ethdrv_loop_free(). */
+	void (*destroy)(struct ethdrv__loop_softirq *s);
 };
+
+/* The deferred-work stage of a loop (one per loop, like NET_RX_SOFTIRQ),
+ * embedded in its owner's state (container_of gets back to it). */
+struct ethdrv__loop_softirq {
+	const struct ethdrv__loop_softirq_ops *ops; /* set before attaching */
+};
+
+/**
+ * ethdrv__loop_softirq_attach() - give @loop its deferred-work stage
+ * @loop: the loop
+ * @s: the stage; owned by the loop from now on (freed by @s->ops->destroy)
+ *
+ * Return: 0, or -EBUSY if a stage is attached already (another thread won a
+ * race to attach: use ethdrv__loop_softirq_get() and free @s yourself).
+ * Context: any thread.
+ */
+int ethdrv__loop_softirq_attach(struct ethdrv_loop *loop, struct ethdrv__loop_softirq *s);
+
+/** ethdrv__loop_softirq_get() - the attached stage, or NULL. */
+struct ethdrv__loop_softirq *ethdrv__loop_softirq_get(const struct ethdrv_loop *loop);
+
+/**
+ * ethdrv__loop_is_owner() - true if the caller may touch loop-thread-only
+ * state of @loop: it is the loop thread, or the loop has never run yet
+ * (setup).
+ * @loop: the loop
+ */
+bool ethdrv__loop_is_owner(const struct ethdrv_loop *loop);
+
+/**
+ * ethdrv__loop_count_processed() - account work of the stage in the loop's
+ * counters (ethdrv_loop_stats: processed, time_squeeze)
+ * @loop: the loop
+ * @packets: packets processed
+ * @squeezed: true if a run stopped on the packet or time budget
+ * Context: the loop thread.
+ */
+void ethdrv__loop_count_processed(struct ethdrv_loop *loop, uint64_t packets, bool squeezed);
 
 #endif /* ETHDRV_CORE_LOOP_PRIV_H */

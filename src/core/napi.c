@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * NAPI-style pollers (napi.h): the SCHED/MISSED ownership protocol, the
- * per-loop poll list ("softnet"), software IRQ coalescing, threaded and
- * busy-poll modes. Facts: napi-facts.md §1.3 (state bits), §2.2 (defer
- * table), §2.3 (busy polling), §3 (threaded NAPI).
+ * per-loop poll list ("softnet", the loop's deferred-work stage), software
+ * IRQ coalescing, the IRQ, enable/disable, knobs and registration. The two
+ * other ways a poll runs have their own files: napi_thread.c (threaded
+ * mode) and napi_busy.c (busy polling). Facts:
+ * docs/napi.md §1.3 (state bits), §2.2 (defer table), §2.3 (busy polling),
+ * §3 (threaded NAPI).
  *
  * Ownership: whoever sets SCHED owns the poller until complete_done (or a
  * release) clears it. The owner alone touches defer_count, timer_poll and
@@ -22,7 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <sys/prctl.h>
 
 #include "ethdrv/driver.h"
 #include "ethdrv/log.h"
@@ -32,9 +34,8 @@
 
 ETHDRV_LOG_MODULE(napi);
 
-#define NSEC_PER_USEC 1000ull
 #define NAPI_BUSY_BUDGET_MAX 65535u
-/* Bits complete_done clears (napi-facts.md §1.3 step 5). */
+/* Bits complete_done clears (docs/napi.md §1.3 step 5). */
 #define NAPI_S_DONE_MASK \
 	(NAPI_S_SCHED | NAPI_S_MISSED | NAPI_S_SCHED_THREADED | NAPI_S_PREFER_BUSY_POLL)
 
@@ -53,43 +54,16 @@ static const struct ethdrv_stat_desc napi_stats_desc[] = {
 	ETHDRV_STAT_DESC(struct ethdrv_napi_stats, thread_wakeups),
 };
 
-/* The poller whose thread is the current thread, if any. */
-static __thread struct ethdrv_napi *napi_tls_thread;
-
-static inline unsigned napi_state(const struct ethdrv_napi *n)
-{
-	return __atomic_load_n(&n->state, __ATOMIC_ACQUIRE);
-}
-
-static inline void napi_clear_bits(struct ethdrv_napi *n, unsigned bits)
-{
-	__atomic_and_fetch(&n->state, ~bits, __ATOMIC_SEQ_CST);
-}
-
-/* True if the caller may touch loop-thread-only state of @loop. */
-static bool napi_loop_owner(const struct ethdrv_loop *loop)
-{
-	return !__atomic_load_n(&loop->thread_set, __ATOMIC_ACQUIRE) || ethdrv_loop_in_thread(loop);
-}
-
 /* ---- softnet: the per-loop poll lists ---- */
 
-int ethdrv__softnet_init(struct ethdrv__softnet *sn)
+/* True if the loop must not block: polls queued or busy polling active. */
+static bool sn_pending(struct ethdrv__loop_softirq *s)
 {
-	memset(sn, 0, sizeof(*sn));
-	return -pthread_mutex_init(&sn->lock, NULL);
-}
+	struct ethdrv__softnet *sn = ethdrv_container_of(s, struct ethdrv__softnet, stage);
 
-void ethdrv__softnet_destroy(struct ethdrv__softnet *sn)
-{
-	pthread_mutex_destroy(&sn->lock);
-}
-
-bool ethdrv__softnet_pending(struct ethdrv__softnet *sn)
-{
 	return sn->head || sn->busy_active ||
 	       __atomic_load_n(&sn->remote_pending, __ATOMIC_SEQ_CST) ||
-	       __atomic_load_n(&sn->busy_kick, __ATOMIC_RELAXED);
+	       __atomic_load_n(&sn->busy_requested, __ATOMIC_RELAXED);
 }
 
 static void sn_append(struct ethdrv_napi **head, struct ethdrv_napi **tail, struct ethdrv_napi *n)
@@ -125,7 +99,7 @@ static bool sn_remove(struct ethdrv_napi **head, struct ethdrv_napi **tail, stru
 static void sn_queue(struct ethdrv_napi *n)
 {
 	struct ethdrv_loop *loop = n->loop;
-	struct ethdrv__softnet *sn = &loop->sn;
+	struct ethdrv__softnet *sn = n->sn;
 
 	if (ethdrv_loop_in_thread(loop)) {
 		/* The loop drains this list before it sleeps: no lock, no wake. */
@@ -133,7 +107,7 @@ static void sn_queue(struct ethdrv_napi *n)
 		return;
 	}
 	pthread_mutex_lock(&sn->lock);
-	sn_append(&sn->rhead, &sn->rtail, n);
+	sn_append(&sn->remote_head, &sn->remote_tail, n);
 	__atomic_store_n(&sn->remote_pending, 1, __ATOMIC_SEQ_CST);
 	pthread_mutex_unlock(&sn->lock);
 	ethdrv_loop_wake(loop);
@@ -145,13 +119,13 @@ static void sn_splice_remote(struct ethdrv__softnet *sn)
 	if (!__atomic_load_n(&sn->remote_pending, __ATOMIC_SEQ_CST))
 		return;
 	pthread_mutex_lock(&sn->lock);
-	if (sn->rhead) {
+	if (sn->remote_head) {
 		if (sn->tail)
-			sn->tail->poll_next = sn->rhead;
+			sn->tail->poll_next = sn->remote_head;
 		else
-			sn->head = sn->rhead;
-		sn->tail = sn->rtail;
-		sn->rhead = sn->rtail = NULL;
+			sn->head = sn->remote_head;
+		sn->tail = sn->remote_tail;
+		sn->remote_head = sn->remote_tail = NULL;
 	}
 	__atomic_store_n(&sn->remote_pending, 0, __ATOMIC_SEQ_CST);
 	pthread_mutex_unlock(&sn->lock);
@@ -160,28 +134,18 @@ static void sn_splice_remote(struct ethdrv__softnet *sn)
 /* Take @n off either poll list (loop thread); true if it was queued. */
 static bool sn_unqueue(struct ethdrv_napi *n)
 {
-	struct ethdrv__softnet *sn = &n->loop->sn;
+	struct ethdrv__softnet *sn = n->sn;
 	bool found;
 
 	if (sn_remove(&sn->head, &sn->tail, n))
 		return true;
 	pthread_mutex_lock(&sn->lock);
-	found = sn_remove(&sn->rhead, &sn->rtail, n);
+	found = sn_remove(&sn->remote_head, &sn->remote_tail, n);
 	pthread_mutex_unlock(&sn->lock);
 	return found;
 }
 
 /* ---- scheduling ---- */
-
-static void napi_thread_wake(struct ethdrv_napi *n)
-{
-	/* Pairs with the thread publishing thread_sleeping before its check. */
-	if (!__atomic_load_n(&n->thread_sleeping, __ATOMIC_SEQ_CST))
-		return;
-	pthread_mutex_lock(&n->tlock);
-	pthread_cond_signal(&n->tcond);
-	pthread_mutex_unlock(&n->tlock);
-}
 
 bool ethdrv_napi_schedule_prep(struct ethdrv_napi *n)
 {
@@ -191,7 +155,7 @@ bool ethdrv_napi_schedule_prep(struct ethdrv_napi *n)
 		if (val & NAPI_S_DISABLE)
 			return false;
 		new = val | NAPI_S_SCHED;
-		/* Already owned: make the owner poll once more (§1.3). */
+		/* Already owned: make the owner poll once more (docs/napi.md §1.3). */
 		if (val & NAPI_S_SCHED)
 			new |= NAPI_S_MISSED;
 	} while (!__atomic_compare_exchange_n(&n->state, &val, new, true, __ATOMIC_SEQ_CST,
@@ -217,7 +181,7 @@ void ethdrv__napi_schedule(struct ethdrv_napi *n)
 	} while (!__atomic_compare_exchange_n(&n->state, &val, val | NAPI_S_SCHED_THREADED, true,
 					      __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
 	if (val & NAPI_S_THREADED)
-		napi_thread_wake(n);
+		ethdrv__napi_thread_wake(n);
 	else
 		sn_queue(n);
 }
@@ -230,8 +194,8 @@ bool ethdrv_napi_schedule(struct ethdrv_napi *n)
 	return true;
 }
 
-/* Defer timer expiry (napi_watchdog): schedule without MISSED. */
-static void napi_watchdog(struct ethdrv_napi *n)
+/* The defer timer expired (Linux napi_watchdog): schedule without MISSED. */
+void ethdrv__napi_defer_expired(struct ethdrv_napi *n)
 {
 	unsigned val = __atomic_load_n(&n->state, __ATOMIC_RELAXED);
 
@@ -247,23 +211,23 @@ static void napi_watchdog(struct ethdrv_napi *n)
 
 static void napi_defer_timer_cb(struct ethdrv_timer *t)
 {
-	napi_watchdog(ethdrv_container_of(t, struct ethdrv_napi, defer_timer));
+	ethdrv__napi_defer_expired(ethdrv_container_of(t, struct ethdrv_napi, defer_timer));
 }
 
 /* Arm the re-poll @timeout ns from now in the context that runs the poll. */
 static void napi_defer_arm(struct ethdrv_napi *n, uint64_t timeout)
 {
-	if (napi_tls_thread == n)
+	if (ethdrv__napi_thread_is_current(n))
 		__atomic_store_n(&n->thread_deadline, ethdrv_now_ns() + timeout, __ATOMIC_RELEASE);
-	else if (napi_loop_owner(n->loop))
+	else if (ethdrv__loop_is_owner(n->loop))
 		ethdrv_timer_start(&n->defer_timer, timeout, 0);
 	else
-		napi_watchdog(n); /* foreign context: re-poll now rather than never */
+		ethdrv__napi_defer_expired(n); /* foreign context: re-poll now rather than never */
 }
 
 bool ethdrv_napi_complete_done(struct ethdrv_napi *n, int work_done)
 {
-	unsigned val = napi_state(n), new;
+	unsigned val = ethdrv__napi_state(n), new;
 	uint64_t timeout = 0;
 	bool ret = true;
 
@@ -271,7 +235,7 @@ bool ethdrv_napi_complete_done(struct ethdrv_napi *n, int work_done)
 	/* 1. A busy-poller owns it and will poll again. */
 	if (val & NAPI_S_IN_BUSY_POLL)
 		return false;
-	/* 2-3. Software IRQ coalescing (napi-facts.md §2.2). */
+	/* 2-3. Software IRQ coalescing (docs/napi.md §2.2). */
 	if (work_done > 0)
 		n->defer_count = __atomic_load_n(&n->cfg.defer_hard_irqs, __ATOMIC_RELAXED);
 	if (n->defer_count > 0) {
@@ -301,15 +265,15 @@ bool ethdrv_napi_complete_done(struct ethdrv_napi *n, int work_done)
 }
 
 /* Give up ownership without the defer logic (disable pending). */
-static void napi_release(struct ethdrv_napi *n)
+void ethdrv__napi_release(struct ethdrv_napi *n)
 {
-	napi_clear_bits(n, NAPI_S_DONE_MASK | NAPI_S_IN_BUSY_POLL);
+	ethdrv__napi_clear_bits(n, NAPI_S_DONE_MASK | NAPI_S_IN_BUSY_POLL);
 }
 
 /* ---- polling ---- */
 
 /* One poll with bookkeeping; returns the work, clamped to @budget. */
-static int napi_run_poll(struct ethdrv_napi *n, int budget)
+int ethdrv__napi_run_poll(struct ethdrv_napi *n, int budget)
 {
 	uint64_t ts = __atomic_load_n(&n->irq_ts, __ATOMIC_RELAXED);
 	int work;
@@ -326,7 +290,7 @@ static int napi_run_poll(struct ethdrv_napi *n, int budget)
 	ethdrv_counter_inc(&n->stats.polls);
 	work = n->poll(n, budget);
 	if (ethdrv_unlikely(work < 0 || work > budget)) {
-		/* A driver bug (napi-facts.md §1.2): log once, treat as the budget. */
+		/* A driver bug (docs/napi.md §1.2): log once, treat as the budget. */
 		if (!__atomic_exchange_n(&n->warned, 1, __ATOMIC_RELAXED))
 			ethdrv_err(n->dev, "napi %s: poll returned %d, budget %d", n->name, work,
 				   budget);
@@ -340,45 +304,34 @@ static int napi_run_poll(struct ethdrv_napi *n, int budget)
 	return work;
 }
 
-/* A productive normal poll asks the busy-poller to take over. */
-static void napi_busy_kick(struct ethdrv_napi *n)
-{
-	struct ethdrv_loop *loop = n->loop;
-
-	if (n->tx || !__atomic_load_n(&n->cfg.busy_poll_us, __ATOMIC_RELAXED))
-		return;
-	__atomic_store_n(&n->busy_kick, 1, __ATOMIC_RELAXED);
-	__atomic_store_n(&loop->sn.busy_kick, 1, __ATOMIC_SEQ_CST);
-	if (!ethdrv_loop_in_thread(loop))
-		ethdrv_loop_wake(loop);
-}
-
-/* The poll used its whole weight and the core still owns it (§1.2). */
+/* The poll used its whole weight and the core still owns it (docs/napi.md §1.2). */
 static void napi_repoll(struct ethdrv_napi *n)
 {
-	unsigned val = napi_state(n);
+	unsigned val = ethdrv__napi_state(n);
 
 	if (val & NAPI_S_DISABLE)
-		napi_release(n);
+		ethdrv__napi_release(n);
 	else if (val & NAPI_S_THREADED)
 		ethdrv__napi_schedule(n); /* threaded was turned on: hand it over */
 	else
-		sn_append(&n->loop->sn.head, &n->loop->sn.tail, n);
+		sn_append(&n->sn->head, &n->sn->tail, n);
 }
 
-int ethdrv__napi_run_list(struct ethdrv_loop *loop)
+/* The poll list (net_rx_action), within netdev_budget / netdev_budget_usecs. */
+static int napi_run_list(struct ethdrv_loop *loop, struct ethdrv__softnet *sn)
 {
-	struct ethdrv__softnet *sn = &loop->sn;
+	unsigned budget_packets, budget_usecs;
 	struct ethdrv_napi *n;
 	int budget, processed = 0;
+	bool squeezed = false;
 	uint64_t end;
 
 	sn_splice_remote(sn);
 	if (!sn->head)
 		return 0;
-	budget = (int)__atomic_load_n(&loop->budget_packets, __ATOMIC_RELAXED);
-	end = ethdrv_now_ns() +
-	      __atomic_load_n(&loop->budget_usecs, __ATOMIC_RELAXED) * NSEC_PER_USEC;
+	ethdrv_loop_get_budget(loop, &budget_packets, &budget_usecs);
+	budget = (int)budget_packets;
+	end = ethdrv_now_ns() + budget_usecs * NAPI_NSEC_PER_USEC;
 	while ((n = sn->head)) {
 		int weight = __atomic_load_n(&n->weight, __ATOMIC_RELAXED), work;
 
@@ -386,257 +339,76 @@ int ethdrv__napi_run_list(struct ethdrv_loop *loop)
 		sn->head = n->poll_next;
 		if (!sn->head)
 			sn->tail = NULL;
-		work = napi_run_poll(n, weight);
+		work = ethdrv__napi_run_poll(n, weight);
 		processed += work;
 		if (work > 0)
-			napi_busy_kick(n);
+			ethdrv__napi_busy_request(n);
 		/* 2. Full weight: still ours; it goes to the tail. */
 		if (work == weight)
 			napi_repoll(n);
 		/* 3. Out of packets or time: the rest stays at the front. */
 		budget -= work;
 		if (sn->head && (budget <= 0 || ethdrv_now_ns() >= end)) {
-			ethdrv_counter_inc(&loop->st.time_squeeze);
+			squeezed = true;
 			break;
 		}
 	}
-	ethdrv_counter_add(&loop->st.processed, (uint64_t)processed);
+	ethdrv__loop_count_processed(loop, (uint64_t)processed, squeezed);
 	return processed;
 }
 
-/* ---- busy polling (napi-facts.md §2.3) ---- */
+/* ---- the loop's deferred-work stage (loop_priv.h) ---- */
 
-static bool napi_busy_start(struct ethdrv_napi *n, uint64_t now)
+/* Steps 4 and 5 of the loop: the poll list, then busy polling. */
+static int sn_run(struct ethdrv_loop *loop, struct ethdrv__loop_softirq *s)
 {
-	unsigned val;
+	struct ethdrv__softnet *sn = ethdrv_container_of(s, struct ethdrv__softnet, stage);
+	int n = napi_run_list(loop, sn);
 
-	if (!__atomic_exchange_n(&n->busy_kick, 0, __ATOMIC_RELAXED))
-		return false;
-	val = __atomic_load_n(&n->state, __ATOMIC_RELAXED);
-	do {
-		/* Scheduled elsewhere: its poll will kick again if it finds work. */
-		if (val & (NAPI_S_SCHED | NAPI_S_DISABLE))
-			return false;
-	} while (!__atomic_compare_exchange_n(&n->state, &val,
-					      val | NAPI_S_SCHED | NAPI_S_IN_BUSY_POLL, true,
-					      __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
-	n->busy_active = true;
-	n->loop->sn.busy_active++;
-	n->busy_last_work_ns = now;
-	return true;
+	return n + ethdrv__napi_busy_run(loop, sn);
 }
 
-/* Leave busy mode: drop IN_BUSY_POLL, keep SCHED for one more poll. */
-static void napi_busy_stop(struct ethdrv_napi *n, bool schedule)
+static void sn_destroy(struct ethdrv__loop_softirq *s)
 {
-	n->busy_active = false;
-	n->loop->sn.busy_active--;
-	napi_clear_bits(n, NAPI_S_IN_BUSY_POLL | NAPI_S_MISSED);
-	if (schedule)
-		ethdrv__napi_schedule(n); /* the last poll that may re-arm the IRQ */
+	struct ethdrv__softnet *sn = ethdrv_container_of(s, struct ethdrv__softnet, stage);
+
+	pthread_mutex_destroy(&sn->lock);
+	free(sn);
 }
 
-static int napi_busy_poll(struct ethdrv_napi *n, uint64_t now, int limit)
+static const struct ethdrv__loop_softirq_ops sn_stage_ops;
+
+/* The poll lists of @loop, attached to it by the first poller added there. */
+static int sn_get(struct ethdrv_loop *loop, struct ethdrv__softnet **out)
 {
-	int budget = (int)__atomic_load_n(&n->cfg.busy_poll_budget, __ATOMIC_RELAXED);
-	uint64_t idle_ns = __atomic_load_n(&n->cfg.busy_poll_us, __ATOMIC_RELAXED) * NSEC_PER_USEC;
-	int work, total = 0;
+	struct ethdrv__loop_softirq *s = ethdrv__loop_softirq_get(loop);
+	struct ethdrv__softnet *sn;
 
-	do {
-		work = napi_run_poll(n, budget);
-		ethdrv_counter_inc(&n->stats.busy_polls);
-		total += work;
-	} while (work == budget && total < limit);
-	if (total)
-		n->busy_last_work_ns = now;
-	else if (now - n->busy_last_work_ns >= idle_ns)
-		napi_busy_stop(n, true);
-	return total;
-}
-
-int ethdrv__napi_busy_run(struct ethdrv_loop *loop)
-{
-	struct ethdrv__softnet *sn = &loop->sn;
-	int limit = (int)__atomic_load_n(&loop->budget_packets, __ATOMIC_RELAXED);
-	struct ethdrv_napi *n;
-	int total = 0;
-	uint64_t now;
-
-	/* Clear a kick even with an empty list: a late one from a poller
-	 * thread must not keep the loop from sleeping. */
-	if (__atomic_load_n(&sn->busy_kick, __ATOMIC_RELAXED))
-		__atomic_store_n(&sn->busy_kick, 0, __ATOMIC_SEQ_CST);
-	else if (!sn->busy_active)
-		return 0;
-	if (!sn->busy)
-		return 0;
-	now = ethdrv_now_ns();
-	for (n = sn->busy; n; n = n->busy_next) {
-		if (!n->busy_active && !napi_busy_start(n, now))
-			continue;
-		total += napi_busy_poll(n, now, limit);
-	}
-	ethdrv_counter_add(&loop->st.processed, (uint64_t)total);
-	return total;
-}
-
-static void napi_busy_list_update(struct ethdrv_napi *n)
-{
-	struct ethdrv__softnet *sn = &n->loop->sn;
-	struct ethdrv_napi **pp;
-	bool want = !n->deleted && !n->tx && n->cfg.busy_poll_us;
-
-	if (want == n->busy_listed)
-		return;
-	if (want) {
-		n->busy_next = sn->busy;
-		sn->busy = n;
-		n->busy_listed = true;
-		return;
-	}
-	if (n->busy_active)
-		napi_busy_stop(n, true);
-	__atomic_store_n(&n->busy_kick, 0, __ATOMIC_RELAXED);
-	for (pp = &sn->busy; *pp; pp = &(*pp)->busy_next) {
-		if (*pp == n) {
-			*pp = n->busy_next;
-			break;
+	if (!s) {
+		sn = calloc(1, sizeof(*sn));
+		if (!sn)
+			return -ENOMEM;
+		if (pthread_mutex_init(&sn->lock, NULL)) {
+			free(sn);
+			return -ENOMEM;
+		}
+		sn->stage.ops = &sn_stage_ops;
+		s = &sn->stage;
+		if (ethdrv__loop_softirq_attach(loop, s)) {
+			/* Another thread attached its own first: use that one. */
+			sn_destroy(s);
+			s = ethdrv__loop_softirq_get(loop);
 		}
 	}
-	n->busy_listed = false;
-}
-
-/* ---- threaded mode (napi-facts.md §3) ---- */
-
-/* Sleep until the thread owns a schedule (true) or must exit (false). */
-static bool napi_thread_wait(struct ethdrv_napi *n)
-{
-	bool slept = false, ret;
-
-	pthread_mutex_lock(&n->tlock);
-	__atomic_store_n(&n->thread_sleeping, 1, __ATOMIC_SEQ_CST);
-	for (;;) {
-		uint64_t dl;
-
-		if (__atomic_load_n(&n->thread_stop, __ATOMIC_ACQUIRE)) {
-			ret = false;
-			break;
-		}
-		if (__atomic_load_n(&n->state, __ATOMIC_SEQ_CST) & NAPI_S_SCHED_THREADED) {
-			ret = true;
-			break;
-		}
-		dl = __atomic_load_n(&n->thread_deadline, __ATOMIC_ACQUIRE);
-		if (dl && ethdrv_now_ns() >= dl) {
-			/* The defer deadline this thread owns expired. */
-			if (__atomic_compare_exchange_n(&n->thread_deadline, &dl, 0, false,
-							__ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
-				pthread_mutex_unlock(&n->tlock);
-				napi_watchdog(n);
-				pthread_mutex_lock(&n->tlock);
-			}
-			continue;
-		}
-		if (dl) {
-			struct timespec ts = { .tv_sec = (time_t)(dl / 1000000000ull),
-					       .tv_nsec = (long)(dl % 1000000000ull) };
-
-			pthread_cond_timedwait(&n->tcond, &n->tlock, &ts);
-		} else {
-			pthread_cond_wait(&n->tcond, &n->tlock);
-		}
-		slept = true;
-	}
-	__atomic_store_n(&n->thread_sleeping, 0, __ATOMIC_RELAXED);
-	pthread_mutex_unlock(&n->tlock);
-	if (slept && ret)
-		ethdrv_counter_inc(&n->stats.thread_wakeups);
-	return ret;
-}
-
-/* Poll while the thread owns the poller (napi_threaded_poll_loop). */
-static void napi_thread_poll(struct ethdrv_napi *n)
-{
-	for (;;) {
-		int weight = __atomic_load_n(&n->weight, __ATOMIC_RELAXED);
-		int work = napi_run_poll(n, weight);
-		unsigned val;
-
-		if (work > 0)
-			napi_busy_kick(n);
-		if (work < weight)
-			return;
-		val = napi_state(n);
-		if (val & NAPI_S_DISABLE) {
-			napi_release(n);
-			return;
-		}
-		if (!(val & NAPI_S_THREADED)) {
-			/* Threaded mode was turned off: the loop takes it over. */
-			napi_clear_bits(n, NAPI_S_SCHED_THREADED);
-			ethdrv__napi_schedule(n);
-			return;
-		}
-	}
-}
-
-static void *napi_thread_main(void *arg)
-{
-	struct ethdrv_napi *n = arg;
-	char name[40];
-	unsigned val;
-
-	snprintf(name, sizeof(name), "napi/%s-%s", n->dev->name, n->name);
-	name[15] = '\0'; /* the kernel keeps 15 characters of a thread name */
-	prctl(PR_SET_NAME, name, 0UL, 0UL, 0UL);
-	prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
-	napi_tls_thread = n;
-	while (napi_thread_wait(n))
-		napi_thread_poll(n);
-	/* Exiting: hand over a schedule that arrived before THREADED was cleared. */
-	val = napi_state(n);
-	if (val & NAPI_S_SCHED_THREADED) {
-		napi_clear_bits(n, NAPI_S_SCHED_THREADED);
-		if (val & NAPI_S_DISABLE)
-			napi_release(n);
-		else
-			ethdrv__napi_schedule(n);
-	}
-	napi_tls_thread = NULL;
-	return NULL;
-}
-
-static int napi_thread_start(struct ethdrv_napi *n)
-{
-	int ret;
-
-	__atomic_store_n(&n->thread_stop, 0, __ATOMIC_RELAXED);
-	ret = pthread_create(&n->thread, NULL, napi_thread_main, n);
-	if (ret)
-		return -ret;
-	n->thread_on = true;
-	/* From now on schedules go to the thread; one already on the loop's
-	 * list is polled there once more and then handed over. */
-	__atomic_or_fetch(&n->state, NAPI_S_THREADED, __ATOMIC_SEQ_CST);
+	*out = ethdrv_container_of(s, struct ethdrv__softnet, stage);
 	return 0;
 }
 
-static void napi_thread_stop(struct ethdrv_napi *n)
-{
-	uint64_t dl;
-
-	napi_clear_bits(n, NAPI_S_THREADED);
-	pthread_mutex_lock(&n->tlock);
-	__atomic_store_n(&n->thread_stop, 1, __ATOMIC_RELEASE);
-	pthread_cond_signal(&n->tcond);
-	pthread_mutex_unlock(&n->tlock);
-	pthread_join(n->thread, NULL);
-	n->thread_on = false;
-	/* A defer deadline the thread owned moves to the loop timer. */
-	dl = __atomic_exchange_n(&n->thread_deadline, 0, __ATOMIC_ACQ_REL);
-	if (dl && !(napi_state(n) & NAPI_S_DISABLE))
-		ethdrv_timer_start_at(&n->defer_timer, dl, 0);
-}
+static const struct ethdrv__loop_softirq_ops sn_stage_ops = {
+	.pending = sn_pending,
+	.run = sn_run,
+	.destroy = sn_destroy,
+};
 
 /* ---- IRQ ---- */
 
@@ -644,7 +416,7 @@ static void napi_irq_cb(struct ethdrv_watch *w, unsigned events)
 {
 	struct ethdrv_napi *n = ethdrv_container_of(w, struct ethdrv_napi, irq_watch);
 
-	/* Mask first, then schedule (napi-facts.md §1.1). */
+	/* Mask first, then schedule (docs/napi.md §1.1). */
 	ethdrv_watch_set(w, 0);
 	__atomic_store_n(&n->irq_ts, ethdrv_now_ns(), __ATOMIC_RELAXED);
 	ethdrv_counter_inc(&n->stats.irqs);
@@ -703,7 +475,7 @@ static void napi_sleep_us(unsigned us)
 static bool napi_claim_owned(struct ethdrv_napi *n)
 {
 	if (n->busy_active) {
-		napi_busy_stop(n, false); /* the busy-poller is this thread */
+		ethdrv__napi_busy_stop(n, false); /* the busy-poller is this thread */
 		return true;
 	}
 	return sn_unqueue(n); /* queued but not polling: the list held SCHED */
@@ -715,7 +487,7 @@ void ethdrv_napi_disable(struct ethdrv_napi *n)
 
 	__atomic_or_fetch(&n->state, NAPI_S_DISABLE, __ATOMIC_SEQ_CST);
 	for (;;) {
-		unsigned val = napi_state(n);
+		unsigned val = ethdrv__napi_state(n);
 
 		if (!(val & NAPI_S_SCHED)) {
 			if (__atomic_compare_exchange_n(&n->state, &val, val | NAPI_S_SCHED, false,
@@ -723,7 +495,7 @@ void ethdrv_napi_disable(struct ethdrv_napi *n)
 				break;
 			continue;
 		}
-		if (napi_loop_owner(n->loop) && napi_claim_owned(n))
+		if (ethdrv__loop_is_owner(n->loop) && napi_claim_owned(n))
 			break;
 		/* A poll runs elsewhere (poller thread): wait for its release. */
 		napi_sleep_us(sleep_us);
@@ -731,9 +503,9 @@ void ethdrv_napi_disable(struct ethdrv_napi *n)
 	}
 	ethdrv_timer_stop(&n->defer_timer);
 	__atomic_store_n(&n->thread_deadline, 0, __ATOMIC_RELEASE);
-	__atomic_store_n(&n->busy_kick, 0, __ATOMIC_RELAXED);
-	napi_clear_bits(n, NAPI_S_MISSED | NAPI_S_SCHED_THREADED | NAPI_S_PREFER_BUSY_POLL |
-				   NAPI_S_IN_BUSY_POLL);
+	__atomic_store_n(&n->busy_requested, 0, __ATOMIC_RELAXED);
+	ethdrv__napi_clear_bits(n, NAPI_S_MISSED | NAPI_S_SCHED_THREADED | NAPI_S_PREFER_BUSY_POLL |
+					   NAPI_S_IN_BUSY_POLL);
 	n->timer_poll = false;
 	n->defer_count = 0;
 }
@@ -759,15 +531,15 @@ int ethdrv_napi_configure(struct ethdrv_napi *n, const struct ethdrv_napi_config
 	__atomic_store_n(&n->cfg.gro_flush_timeout_ns, cfg->gro_flush_timeout_ns, __ATOMIC_RELAXED);
 	__atomic_store_n(&n->cfg.busy_poll_budget, budget, __ATOMIC_RELAXED);
 	if (cfg->threaded && !n->thread_on) {
-		ret = napi_thread_start(n);
+		ret = ethdrv__napi_thread_start(n);
 		if (ret)
 			return ret;
 	} else if (!cfg->threaded && n->thread_on) {
-		napi_thread_stop(n);
+		ethdrv__napi_thread_stop(n);
 	}
 	__atomic_store_n(&n->cfg.threaded, cfg->threaded, __ATOMIC_RELAXED);
 	__atomic_store_n(&n->cfg.busy_poll_us, cfg->busy_poll_us, __ATOMIC_RELAXED);
-	napi_busy_list_update(n);
+	ethdrv__napi_busy_list_update(n);
 	return 0;
 }
 
@@ -828,9 +600,9 @@ static int napi_alloc(struct ethdrv_netdev *dev, const char *name, struct ethdrv
 	snprintf(n->prefix, sizeof(n->prefix), "napi_%s", name);
 	snprintf(n->hist_name, sizeof(n->hist_name), "napi_%s_irq_to_poll_ns", name);
 	n->stats.irq_to_poll_ns.unit = "ns";
-	if (pthread_mutex_init(&n->tlock, NULL))
+	if (pthread_mutex_init(&n->thread_lock, NULL))
 		goto err_free;
-	ret = napi_cond_init(&n->tcond);
+	ret = napi_cond_init(&n->thread_cond);
 	if (ret)
 		goto err_mutex;
 	if (dev->stats_set) {
@@ -849,9 +621,9 @@ static int napi_alloc(struct ethdrv_netdev *dev, const char *name, struct ethdrv
 	return 0;
 
 err_cond:
-	pthread_cond_destroy(&n->tcond);
+	pthread_cond_destroy(&n->thread_cond);
 err_mutex:
-	pthread_mutex_destroy(&n->tlock);
+	pthread_mutex_destroy(&n->thread_lock);
 err_free:
 	free(n);
 	return ret == -EEXIST ? -EINVAL : ret;
@@ -860,12 +632,16 @@ err_free:
 static int napi_add(struct ethdrv_netdev *dev, const char *name, ethdrv_napi_poll_fn poll,
 		    int weight, void *ctx, bool tx, struct ethdrv_napi **out)
 {
+	struct ethdrv__softnet *sn;
 	struct ethdrv_napi *n;
 	int ret;
 
 	if (!dev || !dev->loop || !name || !*name || strlen(name) >= sizeof(n->name) || !poll ||
 	    weight < 1 || weight > ETHDRV_NAPI_WEIGHT || !out)
 		return -EINVAL;
+	ret = sn_get(dev->loop, &sn);
+	if (ret)
+		return ret;
 	n = napi_find(dev, name);
 	if (n && !n->deleted)
 		return -EINVAL;
@@ -882,6 +658,7 @@ static int napi_add(struct ethdrv_netdev *dev, const char *name, ethdrv_napi_pol
 	n->ctx = ctx;
 	n->dev = dev;
 	n->loop = dev->loop;
+	n->sn = sn;
 	n->tx = tx;
 	n->cfg.threaded = false;
 	n->cfg.busy_poll_us = 0;
@@ -911,12 +688,12 @@ void ethdrv_napi_del(struct ethdrv_napi *n)
 {
 	if (!n || n->deleted)
 		return;
-	if (!(napi_state(n) & NAPI_S_DISABLE))
+	if (!(ethdrv__napi_state(n) & NAPI_S_DISABLE))
 		ethdrv_napi_disable(n);
 	if (n->thread_on)
-		napi_thread_stop(n);
+		ethdrv__napi_thread_stop(n);
 	n->deleted = true;
-	napi_busy_list_update(n);
+	ethdrv__napi_busy_list_update(n);
 	ethdrv_napi_detach_irq(n);
 	ethdrv_timer_stop(&n->defer_timer);
 }
@@ -930,8 +707,8 @@ void ethdrv__napi_free_all(struct ethdrv_netdev *dev)
 
 		l = l->next;
 		ethdrv_napi_del(n);
-		pthread_cond_destroy(&n->tcond);
-		pthread_mutex_destroy(&n->tlock);
+		pthread_cond_destroy(&n->thread_cond);
+		pthread_mutex_destroy(&n->thread_lock);
 		free(n);
 	}
 	dev->napis = NULL;

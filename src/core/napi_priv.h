@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * NAPI internals shared by napi.c, loop.c and netdev.c: the poller struct,
- * its state bits, and the per-loop "softnet" data (poll list, busy list).
+ * NAPI internals shared by napi.c, napi_thread.c, napi_busy.c and netdev.c
+ * (the device layer, as Linux's net/core/dev.c holds both net_device and
+ * napi_struct): the poller struct, its state bits, the per-loop poll lists
+ * ("softnet"), and the calls between the three NAPI files. The loop sees the
+ * poll lists only as its deferred-work stage (loop_priv.h).
  */
 #ifndef ETHDRV_CORE_NAPI_PRIV_H
 #define ETHDRV_CORE_NAPI_PRIV_H
@@ -11,8 +14,11 @@
 #include <stdint.h>
 #include "ethdrv/loop.h"
 #include "ethdrv/napi.h"
+#include "loop_priv.h"
 
-/* State bits of struct ethdrv_napi.state (napi-facts.md §1.3). */
+#define NAPI_NSEC_PER_USEC 1000ull
+
+/* State bits of struct ethdrv_napi.state (docs/napi.md §1.3). */
 #define NAPI_S_SCHED 0x01u /* owned: scheduled or polling */
 #define NAPI_S_MISSED 0x02u /* a schedule arrived while owned: poll again */
 #define NAPI_S_DISABLE 0x04u /* disable pending or done: no new schedules */
@@ -33,6 +39,7 @@ struct ethdrv_napi {
 	int weight; /* per-poll budget, atomic (the "budget" knob may change it) */
 	void *ctx; /* driver context */
 	struct ethdrv_loop *loop; /* the device's loop */
+	struct ethdrv__softnet *sn; /* its loop's poll lists (napi.c) */
 	struct ethdrv_napi *poll_next; /* poll list link (owned with SCHED) */
 	unsigned defer_count; /* defer_hard_irqs countdown; touched by the owner only */
 	bool timer_poll; /* the defer timer scheduled the next poll (owner only) */
@@ -59,52 +66,81 @@ struct ethdrv_napi {
 	/* Threaded mode. */
 	pthread_t thread; /* the poller thread while thread_on */
 	bool thread_on; /* a poller thread exists (loop thread only) */
-	pthread_mutex_t tlock; /* protects thread_stop and the condvar wait */
-	pthread_cond_t tcond; /* poller thread sleeps here */
-	int thread_stop; /* ask the poller thread to exit (under tlock) */
+	pthread_mutex_t thread_lock; /* protects thread_stop and the condvar wait */
+	pthread_cond_t thread_cond; /* poller thread sleeps here */
+	int thread_stop; /* ask the poller thread to exit (under thread_lock) */
 	int thread_sleeping; /* atomic: the poller thread may be waiting */
 	uint64_t thread_deadline; /* atomic: defer deadline the thread owns, 0 = none */
 
-	/* Busy polling (loop thread only, except busy_kick). */
+	/* Busy polling (loop thread only, except busy_requested). */
 	struct ethdrv_napi *busy_next; /* in softnet busy list */
 	bool busy_listed; /* on the busy list */
 	bool busy_active; /* busy-poller owns SCHED|IN_BUSY_POLL */
-	int busy_kick; /* atomic: a normal poll did work; enter busy mode */
+	int busy_requested; /* atomic: a normal poll did work; enter busy mode */
 	uint64_t busy_last_work_ns; /* last busy poll that found work */
 };
 
-/* Per-loop NAPI data (Linux softnet_data). */
+/* Per-loop NAPI data (Linux softnet_data), the loop's deferred-work stage. */
 struct ethdrv__softnet {
+	struct ethdrv__loop_softirq stage; /* attached to the loop (loop_priv.h) */
 	struct ethdrv_napi *head; /* poll list, loop thread only */
 	struct ethdrv_napi *tail; /* its last entry */
-	pthread_mutex_t lock; /* protects rhead/rtail */
-	struct ethdrv_napi *rhead; /* pollers scheduled from other threads */
-	struct ethdrv_napi *rtail; /* its last entry */
-	int remote_pending; /* atomic: rhead may be non-empty */
+	pthread_mutex_t lock; /* protects remote_head/remote_tail */
+	struct ethdrv_napi *remote_head; /* pollers scheduled from other threads */
+	struct ethdrv_napi *remote_tail; /* its last entry */
+	int remote_pending; /* atomic: remote_head may be non-empty */
 	struct ethdrv_napi *busy; /* pollers with busy_poll_us > 0 (loop thread) */
 	unsigned busy_active; /* pollers owned by the busy-poller now */
-	int busy_kick; /* atomic: some poller asked for busy mode */
+	int busy_requested; /* atomic: some poller asked for busy mode */
 };
 
-/* Set up / tear down the softnet data of a loop. */
-int ethdrv__softnet_init(struct ethdrv__softnet *sn);
-void ethdrv__softnet_destroy(struct ethdrv__softnet *sn);
-/* True if the loop must not block: polls queued or busy polling active. */
-bool ethdrv__softnet_pending(struct ethdrv__softnet *sn);
-/* run_once step 4 (net_rx_action); returns the packets processed. */
-int ethdrv__napi_run_list(struct ethdrv_loop *loop);
-/* run_once step 5 (busy polling); returns the packets processed. */
-int ethdrv__napi_busy_run(struct ethdrv_loop *loop);
+static inline unsigned ethdrv__napi_state(const struct ethdrv_napi *n)
+{
+	return __atomic_load_n(&n->state, __ATOMIC_ACQUIRE);
+}
+
+static inline void ethdrv__napi_clear_bits(struct ethdrv_napi *n, unsigned bits)
+{
+	__atomic_and_fetch(&n->state, ~bits, __ATOMIC_SEQ_CST);
+}
+
+/* napi.c */
+/* One poll with bookkeeping; returns the work, clamped to @budget. */
+int ethdrv__napi_run_poll(struct ethdrv_napi *n, int budget);
+/* Give up ownership without the defer logic (disable pending). */
+void ethdrv__napi_release(struct ethdrv_napi *n);
+/* The defer timer expired (Linux napi_watchdog): schedule without MISSED. */
+void ethdrv__napi_defer_expired(struct ethdrv_napi *n);
+
+/* napi_busy.c */
+/* A productive normal poll asks the busy-poller to take over (any thread). */
+void ethdrv__napi_busy_request(struct ethdrv_napi *n);
+/* Busy-poll the pollers in busy mode (loop step 5); the packets processed. */
+int ethdrv__napi_busy_run(struct ethdrv_loop *loop, struct ethdrv__softnet *sn);
+/* Leave busy mode: drop IN_BUSY_POLL, keep SCHED for one more poll if @schedule. */
+void ethdrv__napi_busy_stop(struct ethdrv_napi *n, bool schedule);
+/* Put @n on, or take it off, its loop's busy list as its knobs say. */
+void ethdrv__napi_busy_list_update(struct ethdrv_napi *n);
+
+/* napi_thread.c */
+/* Wake @n's poller thread if it may be sleeping. */
+void ethdrv__napi_thread_wake(struct ethdrv_napi *n);
+/* Create the poller thread and route schedules to it; 0 or -errno. */
+int ethdrv__napi_thread_start(struct ethdrv_napi *n);
+/* Route schedules back to the loop and join the thread. */
+void ethdrv__napi_thread_stop(struct ethdrv_napi *n);
+/* True in @n's own poller thread. */
+bool ethdrv__napi_thread_is_current(const struct ethdrv_napi *n);
+
+/* Delete and free every poller of @dev (device cleanup). */
+void ethdrv__napi_free_all(struct ethdrv_netdev *dev);
+/* Set the poll weight of a non-TX poller (the "budget" knob). */
+void ethdrv__napi_set_weight(struct ethdrv_napi *napi, int weight);
 
 /* Poller of a device list link. */
 static inline struct ethdrv_napi *ethdrv__napi_from_link(struct ethdrv__napi_list *l)
 {
 	return ethdrv_container_of(l, struct ethdrv_napi, dev_link);
 }
-
-/* Set the poll weight of a non-TX poller (the "budget" knob). */
-void ethdrv__napi_set_weight(struct ethdrv_napi *napi, int weight);
-/* Delete and free every poller of @dev (device cleanup). */
-void ethdrv__napi_free_all(struct ethdrv_netdev *dev);
 
 #endif /* ETHDRV_CORE_NAPI_PRIV_H */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * The generic device (netdev.h, driver.h): lifecycle, RX delivery, the TX
- * queue with byte queue limits and its stop/wake protocol (napi-facts.md
- * §4.2), and run-time knobs.
+ * queue with byte queue limits and its stop/wake protocol
+ * (docs/napi.md §4.2), and run-time knobs.
  *
  * Counters on the TX error paths, as Linux's __dev_queue_xmit counts them:
  * a frame sent while the device is down, or one too long for the MTU, is
@@ -19,7 +19,6 @@
 #include "ethdrv/driver.h"
 #include "ethdrv/log.h"
 #include "ethdrv/netdev.h"
-#include "loop_priv.h"
 #include "napi_priv.h"
 
 ETHDRV_LOG_MODULE(netdev);
@@ -243,7 +242,7 @@ void ethdrv_netdev_tx_sent(struct ethdrv_netdev *dev, unsigned bytes)
 	if (ethdrv_likely(ethdrv_dql_avail(&q->dql) >= 0))
 		return;
 	netdev_txq_set(q, ETHDRV_TXQ_STACK_XOFF);
-	/* netdev_tx_sent_queue (§4.2): a completion on another thread may have
+	/* netdev_tx_sent_queue (docs/napi.md §4.2): a completion on another thread may have
 	 * made room before it could see XOFF; re-check after a full barrier. */
 	netdev_txq_mb(q);
 	if (ethdrv_dql_avail(&q->dql) < 0)
@@ -306,7 +305,7 @@ enum netdev_knob_id {
 	K_BQL_HOLD,
 };
 
-/* Core knobs and their accepted ranges (architecture.md §2 names). */
+/* Core knobs and their accepted ranges (docs/design.md §2 names). */
 static const struct netdev_knob {
 	const char *key; /* the name users know from Linux sysfs/sysctl */
 	enum netdev_knob_id id; /* what it sets */
@@ -399,7 +398,9 @@ static int netdev_set_core(struct ethdrv_netdev *dev, enum netdev_knob_id id, ui
 {
 	struct ethdrv_dql *dql = &dev->txq.dql;
 	struct ethdrv__napi_list *l;
+	unsigned packets, usecs;
 
+	ethdrv_loop_get_budget(dev->loop, &packets, &usecs);
 	switch (id) {
 	case K_WEIGHT:
 		dev->napi_weight = (int)v;
@@ -407,9 +408,9 @@ static int netdev_set_core(struct ethdrv_netdev *dev, enum netdev_knob_id id, ui
 			ethdrv__napi_set_weight(ethdrv__napi_from_link(l), (int)v);
 		return 0;
 	case K_NETDEV_BUDGET:
-		return ethdrv_loop_set_budget(dev->loop, (unsigned)v, dev->loop->budget_usecs);
+		return ethdrv_loop_set_budget(dev->loop, (unsigned)v, usecs);
 	case K_NETDEV_BUDGET_USECS:
-		return ethdrv_loop_set_budget(dev->loop, dev->loop->budget_packets, (unsigned)v);
+		return ethdrv_loop_set_budget(dev->loop, packets, (unsigned)v);
 	case K_BQL_MIN:
 		if (v > dql->max_limit)
 			return -EINVAL;
@@ -464,7 +465,9 @@ static int netdev_weight(const struct ethdrv_netdev *dev)
 static uint64_t netdev_get_core(const struct ethdrv_netdev *dev, enum netdev_knob_id id)
 {
 	const struct ethdrv_napi_config *c = &dev->napi_cfg;
+	unsigned packets, usecs;
 
+	ethdrv_loop_get_budget(dev->loop, &packets, &usecs);
 	switch (id) {
 	case K_DEFER:
 		return c->defer_hard_irqs;
@@ -479,9 +482,9 @@ static uint64_t netdev_get_core(const struct ethdrv_netdev *dev, enum netdev_kno
 	case K_WEIGHT:
 		return (uint64_t)netdev_weight(dev);
 	case K_NETDEV_BUDGET:
-		return __atomic_load_n(&dev->loop->budget_packets, __ATOMIC_RELAXED);
+		return packets;
 	case K_NETDEV_BUDGET_USECS:
-		return __atomic_load_n(&dev->loop->budget_usecs, __ATOMIC_RELAXED);
+		return usecs;
 	case K_BQL_MIN:
 		return dev->txq.dql.min_limit;
 	case K_BQL_MAX:

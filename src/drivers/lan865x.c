@@ -15,12 +15,26 @@
 
 ETHDRV_LOG_MODULE(lan865x);
 
+/* The receive filter as last applied: dev's rx_flags and multicast list. */
+struct lan865x_rx_filter {
+	unsigned flags; /* ETHDRV_RXF_* */
+	unsigned mc_count; /* entries in mc_list */
+	uint8_t mc_list[ETHDRV_MC_MAX][ETHDRV_ETH_ALEN]; /* multicast addresses */
+};
+
+/*
+ * The settings below are what init (also the recovery path, in the poll
+ * context) and the check op program and compare. The loop thread changes
+ * them only with the bus lock held (oa_tc6_lock()), and init and check run
+ * with it held, so no thread ever reads them half-written.
+ */
 struct lan865x_priv {
-	struct ethdrv_netdev dev; /* must be first (style.md S3) */
+	struct ethdrv_netdev dev; /* must be first (docs/style.md S3) */
 	struct lan865x_config cfg; /* immutable configuration */
 	struct oa_tc6 *tc6; /* the protocol framework */
-	uint8_t mac[ETHDRV_ETH_ALEN]; /* station address to program (loop thread) */
-	struct lan865x_plca plca; /* PLCA settings to program (loop thread) */
+	uint8_t mac[ETHDRV_ETH_ALEN]; /* station address to program (bus lock) */
+	struct lan865x_plca plca; /* PLCA settings to program (bus lock) */
+	struct lan865x_rx_filter rx; /* receive filter to program (bus lock) */
 };
 
 #define LAN865X_FROM_NETDEV(d) ethdrv_container_of(d, struct lan865x_priv, dev)
@@ -34,8 +48,9 @@ struct lan865x_reg_val {
 
 /*
  * Fixed AN1760 configuration writes for Rev B0/B1 silicon, MMS 4, in the
- * order of AN1760 Rev F (DS60001760G, June 2024) as listed in TC6 facts
- * §5.3 steps 2 and 4. The trim-dependent registers are computed separately.
+ * order of AN1760 Rev F (DS60001760G, June 2024) as listed in
+ * docs/tc6.md §5.3 steps 2 and 4. The trim-dependent registers are computed
+ * separately.
  */
 static const struct lan865x_reg_val lan865x_an1760_pre[] = {
 	{ LAN865X_MMS_VEND2, 0xD0, 0x3F31 },
@@ -53,7 +68,7 @@ static const struct lan865x_reg_val lan865x_an1760_fixed[] = {
 	{ LAN865X_MMS_VEND2, 0x50, 0x0002 },
 };
 
-/* SQI table 0xB0..0xBB (AN1760, TC6 facts §5.3 step 6), one transaction. */
+/* SQI table 0xB0..0xBB (AN1760, docs/tc6.md §5.3 step 6), one transaction. */
 static const uint32_t lan865x_sqi_table[] = {
 	0x0103, 0x0910, 0x1D26, 0x002A, 0x0103, 0x070D,
 	0x1720, 0x0027, 0x0509, 0x0E13, 0x1C25, 0x002B,
@@ -71,7 +86,7 @@ static int lan865x_write_table(struct lan865x_priv *priv, const struct lan865x_r
 	return 0;
 }
 
-/* AN1760 indirect read (TC6 facts §5.3 step 1): address, read enable, data. */
+/* AN1760 indirect read (docs/tc6.md §5.3 step 1): address, read enable, data. */
 static int lan865x_indirect_read(struct lan865x_priv *priv, uint32_t addr, uint32_t *val)
 {
 	int ret = oa_tc6_write_reg(priv->tc6, LAN865X_MMS_VEND2, LAN865X_REG_IND_ADDR, addr);
@@ -92,7 +107,7 @@ static int lan865x_trim(uint32_t v)
 	return t & 0x10 ? t - 32 : t;
 }
 
-/* Read the trims and check the chip (MLIB's Chip_Error rule, §5.3 step 1). */
+/* Read the trims and check the chip (MLIB's Chip_Error rule, docs/tc6.md §5.3 step 1). */
 static int lan865x_read_trims(struct lan865x_priv *priv, int *o1, int *o2)
 {
 	uint32_t v1, v2, chk;
@@ -113,7 +128,7 @@ static int lan865x_read_trims(struct lan865x_priv *priv, int *o1, int *o2)
 	return 0;
 }
 
-/* The trim-dependent AN1760 writes (TC6 facts §5.3 steps 3 and 5). */
+/* The trim-dependent AN1760 writes (docs/tc6.md §5.3 steps 3 and 5). */
 static int lan865x_write_trimmed(struct lan865x_priv *priv, int o1, int o2)
 {
 	uint32_t p1 = ETHDRV_FIELD_PREP(LAN865X_CFGPARAM1_A, 9 + o1) |
@@ -139,7 +154,7 @@ static int lan865x_write_trimmed(struct lan865x_priv *priv, int o1, int o2)
 	return ret;
 }
 
-/* AN1760 configuration, TC6 facts §5.3 steps 1-6 in order. */
+/* AN1760 configuration, docs/tc6.md §5.3 steps 1-6 in order. */
 static int lan865x_an1760_config(struct lan865x_priv *priv)
 {
 	int o1, o2, ret;
@@ -156,7 +171,7 @@ static int lan865x_an1760_config(struct lan865x_priv *priv)
 	return ret;
 }
 
-/* The station address as SAB/SAT register values (§5.2). */
+/* The station address as SAB/SAT register values (docs/tc6.md §5.2). */
 static void lan865x_mac_regs(const struct lan865x_priv *priv, uint32_t *sab, uint32_t *sat)
 {
 	const uint8_t *m = priv->mac;
@@ -165,7 +180,7 @@ static void lan865x_mac_regs(const struct lan865x_priv *priv, uint32_t *sab, uin
 	*sat = ETHDRV_FIELD_PREP(LAN865X_MAC_SAT_ADDR, m[4] | m[5] << 8);
 }
 
-/* Station address into SAB1/SAT1 and SAB2/SAT2, bottom before top (§5.2). */
+/* Station address into SAB1/SAT1 and SAB2/SAT2, bottom before top (docs/tc6.md §5.2). */
 static int lan865x_write_mac(struct lan865x_priv *priv)
 {
 	uint32_t regs[4];
@@ -176,7 +191,7 @@ static int lan865x_write_mac(struct lan865x_priv *priv)
 	return oa_tc6_write_regs(priv->tc6, LAN865X_MMS_MAC, LAN865X_REG_MAC_SAB1, regs, 4);
 }
 
-/* Hash index: bit j is the XOR of DA bits j, j+6, ..., j+42 (§4.2). */
+/* Hash index: bit j is the XOR of DA bits j, j+6, ..., j+42 (docs/tc6.md §4.2). */
 static unsigned lan865x_hash_index(const uint8_t *addr)
 {
 	unsigned idx = 0;
@@ -196,27 +211,27 @@ static unsigned lan865x_hash_index(const uint8_t *addr)
 	(LAN865X_MAC_NCFGR_CAF | LAN865X_MAC_NCFGR_NBC | LAN865X_MAC_NCFGR_MTIHEN | \
 	 LAN865X_MAC_NCFGR_UNIHEN | LAN865X_MAC_NCFGR_MAXFS | LAN865X_MAC_NCFGR_RFCS)
 
-/* Hash registers and NCFGR from dev->rx_flags and dev->mc_list; returns NCFGR. */
+/* Hash registers and NCFGR from the receive filter; returns NCFGR. */
 static uint32_t lan865x_rx_mode(const struct lan865x_priv *priv, uint32_t hash[2])
 {
-	const struct ethdrv_netdev *dev = &priv->dev;
+	const struct lan865x_rx_filter *rx = &priv->rx;
 	uint32_t ncfgr = LAN865X_MAC_NCFGR_RESET | LAN865X_MAC_NCFGR_MAXFS;
 
 	hash[0] = hash[1] = 0;
-	if (dev->rx_flags & ETHDRV_RXF_ALLMULTI) {
+	if (rx->flags & ETHDRV_RXF_ALLMULTI) {
 		hash[0] = hash[1] = UINT32_MAX;
 	} else {
-		for (unsigned i = 0; i < dev->mc_count; i++) {
-			unsigned idx = lan865x_hash_index(dev->mc_list[i]);
+		for (unsigned i = 0; i < rx->mc_count; i++) {
+			unsigned idx = lan865x_hash_index(rx->mc_list[i]);
 
 			hash[idx / 32] |= ETHDRV_BIT(idx % 32);
 		}
 	}
 	if (hash[0] || hash[1])
 		ncfgr |= LAN865X_MAC_NCFGR_MTIHEN;
-	if (dev->rx_flags & ETHDRV_RXF_PROMISC)
+	if (rx->flags & ETHDRV_RXF_PROMISC)
 		ncfgr |= LAN865X_MAC_NCFGR_CAF;
-	if (!(dev->rx_flags & ETHDRV_RXF_BROADCAST))
+	if (!(rx->flags & ETHDRV_RXF_BROADCAST))
 		ncfgr |= LAN865X_MAC_NCFGR_NBC;
 	/* RFCS stays clear: the FCS reaches the host and is checked there. */
 	return ncfgr;
@@ -234,7 +249,7 @@ static int lan865x_write_rx_mode(struct lan865x_priv *priv)
 	return ret;
 }
 
-/* PLCA CTRL0 and CTRL1 as programmed (§3.6). */
+/* PLCA CTRL0 and CTRL1 as programmed (docs/tc6.md §3.6). */
 static void lan865x_plca_ctrl(const struct lan865x_priv *priv, uint32_t ctrl[2])
 {
 	const struct lan865x_plca *p = &priv->plca;
@@ -245,7 +260,7 @@ static void lan865x_plca_ctrl(const struct lan865x_priv *priv, uint32_t ctrl[2])
 		  ETHDRV_FIELD_PREP(LAN865X_PLCA_CTRL1_ID, p->node_id);
 }
 
-/* PLCA with collision detection off in PLCA mode, on for CSMA/CD (§3.6). */
+/* PLCA with collision detection off in PLCA mode, on for CSMA/CD (docs/tc6.md §3.6). */
 static int lan865x_write_plca(struct lan865x_priv *priv)
 {
 	const struct lan865x_plca *p = &priv->plca;
@@ -279,7 +294,7 @@ static int lan865x_mac_enable(struct lan865x_priv *priv, bool on)
 }
 
 /*
- * Bring-up in datasheet order, one call per step (TC6 facts §4.1, §5.3);
+ * Bring-up in datasheet order, one call per step (docs/tc6.md §4.1, §5.3);
  * also the recovery path of the framework, so it restores everything.
  */
 static int lan865x_init(void *chip)
@@ -287,19 +302,20 @@ static int lan865x_init(void *chip)
 	struct lan865x_priv *priv = chip;
 	int ret;
 
-	ret = oa_tc6_sw_reset(priv->tc6); /* §4.1 steps 3-4: SWRESET, RESETC, clear */
+	ret = oa_tc6_sw_reset(priv->tc6); /* docs/tc6.md §4.1 steps 3-4: SWRESET, RESETC, clear */
 	if (!ret)
-		ret = lan865x_an1760_config(priv); /* §5.3 steps 1-6 */
+		ret = lan865x_an1760_config(priv); /* docs/tc6.md §5.3 steps 1-6 */
 	if (!ret)
 		ret = oa_tc6_write_reg(priv->tc6, LAN865X_MMS_MAC, LAN865X_REG_MAC_TI,
-				       LAN865X_MAC_TI_25MHZ); /* §5.3 step 7 */
+				       LAN865X_MAC_TI_25MHZ); /* docs/tc6.md §5.3 step 7 */
 	if (!ret)
-		ret = lan865x_write_mac(priv); /* §5.2 */
+		ret = lan865x_write_mac(priv); /* docs/tc6.md §5.2 */
 	if (!ret)
-		ret = lan865x_write_rx_mode(priv); /* §4.2 filters */
+		ret = lan865x_write_rx_mode(priv); /* docs/tc6.md §4.2 filters */
 	if (!ret)
-		ret = lan865x_write_plca(priv); /* §3.6 */
-	if (!ret) /* §4.1 steps 5-7; ZARFE for errata s3 (§5.6); SYNC last */
+		ret = lan865x_write_plca(priv); /* docs/tc6.md §3.6 */
+	/* docs/tc6.md §4.1 steps 5-7, SYNC last; ZARFE for errata s3 (docs/tc6.md §5.6) */
+	if (!ret)
 		ret = oa_tc6_sync(priv->tc6, OA_TC6_CONFIG0_ZARFE);
 	if (!ret)
 		ret = lan865x_mac_enable(priv, true);
@@ -366,19 +382,41 @@ static int lan865x_start_xmit(struct ethdrv_netdev *dev, struct ethdrv_pkt *pkt)
 static int lan865x_set_mac(struct ethdrv_netdev *dev, const uint8_t mac[ETHDRV_ETH_ALEN])
 {
 	struct lan865x_priv *priv = LAN865X_FROM_NETDEV(dev);
+	int ret;
 
+	oa_tc6_lock(priv->tc6);
 	memcpy(priv->mac, mac, ETHDRV_ETH_ALEN);
-	return dev->up ? lan865x_write_mac(priv) : 0;
+	ret = dev->up ? lan865x_write_mac(priv) : 0;
+	oa_tc6_unlock(priv->tc6);
+	return ret;
+}
+
+/* Take dev's rx_flags and multicast list (the loop thread owns them). */
+static void lan865x_rx_filter_from_dev(struct lan865x_rx_filter *rx,
+				       const struct ethdrv_netdev *dev)
+{
+	rx->flags = dev->rx_flags;
+	rx->mc_count = dev->mc_count;
+	memcpy(rx->mc_list, dev->mc_list, dev->mc_count * ETHDRV_ETH_ALEN);
 }
 
 static int lan865x_set_rx_mode(struct ethdrv_netdev *dev)
 {
 	struct lan865x_priv *priv = LAN865X_FROM_NETDEV(dev);
+	struct lan865x_rx_filter old;
+	int ret;
 
-	return dev->up ? lan865x_write_rx_mode(priv) : 0;
+	oa_tc6_lock(priv->tc6);
+	old = priv->rx;
+	lan865x_rx_filter_from_dev(&priv->rx, dev);
+	ret = dev->up ? lan865x_write_rx_mode(priv) : 0;
+	if (ret) /* the core keeps the old filter too */
+		priv->rx = old;
+	oa_tc6_unlock(priv->tc6);
+	return ret;
 }
 
-/* Link from the clause-22 status register at MMS 0 0xFF01 (§3.2). */
+/* Link from the clause-22 status register at MMS 0 0xFF01 (docs/tc6.md §3.2). */
 static int lan865x_get_link(struct ethdrv_netdev *dev, struct ethdrv_link_state *st)
 {
 	struct lan865x_priv *priv = LAN865X_FROM_NETDEV(dev);
@@ -389,7 +427,7 @@ static int lan865x_get_link(struct ethdrv_netdev *dev, struct ethdrv_link_state 
 		ret = oa_tc6_read_reg(priv->tc6, LAN865X_MMS_STD, LAN865X_REG_PHY_BMSR, &bmsr);
 	st->up = !ret && (bmsr & LAN865X_PHY_BMSR_LSTATUS);
 	st->speed_mbps = 10;
-	st->full_duplex = false; /* 10BASE-T1S is half duplex (§5.7) */
+	st->full_duplex = false; /* 10BASE-T1S is half duplex (docs/tc6.md §5.7) */
 	return ret;
 }
 
@@ -412,23 +450,29 @@ static uint8_t *lan865x_plca_field(struct lan865x_plca *p, const char *key)
 static int lan865x_set_param(struct ethdrv_netdev *dev, const char *key, const char *value)
 {
 	struct lan865x_priv *priv = LAN865X_FROM_NETDEV(dev);
-	uint8_t *field = lan865x_plca_field(&priv->plca, key);
+	struct lan865x_plca plca = priv->plca;
+	uint8_t *field = lan865x_plca_field(&plca, key);
 	char *end;
 	unsigned long v;
+	int ret;
 
 	if (!field && strcmp(key, "plca"))
 		return oa_tc6_set_param(priv->tc6, key, value);
 	if (!field) {
 		if (strcmp(value, "on") && strcmp(value, "off"))
 			return -EINVAL;
-		priv->plca.enable = !strcmp(value, "on");
+		plca.enable = !strcmp(value, "on");
 	} else {
 		v = strtoul(value, &end, 0);
 		if (!*value || *end || v > 255)
 			return -EINVAL;
 		*field = (uint8_t)v;
 	}
-	return dev->up ? lan865x_write_plca(priv) : 0;
+	oa_tc6_lock(priv->tc6);
+	priv->plca = plca;
+	ret = dev->up ? lan865x_write_plca(priv) : 0;
+	oa_tc6_unlock(priv->tc6);
+	return ret;
 }
 
 static int lan865x_get_param(struct ethdrv_netdev *dev, const char *key, char *buf, size_t size)
@@ -497,6 +541,7 @@ int lan865x_create(const struct lan865x_config *cfg, const struct ethdrv_spi_bus
 		goto err_free;
 	memcpy(priv->dev.mac, cfg->mac, ETHDRV_ETH_ALEN);
 	priv->dev.rx_flags |= ETHDRV_RXF_BROADCAST;
+	lan865x_rx_filter_from_dev(&priv->rx, &priv->dev);
 	ret = oa_tc6_create(&priv->dev, bus, &tc6_cfg, &lan865x_chip_ops, priv, &priv->tc6);
 	if (ret)
 		goto err_cleanup;

@@ -24,7 +24,7 @@ struct lan865x_plca {
 	uint8_t burst_tmr; /* burst-tmr in bit times; 0 = 128 */
 };
 
-/* Immutable device configuration (style.md S3). */
+/* Immutable device configuration (docs/style.md S3). */
 struct lan865x_config {
 	const char *name; /* interface name, e.g. "t1s0" */
 	uint8_t mac[ETHDRV_ETH_ALEN]; /* station address (unicast, non-zero) */

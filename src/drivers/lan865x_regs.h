@@ -1,27 +1,27 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Microchip LAN8650/1 registers the lan865x driver uses, beyond the OA
- * standard set in oa_tc6.h (TC6 facts §3, §5). Names follow the datasheet.
+ * standard set in oa_tc6.h (docs/tc6.md §3, §5). Names follow the datasheet.
  */
 #ifndef ETHDRV_DRIVERS_LAN865X_REGS_H
 #define ETHDRV_DRIVERS_LAN865X_REGS_H
 
 #include "ethdrv/bits.h"
 
-/* Memory map selectors (TC6 facts §3.1). */
+/* Memory map selectors (docs/tc6.md §3.1). */
 #define LAN865X_MMS_STD 0 /* OA standard + PHY clause 22 */
 #define LAN865X_MMS_MAC 1 /* MAC */
 #define LAN865X_MMS_VEND2 4 /* PHY vendor specific 2: PLCA, AN1760 */
 #define LAN865X_MMS_MISC 10 /* miscellaneous: DEVID, queue config */
 
-/* PHY clause-22 registers mapped at MMS 0 0xFF00 (TC6 facts §3.2). */
+/* PHY clause-22 registers mapped at MMS 0 0xFF00 (docs/tc6.md §3.2). */
 #define LAN865X_REG_PHY_BMCR 0xFF00
 #define LAN865X_REG_PHY_BMSR 0xFF01
 #define LAN865X_REG_PHY_ID1 0xFF02
 #define LAN865X_REG_PHY_ID2 0xFF03
 #define LAN865X_PHY_BMSR_LSTATUS ETHDRV_BIT(2) /* link up */
 
-/* MAC, MMS 1 (TC6 facts §5.2). */
+/* MAC, MMS 1 (docs/tc6.md §5.2). */
 #define LAN865X_REG_MAC_NCR 0x00
 #define LAN865X_MAC_NCR_LBL ETHDRV_BIT(1)
 #define LAN865X_MAC_NCR_RXEN ETHDRV_BIT(2)
@@ -42,9 +42,9 @@
 #define LAN865X_REG_MAC_SAT2 0x25
 #define LAN865X_MAC_SAT_ADDR ETHDRV_GENMASK(15, 0)
 #define LAN865X_REG_MAC_TI 0x77 /* TSU timer increment */
-#define LAN865X_MAC_TI_25MHZ 0x28 /* 40 ns per 25 MHz tick (AN1760, §5.2) */
+#define LAN865X_MAC_TI_25MHZ 0x28 /* 40 ns per 25 MHz tick (AN1760, docs/tc6.md §5.2) */
 
-/* PLCA, MMS 4 (OA/802.3cg Clause 148 map, TC6 facts §3.6). */
+/* PLCA, MMS 4 (OA/802.3cg Clause 148 map, docs/tc6.md §3.6). */
 #define LAN865X_REG_PLCA_CTRL0 0xCA01
 #define LAN865X_PLCA_CTRL0_EN ETHDRV_BIT(15)
 #define LAN865X_PLCA_CTRL0_RST ETHDRV_BIT(14)
@@ -65,7 +65,7 @@
 #define LAN865X_COL_DET_CTRL0_EN ETHDRV_BIT(15)
 #define LAN865X_COL_DET_CTRL0_BASE 0x0083 /* low bits as AN1760/MLIB write them */
 
-/* AN1760 configuration registers, MMS 4 (TC6 facts §5.3). */
+/* AN1760 configuration registers, MMS 4 (docs/tc6.md §5.3). */
 #define LAN865X_REG_IND_ADDR 0xD8 /* indirect read: address */
 #define LAN865X_REG_IND_DATA 0xD9 /* indirect read: data */
 #define LAN865X_REG_IND_CTRL 0xDA /* indirect read: control */
@@ -86,7 +86,7 @@
 #define LAN865X_SQI_CFG_LO ETHDRV_GENMASK(5, 0)
 #define LAN865X_REG_SQI_TBL0 0xB0 /* 0xB0..0xBB: SQI table */
 
-/* Miscellaneous, MMS 10 (TC6 facts §5.1). */
+/* Miscellaneous, MMS 10 (docs/tc6.md §5.1). */
 #define LAN865X_REG_DEVID 0x94
 #define LAN865X_DEVID_MODEL ETHDRV_GENMASK(19, 4)
 #define LAN865X_DEVID_REV ETHDRV_GENMASK(3, 0)

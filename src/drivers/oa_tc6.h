@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * OPEN Alliance TC6 framework: the protocol half of a MAC-PHY driver
- * (kernel oa_tc6.h + lan865x.c split, style.md S3). It owns the SPI bus,
+ * (kernel oa_tc6.h + lan865x.c split, docs/style.md S3). It owns the SPI bus,
  * control transactions (with protected mode, echo checks and retries), the
  * data path (a TX queue under byte queue limits, chunking, credits, footer
  * checks, RX reassembly with a software CRC check) run by one NAPI poller,
@@ -11,7 +11,8 @@
  * Threads: control calls come from the loop thread (or from the chip's init
  * during recovery); the data path runs in the poller's context, which may be
  * its own thread. One recursive bus lock serialises every SPI transfer and
- * is held across a whole recovery.
+ * is held across a whole recovery; chip drivers change the settings their
+ * init and check ops program under it too (oa_tc6_lock()).
  */
 #ifndef ETHDRV_DRIVERS_OA_TC6_H
 #define ETHDRV_DRIVERS_OA_TC6_H
@@ -24,7 +25,7 @@
 
 struct oa_tc6;
 
-/* OA standard registers, MMS 0 (TC6 facts §3.2). */
+/* OA standard registers, MMS 0 (docs/tc6.md §3.2). */
 #define OA_TC6_MMS_STD 0
 #define OA_TC6_REG_IDVER 0x00
 #define OA_TC6_REG_PHYID 0x01
@@ -40,7 +41,7 @@ struct oa_tc6;
 
 #define OA_TC6_RESET_SWRESET ETHDRV_BIT(0)
 
-/* CONFIG0 (TC6 facts §3.3). */
+/* CONFIG0 (docs/tc6.md §3.3). */
 #define OA_TC6_CONFIG0_SYNC ETHDRV_BIT(15)
 #define OA_TC6_CONFIG0_TXFCSVE ETHDRV_BIT(14)
 #define OA_TC6_CONFIG0_CSARFE ETHDRV_BIT(13)
@@ -56,7 +57,7 @@ struct oa_tc6;
 #define OA_TC6_CONFIG0_CPS_32 5
 #define OA_TC6_CONFIG0_CPS_64 6
 
-/* STATUS0 and IMASK0 bits (TC6 facts §3.4); IMASK0: 1 = masked. */
+/* STATUS0 and IMASK0 bits (docs/tc6.md §3.4); IMASK0: 1 = masked. */
 #define OA_TC6_STATUS0_TXPE ETHDRV_BIT(0)
 #define OA_TC6_STATUS0_TXBOE ETHDRV_BIT(1)
 #define OA_TC6_STATUS0_TXBUE ETHDRV_BIT(2)
@@ -73,17 +74,17 @@ struct oa_tc6;
 #define OA_TC6_STATUS0_ALL ETHDRV_GENMASK(12, 0)
 #define OA_TC6_STATUS0_NR 13
 
-/* STATUS1 bits, LAN8650/1 layout (TC6 facts §3.5). */
+/* STATUS1 bits, LAN8650/1 layout (docs/tc6.md §3.5). */
 #define OA_TC6_STATUS1_RXNER ETHDRV_BIT(0)
 #define OA_TC6_STATUS1_TXNER ETHDRV_BIT(1)
 #define OA_TC6_STATUS1_FSMSTER ETHDRV_BIT(17)
 #define OA_TC6_STATUS1_ECC ETHDRV_BIT(18)
 #define OA_TC6_STATUS1_UV18 ETHDRV_BIT(19)
 #define OA_TC6_STATUS1_BUSER ETHDRV_BIT(20)
-/* Faults that need a reset (datasheet "Internal Fault Detection", §5.6). */
+/* Faults that need a reset (datasheet "Internal Fault Detection", docs/tc6.md §5.6). */
 #define OA_TC6_STATUS1_FATAL (OA_TC6_STATUS1_RXNER | OA_TC6_STATUS1_TXNER | OA_TC6_STATUS1_FSMSTER)
 
-/* BUFSTS (TC6 facts §2.3). */
+/* BUFSTS (docs/tc6.md §2.3). */
 #define OA_TC6_BUFSTS_TXC ETHDRV_GENMASK(15, 8)
 #define OA_TC6_BUFSTS_RCA ETHDRV_GENMASK(7, 0)
 
@@ -121,8 +122,10 @@ struct oa_tc6_chip_ops {
 	/**
 	 * Full bring-up after power-on or for recovery, in datasheet order:
 	 * oa_tc6_sw_reset(), chip configuration, oa_tc6_sync() last but for
-	 * MAC enables. Called with the bus lock held by open and recovery;
-	 * returns 0 or -errno.
+	 * MAC enables. Called with the bus lock held by open (loop thread)
+	 * and by recovery (the poll context, which is the poller thread with
+	 * threaded=1): it may read only settings that are changed under
+	 * oa_tc6_lock(). Returns 0 or -errno.
 	 */
 	int (*init)(void *chip);
 	/**
@@ -137,8 +140,8 @@ struct oa_tc6_chip_ops {
 
 /* Immutable framework configuration. */
 struct oa_tc6_config {
-	unsigned cps; /* chunk payload size: 32 or 64 (TC6 facts §2.1); 0 = 64 */
-	bool protected_mode; /* CONFIG0.PROTE: complemented control data (§1.5) */
+	unsigned cps; /* chunk payload size: 32 or 64 (docs/tc6.md §2.1); 0 = 64 */
+	bool protected_mode; /* CONFIG0.PROTE: complemented control data (docs/tc6.md §1.5) */
 	unsigned xfer_cap; /* chunks per transfer, 1..48; 0 = 31 */
 	unsigned txq_max; /* queued TX frames before ETHDRV_TX_BUSY; 0 = 128 */
 	unsigned weight; /* RX poller weight, 1..64; 0 = 64 */
@@ -182,8 +185,8 @@ void oa_tc6_destroy(struct oa_tc6 *tc6);
  * @count: 1..128
  *
  * Retried up to three times on a failure (counted in ctrl_retries); the
- * echo (and in protected mode each complement) is checked (TC6 facts
- * §1.4-1.5). A final failure is counted in ctrl_errors and, once the device
+ * echo (and in protected mode each complement) is checked
+ * (docs/tc6.md §1.4-1.5). A final failure is counted in ctrl_errors and, once the device
  * is running, schedules a recovery.
  *
  * Return: 0, -EINVAL, -EIO (the bus failed) or -EPROTO (echo/complement).
@@ -207,6 +210,25 @@ int oa_tc6_read_regs(struct oa_tc6 *tc6, unsigned mms, unsigned addr, uint32_t *
  */
 int oa_tc6_write_regs(struct oa_tc6 *tc6, unsigned mms, unsigned addr, const uint32_t *vals,
 		      unsigned count);
+
+/**
+ * oa_tc6_lock() - take the bus lock around a change of chip settings
+ * @tc6: the framework
+ *
+ * A recovery runs the chip's init op in the poll context (the poller thread
+ * with threaded=1) and the configuration check runs its check op, both
+ * with the bus lock held. A chip driver changes the settings those ops
+ * program (station address, RX filter, PLCA) and writes them to the chip
+ * under this lock, so an init or a check sees the old settings or the new
+ * ones, never a mix. The lock is recursive: register calls inside it are
+ * fine. Release it with oa_tc6_unlock().
+ *
+ * Context: the loop thread (the chip driver's set ops).
+ */
+void oa_tc6_lock(struct oa_tc6 *tc6);
+
+/** oa_tc6_unlock() - release the bus lock taken by oa_tc6_lock(). */
+void oa_tc6_unlock(struct oa_tc6 *tc6);
 
 /**
  * oa_tc6_check_regs() - compare @count consecutive registers with @want
@@ -242,9 +264,9 @@ static inline int oa_tc6_write_reg(struct oa_tc6 *tc6, unsigned mms, unsigned ad
  * @tc6: the framework
  *
  * Writes RESET.SWRESET (in the current control framing, then unprotected if
- * that failed: after a reset PROTE is 0, TC6 facts §1.5), polls
+ * that failed: after a reset PROTE is 0, docs/tc6.md §1.5), polls
  * STATUS0.RESETC every 100 us for up to 100 ms with ethdrv_poll_timeout(),
- * and clears STATUS0 (W1C) (§4.1 steps 3-4). Control framing is unprotected
+ * and clears STATUS0 (W1C) (docs/tc6.md §4.1 steps 3-4). Control framing is unprotected
  * afterwards and the device is no longer synchronised.
  *
  * Return: 0, -ETIMEDOUT, or a control error.
@@ -260,7 +282,7 @@ int oa_tc6_sw_reset(struct oa_tc6 *tc6);
  * Writes IMASK0 from the interrupt policy and IMASK1 (all unmasked but the
  * non-fatal bits), clears STATUS1, writes CONFIG0 = CPS | TXFCSVE | PROTE |
  * @config0_extra (protected framing applies from the next transaction),
- * then sets SYNC with a separate write (§4.1 steps 5-6) and reads BUFSTS
+ * then sets SYNC with a separate write (docs/tc6.md §4.1 steps 5-6) and reads BUFSTS
  * for the initial credits (step 7).
  *
  * Return: 0 or a control error.
@@ -273,7 +295,7 @@ int oa_tc6_sync(struct oa_tc6 *tc6, uint32_t config0_extra);
  * @tc6: the framework
  *
  * Sends one empty chunk first, as every IRQ (including the reset IRQ)
- * needs a data header to be released (TC6 facts §2.5).
+ * needs a data header to be released (docs/tc6.md §2.5).
  *
  * Return: 0 or the chip init's -errno.
  * Context: the device's open op, the loop thread.
@@ -312,7 +334,7 @@ int oa_tc6_start_xmit(struct oa_tc6 *tc6, struct ethdrv_pkt *pkt);
  *   "rxboe_action": "drop" (drop the frame in flight, resync at the next
  *     SV) or "count" (only count);
  *   "rxboe_log": "1"/"0", a rate-limited log line per RX overflow;
- *   "policy": "1".."5", the seed-000 scenarios: 1 txpe,rxboe,lofe,hdre
+ *   "policy": "1".."5", the five scenarios of docs/napi.md §8: 1 txpe,rxboe,lofe,hdre
  *     unmasked, drop, log; 2 as 1 without log; 3 rxboe masked, the other
  *     three unmasked; 4 all masked; 5 the four unmasked, count only, no log;
  *   "xfer_cap": chunks per transfer, 1..48;

@@ -13,7 +13,7 @@ uint32_t oa_tc6_ctrl_header(bool write, unsigned mms, unsigned addr, unsigned co
 {
 	uint32_t h = 0;
 
-	/* TC6 facts §1.2: DNC=0, AID=0, LEN = count - 1. */
+	/* docs/tc6.md §1.2: DNC=0, AID=0, LEN = count - 1. */
 	if (write)
 		h |= OA_TC6_CTRL_HDR_WNR;
 	h |= ETHDRV_FIELD_PREP(OA_TC6_CTRL_HDR_MMS, mms);
@@ -26,7 +26,7 @@ int oa_tc6_ctrl_len(unsigned count, bool protected_mode)
 {
 	if (count < 1 || count > OA_TC6_MAX_REGS)
 		return -EINVAL;
-	/* TC6 facts §1.4: header + data (x2 protected, §1.5) + trailer. */
+	/* docs/tc6.md §1.4: header + data (x2 protected, docs/tc6.md §1.5) + trailer. */
 	return (int)(2 * OA_TC6_WORD + count * OA_TC6_WORD * (protected_mode ? 2 : 1));
 }
 
@@ -62,7 +62,7 @@ int oa_tc6_ctrl_parse(const uint8_t *tx, const uint8_t *rx, size_t len, bool pro
 
 	if (len != (size_t)oa_tc6_ctrl_len(count, protected_mode))
 		return -EINVAL;
-	/* TC6 facts §1.4: MISO is MOSI delayed by one word; the echo must match. */
+	/* docs/tc6.md §1.4: MISO is MOSI delayed by one word; the echo must match. */
 	if (oa_tc6_get_be32(rx + OA_TC6_WORD) != hdr)
 		return -EPROTO;
 	if (write)
@@ -73,7 +73,7 @@ int oa_tc6_ctrl_parse(const uint8_t *tx, const uint8_t *rx, size_t len, bool pro
 		const uint8_t *w = rx + OA_TC6_WORD * (2 + i * step);
 		uint32_t v = oa_tc6_get_be32(w);
 
-		/* TC6 facts §1.5: value XOR complement must be all ones. */
+		/* docs/tc6.md §1.5: value XOR complement must be all ones. */
 		if (protected_mode && (v ^ oa_tc6_get_be32(w + OA_TC6_WORD)) != UINT32_MAX)
 			return -EPROTO;
 		if (vals)
@@ -114,7 +114,7 @@ int oa_tc6_footer_decode(uint32_t word, struct oa_tc6_footer *f)
 	f->ebo = ETHDRV_FIELD_GET(OA_TC6_DATA_FTR_EBO, word);
 	f->rtsa = word & OA_TC6_DATA_FTR_RTSA;
 	f->txc = ETHDRV_FIELD_GET(OA_TC6_DATA_FTR_TXC, word);
-	/* TC6 facts §1.3: a good footer XORs to 1. */
+	/* docs/tc6.md §1.3: a good footer XORs to 1. */
 	return oa_tc6_parity_ok(word) ? 0 : -EPROTO;
 }
 
@@ -199,7 +199,7 @@ unsigned oa_tc6_rx_chunk(struct oa_tc6_rx *rx, const uint8_t *payload, unsigned 
 {
 	unsigned start = f->swo * OA_TC6_WORD, n = 0;
 
-	/* 1. A bad footer: the chunk's contents are unknown (TC6 facts §1.3).
+	/* 1. A bad footer: the chunk's contents are unknown (docs/tc6.md §1.3).
 	 * Only an open frame is known to be lost; a frame that may start here
 	 * is never opened, so its later chunks count once as NO_SV. */
 	if (!footer_ok) {
@@ -219,7 +219,7 @@ unsigned oa_tc6_rx_chunk(struct oa_tc6_rx *rx, const uint8_t *payload, unsigned 
 		}
 		return 0;
 	}
-	/* 2. The end of the open frame: EV alone, or EV before a new SV (§2.4). */
+	/* 2. The end of the open frame: EV alone, or EV before a new SV (docs/tc6.md §2.4). */
 	if (f->ev && (!f->sv || start > f->ebo)) {
 		if (!rx->in_frame) {
 			oa_tc6_rx_orphan(rx);
@@ -268,7 +268,7 @@ uint32_t oa_tc6_tx_chunk_header(size_t len, unsigned cps, unsigned idx)
 		.ev = idx == last,
 	};
 
-	/* TC6 facts §2.4: EBO = bytes in the last chunk - 1. */
+	/* docs/tc6.md §2.4: EBO = bytes in the last chunk - 1. */
 	if (h.ev)
 		h.ebo = (unsigned)((len - 1) % cps);
 	return oa_tc6_data_header(&h);

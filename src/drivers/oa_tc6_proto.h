@@ -3,10 +3,10 @@
  * OPEN Alliance TC6 wire codec: pure functions that build and check control
  * transactions, data headers and footers, and a receive reassembly state
  * machine. Nothing here allocates, locks or talks to a bus; it is the part
- * known-answer tests and fuzzers run against (style.md S10). The framework
+ * known-answer tests and fuzzers run against (docs/style.md S10). The framework
  * (oa_tc6.c) drives it.
  *
- * All words are 32-bit big-endian on the wire (TC6 facts §1.1).
+ * All words are 32-bit big-endian on the wire (docs/tc6.md §1.1).
  */
 #ifndef ETHDRV_DRIVERS_OA_TC6_PROTO_H
 #define ETHDRV_DRIVERS_OA_TC6_PROTO_H
@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include "ethdrv/bits.h"
 
-/* Control header (TC6 facts §1.2). */
+/* Control header (docs/tc6.md §1.2). */
 #define OA_TC6_CTRL_HDR_DNC ETHDRV_BIT(31) /* 0 for control */
 #define OA_TC6_CTRL_HDR_HDRB ETHDRV_BIT(30) /* header bad (replies only) */
 #define OA_TC6_CTRL_HDR_WNR ETHDRV_BIT(29) /* 1 = write */
@@ -26,7 +26,7 @@
 #define OA_TC6_CTRL_HDR_LEN ETHDRV_GENMASK(7, 1) /* registers - 1 */
 #define OA_TC6_HDR_P ETHDRV_BIT(0) /* odd parity, every header and footer */
 
-/* Data header (TC6 facts §2.2). */
+/* Data header (docs/tc6.md §2.2). */
 #define OA_TC6_DATA_HDR_DNC ETHDRV_BIT(31) /* 1 for data */
 #define OA_TC6_DATA_HDR_SEQ ETHDRV_BIT(30) /* sequence bit (unused) */
 #define OA_TC6_DATA_HDR_NORX ETHDRV_BIT(29) /* no receive data in this chunk */
@@ -37,7 +37,7 @@
 #define OA_TC6_DATA_HDR_EBO ETHDRV_GENMASK(13, 8) /* index of the last byte */
 #define OA_TC6_DATA_HDR_TSC ETHDRV_GENMASK(7, 6) /* TX timestamp capture */
 
-/* Data footer (TC6 facts §2.3). */
+/* Data footer (docs/tc6.md §2.3). */
 #define OA_TC6_DATA_FTR_EXST ETHDRV_BIT(31) /* extended status pending */
 #define OA_TC6_DATA_FTR_HDRB ETHDRV_BIT(30) /* our header had bad parity */
 #define OA_TC6_DATA_FTR_SYNC ETHDRV_BIT(29) /* CONFIG0.SYNC mirror */
@@ -55,7 +55,7 @@
 
 /* Sizes. */
 #define OA_TC6_WORD 4 /* bytes per header, footer, register */
-#define OA_TC6_MAX_REGS 128 /* registers per control transaction (§1.6) */
+#define OA_TC6_MAX_REGS 128 /* registers per control transaction (docs/tc6.md §1.6) */
 #define OA_TC6_MAX_CPS 64 /* largest chunk payload the codec handles */
 /* Worst-case control transaction: header + 128 protected pairs + trailer. */
 #define OA_TC6_CTRL_MAX_LEN (OA_TC6_WORD + OA_TC6_MAX_REGS * 2 * OA_TC6_WORD + OA_TC6_WORD)
@@ -64,7 +64,7 @@
  * oa_tc6_parity_ok() - check the odd parity of a received word
  * @word: a header or footer as a host-order integer
  *
- * Return: true if @word has an odd number of 1 bits (TC6 facts §1.3).
+ * Return: true if @word has an odd number of 1 bits (docs/tc6.md §1.3).
  */
 static inline bool oa_tc6_parity_ok(uint32_t word)
 {
@@ -75,7 +75,7 @@ static inline bool oa_tc6_parity_ok(uint32_t word)
  * oa_tc6_set_parity() - set bit 0 of @word so the word has odd parity
  * @word: the word; bit 0 is ignored
  *
- * Return: @word with P set per TC6 facts §1.3.
+ * Return: @word with P set per docs/tc6.md §1.3.
  */
 static inline uint32_t oa_tc6_set_parity(uint32_t word)
 {
@@ -113,7 +113,7 @@ static inline uint32_t oa_tc6_get_be32(const uint8_t *p)
  * @addr: register address inside @mms
  * @count: number of registers, 1..128
  *
- * DNC=0, HDRB=0, AID=0 (TC6 facts §1.2). Out-of-range values are truncated to
+ * DNC=0, HDRB=0, AID=0 (docs/tc6.md §1.2). Out-of-range values are truncated to
  * their fields; callers validate with oa_tc6_ctrl_len().
  *
  * Return: the header word in host order.
@@ -125,8 +125,8 @@ uint32_t oa_tc6_ctrl_header(bool write, unsigned mms, unsigned addr, unsigned co
  * @count: number of registers, 1..128
  * @protected_mode: CONFIG0.PROTE in effect
  *
- * Return: 8 + 4*count (unprotected) or 8 + 8*count (protected), TC6 facts
- * §1.4; -EINVAL if @count is 0 or above 128.
+ * Return: 8 + 4*count (unprotected) or 8 + 8*count (protected),
+ * docs/tc6.md §1.4; -EINVAL if @count is 0 or above 128.
  */
 int oa_tc6_ctrl_len(unsigned count, bool protected_mode);
 
@@ -139,9 +139,9 @@ int oa_tc6_ctrl_len(unsigned count, bool protected_mode);
  * @addr: first register address
  * @vals: @count values to write; ignored (may be NULL) for a read
  * @count: number of registers, 1..128
- * @protected_mode: append the ones' complement after each data word (§1.5)
+ * @protected_mode: append the ones' complement after each data word (docs/tc6.md §1.5)
  *
- * Layout (TC6 facts §1.4): header, then per register the value followed by
+ * Layout (docs/tc6.md §1.4): header, then per register the value followed by
  * its complement in protected mode (write), or zero words (read: the data
  * words of a read are don't-care), then a 4-byte zero trailer.
  *
@@ -160,11 +160,11 @@ int oa_tc6_ctrl_build(uint8_t *buf, size_t size, bool write, unsigned mms, unsig
  * @vals: for a read, receives @count register values; may be NULL for a
  *        write
  *
- * The reply is the request delayed by one word (TC6 facts §1.4): the echoed
+ * The reply is the request delayed by one word (docs/tc6.md §1.4): the echoed
  * header must equal the header sent (an HDRB=1 echo therefore fails too);
  * for a write every echoed data word (and complement) must equal what was
  * sent; for a read in protected mode every value XOR complement must be
- * all ones (§1.5). The header decides read/write and the count.
+ * all ones (docs/tc6.md §1.5). The header decides read/write and the count.
  *
  * Return: 0; -EINVAL if @len does not match the header; -EPROTO on an echo
  * or complement mismatch (@vals is then partly written and must not be
@@ -173,7 +173,7 @@ int oa_tc6_ctrl_build(uint8_t *buf, size_t size, bool write, unsigned mms, unsig
 int oa_tc6_ctrl_parse(const uint8_t *tx, const uint8_t *rx, size_t len, bool protected_mode,
 		      uint32_t *vals);
 
-/* One TX chunk's header fields (TC6 facts §2.2). */
+/* One TX chunk's header fields (docs/tc6.md §2.2). */
 struct oa_tc6_data_hdr {
 	bool dv; /* payload carries frame data */
 	bool sv; /* a frame starts in this chunk */
@@ -195,7 +195,7 @@ struct oa_tc6_data_hdr {
  */
 uint32_t oa_tc6_data_header(const struct oa_tc6_data_hdr *h);
 
-/* A decoded footer (TC6 facts §2.3). */
+/* A decoded footer (docs/tc6.md §2.3). */
 struct oa_tc6_footer {
 	bool exst; /* extended status pending: read STATUS0/1 */
 	bool hdrb; /* the MAC-PHY rejected our header (bad parity) */
@@ -216,7 +216,7 @@ struct oa_tc6_footer {
  * @word: the footer in host order
  * @f: filled in (also on a parity error, for diagnostics)
  *
- * Return: 0, or -EPROTO when the parity is not odd (TC6 facts §1.3): the
+ * Return: 0, or -EPROTO when the parity is not odd (docs/tc6.md §1.3): the
  * footer's contents must then not be trusted.
  */
 int oa_tc6_footer_decode(uint32_t word, struct oa_tc6_footer *f);
@@ -277,7 +277,7 @@ void oa_tc6_rx_init(struct oa_tc6_rx *rx, uint8_t *buf, size_t size);
  * @emit: called for each complete frame; may be NULL to discard
  * @arg: passed to @emit
  *
- * Handles every SV/EV case of TC6 facts §2.4: start (SV), middle (DV only),
+ * Handles every SV/EV case of docs/tc6.md §2.4: start (SV), middle (DV only),
  * end (EV at EBO), a whole frame (SV, EV with SWO*4 <= EBO), and the end of
  * one frame followed by the start of the next (SV, EV with SWO*4 > EBO). A
  * bad footer drops the frame in flight and waits for the next SV; so does a
@@ -299,7 +299,7 @@ unsigned oa_tc6_rx_chunk(struct oa_tc6_rx *rx, const uint8_t *payload, unsigned 
  * oa_tc6_rx_abort() - drop the frame in flight and resync at the next SV
  * @rx: the state
  *
- * For RX buffer overflow (STATUS0.RXBOE, TC6 facts §4.2) and resets.
+ * For RX buffer overflow (STATUS0.RXBOE, docs/tc6.md §4.2) and resets.
  * Counts OA_TC6_RX_DROP_ABORT if a frame was open.
  *
  * Return: true if a frame was open and dropped.
@@ -311,7 +311,7 @@ bool oa_tc6_rx_abort(struct oa_tc6_rx *rx);
  * @len: frame length in bytes (with FCS if the host appends it)
  * @cps: chunk payload size
  *
- * Return: ceil(@len / @cps) (TC6 facts §2.4: not len/cps + 1); 0 for @len 0.
+ * Return: ceil(@len / @cps) (docs/tc6.md §2.4: not len/cps + 1); 0 for @len 0.
  */
 static inline unsigned oa_tc6_tx_chunks(size_t len, unsigned cps)
 {
@@ -325,8 +325,8 @@ static inline unsigned oa_tc6_tx_chunks(size_t len, unsigned cps)
  * @idx: chunk index, 0..oa_tc6_tx_chunks()-1
  *
  * SV (SWO 0) on the first chunk, EV with EBO = bytes in the last chunk - 1
- * on the last, DV on all (TC6 facts §2.4). One frame per chunk: frames are
- * never concatenated (errata s4, §5.6).
+ * on the last, DV on all (docs/tc6.md §2.4). One frame per chunk: frames are
+ * never concatenated (errata s4, docs/tc6.md §5.6).
  *
  * Return: the header word in host order.
  */

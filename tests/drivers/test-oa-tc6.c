@@ -648,6 +648,61 @@ static uint32_t peek(struct node *nd, unsigned mms, uint16_t addr)
 	return v;
 }
 
+/* Change setting @what (0 PLCA, 1 station address, 2 RX filter) to version @k. */
+static void reconfigure(struct node *nd, unsigned what, unsigned k)
+{
+	static const uint8_t mc[1][ETHDRV_ETH_ALEN] = { { 0x01, 0x00, 0x5e, 0x00, 0x00, 0x01 } };
+	char val[8];
+
+	snprintf(val, sizeof(val), "%u", 100 + k);
+	if (what == 0)
+		assert_int_equal(ethdrv_netdev_set(nd->dev, "burst-tmr", val), 0);
+	else if (what == 1)
+		assert_int_equal(ethdrv_netdev_set_mac(nd->dev, nd->mac), 0);
+	else
+		assert_int_equal(ethdrv_netdev_set_rx_filter(nd->dev, ETHDRV_RXF_BROADCAST, mc,
+							     k % 2 ? 0 : 1),
+				 0);
+}
+
+/*
+ * Threaded mode: a recovery runs the chip's init on the poller thread, and
+ * that init reads the PLCA settings, the station address and the RX filter.
+ * The loop thread changes them, in turn, while recoveries run there; the
+ * bus lock orders each change against each init, so the chip ends with the
+ * last values and a ThreadSanitizer build (test-oa-tc6-tsan) sees no race.
+ */
+static void test_threaded_reconfigure(void **state)
+{
+	struct fixture *f = *state;
+	struct node *a = &f->n[0];
+	struct emu_plca_cfg p;
+
+	assert_int_equal(ethdrv_netdev_set(a->dev, "threaded", "1"), 0);
+	for (unsigned k = 0; k < 30; k++) {
+		uint64_t done = stat(a, "recoveries");
+
+		assert_int_equal(lan865x_emu_inject(a->emu, LAN865X_EMU_FAULT_RESET), 0);
+		/* Each setting in turn is the first to meet a recovery. */
+		for (uint64_t t0 = now_ms(); stat(a, "recoveries") == done;) {
+			for (unsigned what = 0; what < 3; what++)
+				reconfigure(a, (k + what) % 3, k);
+			assert_true(pump(f) >= 0 && now_ms() - t0 < 10000);
+		}
+	}
+	for (unsigned what = 0; what < 3; what++)
+		reconfigure(a, what, 29);
+	assert_int_equal(ethdrv_netdev_set(a->dev, "threaded", "0"), 0);
+	assert_int_equal(stat(a, "recoveries"), 30);
+	assert_int_equal(stat(a, "recovery_failures"), 0);
+	lan865x_emu_get_plca(a->emu, &p);
+	assert_int_equal(p.burst_tmr, 129);
+	/* The last filter has no multicast address: hash empty, MTIHEN off. */
+	assert_int_equal(peek(a, 1, 0x20) | peek(a, 1, 0x21), 0);
+	assert_int_equal(peek(a, 1, 0x01) & 0x40, 0);
+	assert_traffic(f);
+}
+
 /*
  * A silent register upset (MAC NCR cleared, no status bit, SYNC kept): only
  * the configuration check finds it. Without the check the node stays dead.
@@ -691,7 +746,7 @@ static void test_config_upset(void **state)
 	assert_int_equal(stat(b, "recoveries"), 0);
 }
 
-/* The five seed-000 policies: set, read back, and what reaches IMASK0. */
+/* The five policies of docs/napi.md §8: set, read back, and what reaches IMASK0. */
 static void test_policies(void **state)
 {
 	static const struct {
@@ -749,7 +804,7 @@ static void test_policies(void **state)
 	assert_int_equal(peek(a, 0, 0x0C) & 0x1FBF, 0x1FBF);
 }
 
-/* PLCA knobs by their ethtool names reach MMS 4 (TC6 facts §3.6). */
+/* PLCA knobs by their ethtool names reach MMS 4 (docs/tc6.md §3.6). */
 static void test_plca_and_link(void **state)
 {
 	struct fixture *f = *state;
@@ -839,6 +894,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_config_upset, setup_64, teardown),
 		cmocka_unit_test_setup_teardown(test_bit_errors, setup_64_prot, teardown),
 		cmocka_unit_test_setup_teardown(test_threaded_budget, setup_64, teardown),
+		cmocka_unit_test_setup_teardown(test_threaded_reconfigure, setup_64, teardown),
 		cmocka_unit_test_setup_teardown(test_policies, setup_64, teardown),
 		cmocka_unit_test_setup_teardown(test_plca_and_link, setup_32, teardown),
 		cmocka_unit_test_setup_teardown(test_spi_trace, setup_64, teardown),

@@ -24,15 +24,9 @@
 #include <string.h>
 
 #include "cli.h"
+#include "fuzz.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);
-
-#define fz_assert(c)                      \
-	do {                              \
-		if (!(c))                 \
-			__builtin_trap(); \
-	} while (0)
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

@@ -27,14 +27,7 @@
 #include <string.h>
 
 #include "ctl.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define fz_assert(c)                      \
-	do {                              \
-		if (!(c))                 \
-			__builtin_trap(); \
-	} while (0)
+#include "fuzz.h"
 
 /* True for a word the dispatcher may hand to an op: printable, no blanks. */
 static bool fz_word_ok(const char *w)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * libFuzzer target: control transactions (TC6 facts §1.2-§1.6) built by
+ * libFuzzer target: control transactions (docs/tc6.md §1.2-§1.6) built by
  * oa_tc6_ctrl_build() and checked by oa_tc6_ctrl_parse() against a MISO
  * reply taken from the input.
  *
@@ -14,7 +14,7 @@
  * Missing input bytes read as zero.
  *
  * Checked: build rejects exactly the invalid parameters and writes the
- * header fields and layout of §1.4/§1.5; parse returns 0 exactly when the
+ * header fields and layout of docs/tc6.md §1.4/§1.5; parse returns 0 exactly when the
  * echo equals what was sent (and, for a protected read, every value XOR
  * complement is all ones), -EPROTO otherwise, and -EINVAL for a wrong
  * length; read values are the reply words. Buffers are heap-allocated at
@@ -27,14 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "drivers/oa_tc6_proto.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define fz_assert(c)                      \
-	do {                              \
-		if (!(c))                 \
-			__builtin_trap(); \
-	} while (0)
+#include "fuzz.h"
 
 /* The input as a zero-padded byte source. */
 struct fz_in {
@@ -68,7 +61,7 @@ struct fz_req {
 	uint32_t *vals;
 };
 
-/* §1.2/§1.4/§1.5: check the MOSI bytes field by field. */
+/* docs/tc6.md §1.2/§1.4/§1.5: check the MOSI bytes field by field. */
 static void fz_check_tx(const struct fz_req *r, const uint8_t *tx, size_t len)
 {
 	uint32_t h = fz_be32(tx);

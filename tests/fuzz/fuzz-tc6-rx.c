@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * libFuzzer target: a MISO byte stream of data chunks through footer decode
- * and RX reassembly (TC6 facts §2.1, §2.3, §2.4).
+ * and RX reassembly (docs/tc6.md §2.1, §2.3, §2.4).
  *
  * Input: byte 0 selects the layout (bit 0: 32- or 64-byte payloads, bits
  * 2:1: the frame buffer size); the rest is a sequence of chunks, each the
@@ -12,7 +12,7 @@
  * Invariants checked:
  *  - an emitted frame is 1..size bytes and the buffer is never overrun (it is
  *    heap-allocated at its exact size, so ASan sees any overrun);
- *  - every emitted frame is made of payload bytes per §2.4: the SV chunk
+ *  - every emitted frame is made of payload bytes per docs/tc6.md §2.4: the SV chunk
  *    from SWO*4, every DV=1 chunk in between in full, and the EV chunk up to
  *    EBO, with no bad footer, abort, other SV or other EV in between; a
  *    frame that starts and ends in one chunk is exactly bytes SWO*4..EBO;
@@ -114,7 +114,7 @@ static void fz_emit(void *arg, const uint8_t *frame, size_t len)
 	fz_assert(c->ok && c->f.dv && c->f.ev && !c->f.fd && c->f.ebo < x->cps);
 	x->calls++;
 	if (fz_is_whole(c)) {
-		/* §2.4 row 4: bytes SWO*4..EBO of this chunk, nothing else. */
+		/* docs/tc6.md §2.4 row 4: bytes SWO*4..EBO of this chunk, nothing else. */
 		fz_assert(len == c->f.ebo + 1u - c->f.swo * 4);
 		fz_assert(!memcmp(frame, c->payload + c->f.swo * 4, len));
 		return;
@@ -162,7 +162,7 @@ static void fz_feed(struct fz_ctx *x, struct oa_tc6_rx *rx, uint32_t word, uint6
 	if (!c->ok)
 		fz_assert(rx->drops[OA_TC6_RX_DROP_BAD_FOOTER] ==
 			  before[OA_TC6_RX_DROP_BAD_FOOTER] + was_open);
-	/* An SV in a good footer opens a frame (§2.4); bad offsets drop it at once. */
+	/* An SV in a good footer opens a frame (docs/tc6.md §2.4); bad offsets drop it at once. */
 	if (c->ok && c->f.dv && c->f.sv)
 		(*opened)++;
 	if (c->abort)

@@ -3,7 +3,7 @@
  * Unit tests for the NAPI core against the fake netdev: the budget
  * contract, the loop budget, MISSED, software IRQ coalescing, threaded and
  * busy-poll modes and switching between them, the TX-completion poller.
- * Expected counts are derived by hand in the comments (napi-facts.md §1-§4).
+ * Expected counts are derived by hand in the comments (docs/napi.md §1-§4).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -93,7 +93,7 @@ static int teardown(void **state)
 
 	fake_netdev_destroy(e->f);
 	ethdrv_timer_stop(&e->tick);
-	/* Every buffer is back: nothing lost, nothing leaked (style.md S10). */
+	/* Every buffer is back: nothing lost, nothing leaked (docs/style.md S10). */
 	assert_int_equal(ethdrv_pkt_pool_avail(e->pool), POOL_SIZE);
 	ethdrv_pkt_pool_free(e->pool);
 	ethdrv_loop_free(e->loop);
@@ -348,7 +348,7 @@ static void test_defer_flush_counts(void **state)
 	inject_n(f, 0, 10);
 	RUN_UNTIL(e->loop, NS(rx, irq_rearms) == 1);
 	run_nowait(e->loop, 5);
-	/* napi-facts.md §2.2 with D=2: productive poll (counter 2 -> 1, timer),
+	/* docs/napi.md §2.2 with D=2: productive poll (counter 2 -> 1, timer),
 	 * empty timer poll (1 -> 0, timer), empty timer poll (0: re-arm). */
 	assert_int_equal(NS(rx, irqs), 1);
 	assert_int_equal(NS(rx, polls), 3);
@@ -393,7 +393,7 @@ static void test_defer_zero_timeout_is_plain_napi(void **state)
 	struct fake_netdev *f = e->f;
 	struct ethdrv_napi *rx = f->rx_napi;
 
-	/* T = 0 (§2.2 last rows): the IRQ is re-armed by the first poll. */
+	/* T = 0 (docs/napi.md §2.2 last rows): the IRQ is re-armed by the first poll. */
 	assert_int_equal(ethdrv_netdev_set(&f->dev, "napi_defer_hard_irqs", "3"), 0);
 	assert_int_equal(ethdrv_netdev_open(&f->dev), 0);
 	inject_n(f, 0, 4);
@@ -437,7 +437,7 @@ static void test_threaded_defer(void **state)
 	struct fake_netdev *f = e->f;
 	struct ethdrv_napi *rx = f->rx_napi;
 
-	/* The poller thread owns the defer deadline: same counts as §2.2. */
+	/* The poller thread owns the defer deadline: same counts as docs/napi.md §2.2. */
 	assert_int_equal(ethdrv_netdev_set(&f->dev, "threaded", "1"), 0);
 	assert_int_equal(ethdrv_netdev_set(&f->dev, "napi_defer_hard_irqs", "2"), 0);
 	assert_int_equal(ethdrv_netdev_set(&f->dev, "gro_flush_timeout", "50000"), 0);

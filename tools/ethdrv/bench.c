@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * `ethdrv bench NAME [ARGS...]`: run the system benchmark bench/NAME.py of
- * the source tree (architecture.md §3, §7) with python3. The benchmark gets
+ * the source tree (docs/design.md §3, §7) with python3. The benchmark gets
  * the path of this binary in ETHDRV_BIN and the command line as typed in
  * ETHDRV_BENCH_CMD (it records both with its results). The source tree is
  * the one this binary was built from (ETHDRV_SOURCE_DIR, a compile

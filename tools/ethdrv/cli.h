@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Argument parsing for the ethdrv command: numbers with ranges, device
- * specs (architecture.md §2), addresses and knob pairs. Every parser
+ * specs (docs/design.md §2), addresses and knob pairs. Every parser
  * prints one line naming the bad argument and the accepted values to
  * stderr and returns -EINVAL; the subcommands then exit with
  * CLI_EXIT_USAGE.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The subcommands of the ethdrv command (architecture.md §3) and the option
+ * The subcommands of the ethdrv command (docs/design.md §3) and the option
  * helpers they share. Each returns an exit code: CLI_EXIT_OK, CLI_EXIT_FAIL
  * or CLI_EXIT_USAGE (cli.h); argv[0] is the subcommand's name.
  */

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The control socket of one interface (architecture.md §3): a Unix stream
+ * The control socket of one interface (docs/design.md §3): a Unix stream
  * socket /run/ethdrv/<ifname>.sock, mode 0600, served in the interface's
  * loop thread (so knob changes run where the device lives). The segment
  * process serves /run/ethdrv/segment.sock the same way for the medium.
+ * The request protocol is ctl_proto.c, the server ctl_server.c, the client
+ * ctl_client.c.
  *
  * Protocol (line-oriented, one request per connection):
  *
@@ -116,6 +118,28 @@ void ctl_dispatch(const struct ctl_ops *ops, void *arg, char *line, struct ctl_r
  * Context: as ctl_dispatch().
  */
 bool ctl_handle(const struct ctl_ops *ops, void *arg, char *buf, size_t len, struct ctl_reply *r);
+
+/**
+ * ctl_reply_grow() - make room in @r for @extra more bytes and a NUL
+ * @r: the reply
+ * @extra: bytes
+ *
+ * Return: true, or false (and @r->oom) without memory.
+ */
+bool ctl_reply_grow(struct ctl_reply *r, size_t extra);
+
+/**
+ * ctl_write_all() - write all of @buf to a non-blocking socket
+ * @fd: the socket
+ * @buf: the bytes
+ * @len: their count
+ * @timeout_ms: bound on the wait for room, per write
+ *
+ * Used by the client for its request and by the server for its reply.
+ *
+ * Return: 0, -ETIMEDOUT, or the -errno of send(2).
+ */
+int ctl_write_all(int fd, const char *buf, size_t len, int timeout_ms);
 
 /**
  * ctl_sock_path() - "/run/ethdrv/<name>.sock"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * ethdrv: user-space Ethernet drivers for SPI MAC-PHYs, on real boards or on
- * hardware models (architecture.md §3). This file dispatches subcommands.
+ * hardware models (docs/design.md §3). This file dispatches subcommands.
  */
 #include <stdbool.h>
 #include <stdio.h>

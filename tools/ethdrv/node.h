@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * One interface of the ethdrv command (architecture.md §4): a thread with
+ * One interface of the ethdrv command (docs/design.md §4): a thread with
  * its own event loop that enters the interface's network namespace, brings
  * up a LAN8650/1 device (a model on a medium, or a real board), opens the
  * TAP, configures it over rtnetlink, bridges frames between the two, and

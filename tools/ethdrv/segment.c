@@ -2,12 +2,12 @@
 /*
  * `ethdrv segment`: N network namespaces t1s0..t1sN-1, each with a TAP of the
  * same name driven by ethdrv over a LAN8650 model, all on one emulated
- * 10BASE-T1S PLCA segment (architecture.md §1, §3). Runs until SIGINT or
+ * 10BASE-T1S PLCA segment (docs/design.md §1, §3). Runs until SIGINT or
  * SIGTERM and removes what it created. A marker file lists what a run
  * creates before it creates it, so a later run (or --cleanup) can remove
  * the leftovers of one that was killed.
  *
- * Threads (architecture.md §4): the main thread creates the namespaces and
+ * Threads (docs/design.md §4): the main thread creates the namespaces and
  * the medium, then runs a loop for signals and the segment's control
  * socket (/run/ethdrv/segment.sock: the medium's counters); each node has
  * its own loop thread (node.c).

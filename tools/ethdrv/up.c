@@ -2,7 +2,7 @@
 /*
  * `ethdrv up DEVICE`: one interface on a real board (spidev + GPIO IRQ_N)
  * or on a LAN8650 model, in the foreground until SIGINT/SIGTERM
- * (architecture.md §3). A model sits alone on its own two-port segment
+ * (docs/design.md §3). A model sits alone on its own two-port segment
  * (PLCA coordinator, node-cnt 2): frames leave the wire and nobody answers,
  * which is what driver and SPI measurements need.
  */

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A node's counters for stats dumps (node_priv.h): the TAP-side frame
+ * counters, the model's counters, and what the node's threads cost (CPU
+ * time of the loop thread and the poller threads, and the part spent inside
+ * the model's SPI transfers), refreshed on each dump.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ethdrv/log.h"
+#include "node_priv.h"
+
+ETHDRV_LOG_MODULE(node);
+
+#define NODE_TAP_STAT(field) ETHDRV_STAT_DESC(struct node_tap_stats, field)
+#define NODE_METRIC(field) ETHDRV_STAT_DESC(struct node_metrics, field)
+
+static const struct ethdrv_stat_desc node_tap_stats_desc[] = {
+	NODE_TAP_STAT(tap_rx_frames),
+	NODE_TAP_STAT(tap_rx_errors),
+	NODE_TAP_STAT(tap_tx_frames),
+	NODE_TAP_STAT(tap_tx_dropped),
+};
+
+static const struct ethdrv_stat_desc node_metrics_desc[] = {
+	NODE_METRIC(loop_cpu_ns),  NODE_METRIC(poller_cpu_ns),	 NODE_METRIC(poller_threads),
+	NODE_METRIC(model_cpu_ns), NODE_METRIC(loop_iterations), NODE_METRIC(loop_sleeps),
+	NODE_METRIC(loop_wakeups), NODE_METRIC(loop_wakes_sent),
+};
+
+/* Model transfers, timed in CPU time of the calling thread. */
+static int node_timed_transfer(void *ctx, const uint8_t *tx, uint8_t *rx, size_t len)
+{
+	struct node *n = ctx;
+	struct timespec t0, t1;
+	int ret;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+	ret = ethdrv_spi_transfer(&n->model_bus, tx, rx, len);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
+	ethdrv_counter_add(
+		&n->metrics.model_cpu_ns,
+		(uint64_t)((t1.tv_sec - t0.tv_sec) * 1000000000ll + (t1.tv_nsec - t0.tv_nsec)));
+	return ret;
+}
+
+static const struct ethdrv_spi_ops node_timed_ops = { .transfer = node_timed_transfer };
+
+/* CPU time of clock @cid in ns, 0 if it cannot be read. */
+static uint64_t node_clock_ns(clockid_t cid)
+{
+	struct timespec ts;
+
+	if (clock_gettime(cid, &ts))
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* The CPU-time clock of thread @tid of this process (the kernel's encoding:
+ * ~tid << 3 | per-thread | sched, as pthread_getcpuclockid() builds it). */
+static clockid_t node_tid_clock(unsigned long tid)
+{
+	return (clockid_t)((~(unsigned)tid << 3) | 6u);
+}
+
+/* Sum the CPU time of this node's poller threads ("napi/<ifname>-..."). */
+static void node_poller_cpu(struct node *n, uint64_t *ns, uint64_t *threads)
+{
+	char prefix[32], path[300], comm[32];
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *de;
+	FILE *f;
+
+	*ns = *threads = 0;
+	snprintf(prefix, sizeof(prefix), "napi/%s-", n->cfg.ifname);
+	prefix[15] = '\0'; /* the kernel keeps 15 characters of a thread name */
+	while (d && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", de->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof(comm), f) && !strncmp(comm, prefix, strlen(prefix))) {
+			*ns += node_clock_ns(node_tid_clock(strtoul(de->d_name, NULL, 10)));
+			(*threads)++;
+		}
+		fclose(f);
+	}
+	if (d)
+		closedir(d);
+}
+
+/* Refresh n->metrics (and the model's counters) for a stats dump. */
+void node_metrics_update(struct node *n)
+{
+	struct node_metrics *m = &n->metrics;
+	struct ethdrv_loop_stats ls;
+	uint64_t ns, threads;
+	clockid_t cid;
+
+	if (n->emu)
+		lan865x_emu_get_stats(n->emu, &n->emu_stats);
+	if (!pthread_getcpuclockid(n->thread, &cid))
+		ethdrv_counter_set(&m->loop_cpu_ns, node_clock_ns(cid));
+	node_poller_cpu(n, &ns, &threads);
+	ethdrv_counter_set(&m->poller_cpu_ns, ns);
+	ethdrv_counter_set(&m->poller_threads, threads);
+	ethdrv_loop_get_stats(n->loop, &ls);
+	ethdrv_counter_set(&m->loop_iterations, ls.iterations);
+	ethdrv_counter_set(&m->loop_sleeps, ls.sleeps);
+	ethdrv_counter_set(&m->loop_wakeups, ls.wakeups);
+	ethdrv_counter_set(&m->loop_wakes_sent, ls.wakes_sent);
+}
+
+void node_metrics_time_model_bus(struct node *n)
+{
+	n->bus = n->model_bus;
+	n->bus.ops = &node_timed_ops;
+	n->bus.ctx = n;
+}
+
+void node_metrics_register(struct node *n)
+{
+	struct ethdrv_stats_set *set = ethdrv_netdev_stats(n->dev);
+
+	if (n->emu && ethdrv_stats_add_group(set, "emu", lan865x_emu_stats_desc,
+					     lan865x_emu_stats_desc_count, &n->emu_stats))
+		ethdrv_warn(n->dev, "model counters not added to the stats");
+	if (ethdrv_stats_add_group(set, "node", node_tap_stats_desc,
+				   ETHDRV_ARRAY_SIZE(node_tap_stats_desc), &n->tap_stats))
+		ethdrv_warn(n->dev, "node counters not added to the stats");
+	if (ethdrv_stats_add_group(set, "node", node_metrics_desc,
+				   ETHDRV_ARRAY_SIZE(node_metrics_desc), &n->metrics))
+		ethdrv_warn(n->dev, "node metrics not added to the stats");
+}

@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The node's internals, shared by its units (node.h is the interface):
+ *   node.c          lifecycle: the thread, setup and teardown in order, and
+ *                   what the node answers on its control socket
+ *   node_tap.c      frames between the TAP and the device
+ *   node_faults.c   fault injection knobs into the model (emu.*)
+ *   node_metrics.c  the node's counters and CPU-time metrics
+ */
+#ifndef ETHDRV_TOOLS_NODE_PRIV_H
+#define ETHDRV_TOOLS_NODE_PRIV_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "emu/lan865x_emu.h"
+#include "ethdrv/driver.h"
+#include "ethdrv/loop.h"
+#include "node.h"
+
+struct ctl_server;
+
+/* Frames between the TAP and the device; the ends of the accounting chain. */
+struct node_tap_stats {
+	ethdrv_counter_t tap_rx_frames; /* frames read from the TAP, handed to the device */
+	ethdrv_counter_t tap_rx_errors; /* TAP reads that failed (not EAGAIN) */
+	ethdrv_counter_t tap_tx_frames; /* received frames written to the TAP */
+	ethdrv_counter_t tap_tx_dropped; /* received frames the TAP refused (full, down) */
+};
+
+/* Periodic fault injection into the model (`emu.periodic`). */
+struct node_fault_plan {
+	int fault; /* enum lan865x_emu_fault, or -1 when off */
+	unsigned period_ms; /* between bursts */
+	unsigned burst; /* faults per burst */
+};
+
+/*
+ * What the node's threads cost, for the benchmarks (group "node" in the
+ * stats): CPU time of the loop thread and of the live poller threads
+ * ("napi/<ifname>-<poller>"), the part of it spent inside the model's SPI
+ * transfers (emulation work, not driver work; time the model holds the
+ * caller is a sleep and costs no CPU, see emu_held_ns), and the loop's own
+ * counters (ethdrv_loop_get_stats()).
+ */
+struct node_metrics {
+	ethdrv_counter_t loop_cpu_ns; /* loop thread CPU time */
+	ethdrv_counter_t poller_cpu_ns; /* poller threads' CPU time (live threads) */
+	ethdrv_counter_t poller_threads; /* live poller threads */
+	ethdrv_counter_t model_cpu_ns; /* CPU time inside model transfers (any thread) */
+	ethdrv_counter_t loop_iterations; /* loop run_once calls */
+	ethdrv_counter_t loop_sleeps; /* blocking waits entered */
+	ethdrv_counter_t loop_wakeups; /* blocking waits that returned with work */
+	ethdrv_counter_t loop_wakes_sent; /* cross-thread wakes of the loop */
+};
+
+struct node {
+	struct node_config cfg; /* what it is */
+	pthread_t thread; /* runs node_main() */
+	pthread_mutex_t lock; /* protects ready and start_err */
+	pthread_cond_t cond; /* signals ready */
+	bool ready; /* setup finished (start_err says how) */
+	int start_err; /* 0 or the setup -errno */
+	int loop_err; /* ethdrv_loop_run() result */
+
+	struct ethdrv_loop *loop; /* this node's loop */
+	struct ethdrv_pkt_pool *pool; /* frames for both directions */
+	struct lan865x_emu *emu; /* the model, or NULL for a real board */
+	struct lan865x_emu_stats emu_stats; /* refreshed copy for stats dumps */
+	struct ethdrv_spi_bus bus; /* the bus the driver talks to */
+	struct ethdrv_spi_bus model_bus; /* emu: the model's own bus, timed by bus */
+	struct node_metrics metrics; /* refreshed for stats dumps */
+	bool bus_open; /* bus needs closing (spidev) */
+	struct ethdrv_netdev *dev; /* the driver's device */
+	int tap_fd; /* the TAP, -1 when closed */
+	struct ethdrv_watch tap_watch; /* TAP readable */
+	struct ethdrv_pkt *tx_parked; /* frame refused with -EBUSY, retried on wake */
+	int wake_fd; /* eventfd: the TX queue woke (any thread) */
+	struct ethdrv_watch wake_watch; /* wake_fd readable */
+	struct ethdrv_timer retry; /* resumes TAP reads after an empty pool */
+	struct ctl_server *ctl; /* the control socket */
+	struct node_tap_stats tap_stats; /* TAP-side counters */
+	struct node_fault_plan plan; /* periodic faults (loop thread) */
+	struct ethdrv_timer fault_timer; /* fires every plan.period_ms */
+};
+
+/* node_tap.c */
+/* The TAP is readable: read a batch of frames and hand them to the device. */
+void node_on_tap(struct ethdrv_watch *w, unsigned events);
+/* Resume TAP reads after an empty pool. */
+void node_on_retry(struct ethdrv_timer *t);
+/* The TX queue woke up (any thread): signal the loop. */
+void node_tx_wake(void *arg);
+/* The loop got that signal: retry the parked frame. */
+void node_on_wake(struct ethdrv_watch *w, unsigned events);
+/* A received frame, to the TAP (the device's poll context). */
+void node_rx(void *arg, struct ethdrv_pkt *pkt);
+
+/* node_faults.c */
+/* `emu.KEY=VALUE`: fault injection into the model. */
+int node_emu_set(struct node *n, const char *key, const char *v);
+/* Read an emu.* knob. */
+int node_emu_get(struct node *n, const char *key, char *buf, size_t size);
+/* The fault timer: inject one burst of the periodic plan. */
+void node_on_fault_timer(struct ethdrv_timer *t);
+
+/* node_metrics.c */
+/* Wrap the model's bus so its transfers are timed in CPU time (model_cpu_ns). */
+void node_metrics_time_model_bus(struct node *n);
+/* Add the model's, the TAP's and the metrics' counter groups to the device's stats. */
+void node_metrics_register(struct node *n);
+/* Refresh n->metrics (and the model's counters) for a stats dump. */
+void node_metrics_update(struct node *n);
+
+#endif /* ETHDRV_TOOLS_NODE_PRIV_H */

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Frames between a node's TAP and its device (node_priv.h): TAP reads go to
+ * ethdrv_netdev_xmit() in batches, parked when the TX queue stops and
+ * retried when it wakes; received frames go to the TAP. Every frame is
+ * counted at both ends (the accounting chain starts and ends here).
+ */
+#include <errno.h>
+#include <unistd.h>
+
+#include "ethdrv/log.h"
+#include "ethdrv/pkt.h"
+#include "node_priv.h"
+#include "platform/linux/platform.h"
+
+ETHDRV_LOG_MODULE(node);
+
+#define NODE_TAP_BATCH 16 /* frames read from the TAP per readiness event */
+#define NODE_RETRY_NS 1000000u /* retry after an empty pool: 1 ms */
+
+/* ---- TAP -> device --------------------------------------------------- */
+
+/* Offer @pkt to the device; false if the queue is stopped (pkt parked). */
+static bool node_xmit(struct node *n, struct ethdrv_pkt *pkt)
+{
+	if (ethdrv_netdev_xmit(n->dev, pkt) == -EBUSY) {
+		n->tx_parked = pkt;
+		ethdrv_watch_set(&n->tap_watch, 0);
+		return false;
+	}
+	return true;
+}
+
+void node_on_tap(struct ethdrv_watch *w, unsigned events)
+{
+	struct node *n = w->data;
+	struct ethdrv_pkt *pkt;
+	ssize_t len;
+	int i;
+
+	for (i = 0; i < NODE_TAP_BATCH; i++) {
+		/* 1. a buffer; with the pool empty, pause reading for a moment */
+		pkt = ethdrv_pkt_alloc(n->pool);
+		if (!pkt) {
+			ethdrv_watch_set(&n->tap_watch, 0);
+			ethdrv_timer_start(&n->retry, NODE_RETRY_NS, 0);
+			return;
+		}
+		/* 2. one frame from the kernel stack */
+		len = ethdrv_tap_read(n->tap_fd, pkt->data, ETHDRV_PKT_DATA_MAX);
+		if (len <= 0) {
+			ethdrv_pkt_free(pkt);
+			if (len != -EAGAIN) {
+				ethdrv_counter_inc(&n->tap_stats.tap_rx_errors);
+				ethdrv_warn_ratelimited(n->dev, "tap read: %d", (int)len);
+			}
+			return;
+		}
+		pkt->len = (uint32_t)len;
+		ethdrv_counter_inc(&n->tap_stats.tap_rx_frames);
+		/* 3. to the driver; stop when its queue is full */
+		if (!node_xmit(n, pkt))
+			return;
+	}
+}
+
+void node_on_retry(struct ethdrv_timer *t)
+{
+	struct node *n = t->data;
+
+	ethdrv_watch_set(&n->tap_watch, ETHDRV_EV_READ);
+}
+
+/* The TX queue woke up: may run on a poller thread, so only signal the loop. */
+void node_tx_wake(void *arg)
+{
+	struct node *n = arg;
+	uint64_t one = 1;
+
+	if (write(n->wake_fd, &one, sizeof(one)) < 0)
+		ethdrv_warn_ratelimited(n->dev, "tx wake: %d", -errno);
+}
+
+void node_on_wake(struct ethdrv_watch *w, unsigned events)
+{
+	struct node *n = w->data;
+	struct ethdrv_pkt *pkt = n->tx_parked;
+	uint64_t v;
+
+	if (read(n->wake_fd, &v, sizeof(v)) < 0 && errno != EAGAIN)
+		return;
+	if (!pkt)
+		return;
+	n->tx_parked = NULL;
+	if (node_xmit(n, pkt))
+		ethdrv_watch_set(&n->tap_watch, ETHDRV_EV_READ);
+}
+
+/* ---- device -> TAP --------------------------------------------------- */
+
+/* Runs in the device's poll context (loop or poller thread). */
+void node_rx(void *arg, struct ethdrv_pkt *pkt)
+{
+	struct node *n = arg;
+	int err = ethdrv_tap_write(n->tap_fd, pkt->data, pkt->len);
+
+	/* Every frame is counted: written, or refused (a full TAP queue, a
+	 * link set down) and dropped. */
+	ethdrv_counter_inc(err ? &n->tap_stats.tap_tx_dropped : &n->tap_stats.tap_tx_frames);
+	if (err && err != -EAGAIN && err != -EIO)
+		ethdrv_warn_ratelimited(n->dev, "tap write: %d", err);
+	ethdrv_pkt_free(pkt);
+}
