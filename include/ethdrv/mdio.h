@@ -267,7 +267,7 @@ ETHDRV_EXPORT void ethdrv_mdio_last_xfer(struct ethdrv_mdio_bus *bus, struct eth
 
 /**
  * ethdrv_mdio_register_stats() - add the counters (prefix "mdio") and the
- * histograms mdio_polls, mdio_wait_ns and mdio_frame_ns to @set
+ * histograms mdio_frame_polls, mdio_frame_wait_ns and mdio_frame_ns to @set
  * @bus: the bus
  * @set: the stats set (the bus must outlive it)
  *

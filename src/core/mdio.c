@@ -489,9 +489,9 @@ ETHDRV_EXPORT int ethdrv_mdio_register_stats(struct ethdrv_mdio_bus *bus,
 					 ethdrv_mdio_stats_desc_count, &bus->st);
 
 	if (!ret)
-		ret = ethdrv_stats_add_hist(set, "mdio_polls", &bus->polls_hist);
+		ret = ethdrv_stats_add_hist(set, "mdio_frame_polls", &bus->polls_hist);
 	if (!ret)
-		ret = ethdrv_stats_add_hist(set, "mdio_wait_ns", &bus->wait_hist);
+		ret = ethdrv_stats_add_hist(set, "mdio_frame_wait_ns", &bus->wait_hist);
 	if (!ret)
 		ret = ethdrv_stats_add_hist(set, "mdio_frame_ns", &bus->frame_hist);
 	return ret;

@@ -226,8 +226,10 @@ static int sim_ack_event(void *ctx)
 /* docs/enet.md §5: ST, OP, PA, RA, TA = 10, DATA. */
 static uint32_t sim_mmfr(const struct ethdrv_mdio_frame *f)
 {
-	static const uint8_t st[] = { [ETHDRV_MDIO_C22_READ] = 1, [ETHDRV_MDIO_C22_WRITE] = 1 };
-	static const uint8_t op[] = {
+	static const uint8_t st[ETHDRV_MDIO_C45_READ + 1] = {
+		[ETHDRV_MDIO_C22_READ] = 1, [ETHDRV_MDIO_C22_WRITE] = 1
+	};
+	static const uint8_t op[ETHDRV_MDIO_C45_READ + 1] = {
 		[ETHDRV_MDIO_C22_READ] = 2, [ETHDRV_MDIO_C22_WRITE] = 1,
 		[ETHDRV_MDIO_C45_ADDR] = 0, [ETHDRV_MDIO_C45_WRITE] = 1,
 		[ETHDRV_MDIO_C45_READ] = 3,

@@ -527,7 +527,7 @@ static void wire_resolve(struct phy_emu_wire *w, struct wire_res *r)
 {
 	struct phy_emu *a = w->phy[0], *b = w->phy[1];
 
-	r->master = 0;
+	*r = (struct wire_res){ 0 };
 	if (phy_aneg(a) && phy_aneg(b)) {
 		wire_resolve_aneg(a, b, r);
 		if (r->speed == 1000)
