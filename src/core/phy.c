@@ -315,16 +315,23 @@ static void phy_report(struct ethdrv_phy *phy)
 	phy->reported = true;
 	phy->reported_up = phy->link.up;
 	ethdrv_counter_inc(phy->link.up ? &phy->st.link_ups : &phy->st.link_downs);
-	ethdrv_info(NULL, "phy %s:%u: link %s%s%u Mb/s %s duplex", ethdrv_mdio_bus_name(phy->bus),
-		    phy->cfg.addr, phy->link.up ? "up" : "down", phy->link.up ? ", " : " (",
-		    phy->link.speed_mbps, phy->link.full_duplex ? "full" : "half");
+	if (phy->link.up)
+		ethdrv_info(NULL, "phy %s:%u: link up, %u Mb/s %s duplex",
+			    ethdrv_mdio_bus_name(phy->bus), phy->cfg.addr, phy->link.speed_mbps,
+			    phy->link.full_duplex ? "full" : "half");
+	else
+		ethdrv_info(NULL, "phy %s:%u: link down", ethdrv_mdio_bus_name(phy->bus),
+			    phy->cfg.addr);
 	if (phy->cfg.link_change)
 		phy->cfg.link_change(phy->cfg.link_arg, &phy->link);
 }
 
+static void phy_disarm(struct ethdrv_phy *phy, bool quiesce);
+
 /* An MDIO or driver error: the machine stops in ERROR, carrier goes off. */
 static void phy_error(struct ethdrv_phy *phy, const char *what, int err)
 {
+	phy_disarm(phy, false); /* the bus failed: leave the PHY's registers alone */
 	ethdrv_counter_inc(&phy->st.errors);
 	ethdrv_err_ratelimited(NULL, "phy %s:%u: %s failed, state machine halted: %d",
 			       ethdrv_mdio_bus_name(phy->bus), phy->cfg.addr, what, err);
@@ -366,8 +373,6 @@ static void phy_irq_cb(struct ethdrv_watch *w, unsigned events)
 	ret = phy->drv->handle_interrupt(phy, &ours);
 	if (ret) {
 		phy_error(phy, "handle_interrupt", ret);
-		ethdrv_watch_stop(&phy->watch);
-		phy->watching = false;
 		return;
 	}
 	if (!ours) {
@@ -406,15 +411,16 @@ static int phy_arm(struct ethdrv_phy *phy)
 	return ret;
 }
 
-static void phy_disarm(struct ethdrv_phy *phy)
+/* Stop the timer and the watcher; @quiesce also masks the PHY's interrupt. */
+static void phy_disarm(struct ethdrv_phy *phy, bool quiesce)
 {
 	ethdrv_timer_stop(&phy->timer);
-	if (phy->watching) {
-		ethdrv_watch_stop(&phy->watch);
-		phy->watching = false;
-		if (phy->drv->config_intr && phy->drv->config_intr(phy, false))
-			ethdrv_counter_inc(&phy->st.errors);
-	}
+	if (!phy->watching)
+		return;
+	ethdrv_watch_stop(&phy->watch);
+	phy->watching = false;
+	if (quiesce && phy->drv->config_intr && phy->drv->config_intr(phy, false))
+		ethdrv_counter_inc(&phy->st.errors);
 }
 
 static bool phy_mode_valid(const struct ethdrv_phy_config *cfg)
@@ -458,7 +464,7 @@ ETHDRV_EXPORT int ethdrv_phy_set_irq_mode(struct ethdrv_phy *phy, enum ethdrv_ph
 		phy->cfg = cfg;
 		return 0;
 	}
-	phy_disarm(phy);
+	phy_disarm(phy, true);
 	phy->cfg = cfg;
 	ret = phy_arm(phy);
 	if (ret)
@@ -548,7 +554,6 @@ ETHDRV_EXPORT int ethdrv_phy_start(struct ethdrv_phy *phy)
 	if (!ret)
 		ret = phy_arm(phy);
 	if (ret) {
-		phy_disarm(phy);
 		phy_error(phy, "start", ret);
 		return ret;
 	}
@@ -561,7 +566,7 @@ ETHDRV_EXPORT void ethdrv_phy_stop(struct ethdrv_phy *phy)
 {
 	if (!phy_started(phy) && phy->state != ETHDRV_PHY_ERROR)
 		return;
-	phy_disarm(phy);
+	phy_disarm(phy, phy->state != ETHDRV_PHY_ERROR);
 	phy->state = ETHDRV_PHY_HALTED;
 	phy->link = (struct ethdrv_phy_link){ 0 };
 	phy_report(phy);
