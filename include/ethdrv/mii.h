@@ -3,7 +3,7 @@
  * IEEE 802.3 clause-22 PHY registers and bits (22.2.4, 28.2.4, 40.5),
  * named as Linux's uapi mii.h names them so readers of both recognise them
  * (docs/mdio.md §2). Used by the PHY layer (phy.h) and PHY drivers; the
- * PHY models keep their own definitions (style.md S10).
+ * PHY models keep their own definitions (docs/style.md S10).
  */
 #ifndef ETHDRV_MII_H
 #define ETHDRV_MII_H

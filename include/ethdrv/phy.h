@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * PHY layer, shaped after Linux phylib (docs/mdio.md §5-§7, docs/napi.md
- * §7): a PHY on an MDIO bus is probed by its ID against a table of PHY
- * drivers (a generic clause-22 driver when none matches), soft-reset and
- * autonegotiated, and a state machine on the event loop follows its link:
+ * PHY layer, shaped after Linux phylib (docs/mdio.md §5-§7,
+ * docs/napi.md §7): a PHY on an MDIO bus is probed by its ID against a
+ * table of PHY drivers (a generic clause-22 driver when none matches),
+ * soft-reset and autonegotiated, and a state machine on the event loop
+ * follows its link:
  *
  *	DOWN -> READY (probed) -> UP (started, autoneg configured)
  *	     -> RUNNING (link up) <-> NOLINK (link down)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The table of built-in PHY drivers, matched by PHY ID at probe (phy.h).
- * One explicit list, no constructors (style.md S3).
+ * One explicit list, no constructors (docs/style.md S3).
  */
 #include "ethdrv/phy.h"
 

@@ -2,7 +2,7 @@
 /*
  * Small pieces the MDIO-side models share: a level interrupt line on an
  * eventfd (readable while asserted, the convention of every model's IRQ
- * line, architecture.md §5b) and a snapshot copy of a counter struct.
+ * line, docs/design.md §5b) and a snapshot copy of a counter struct.
  */
 #ifndef ETHDRV_EMU_EMU_LINE_H
 #define ETHDRV_EMU_EMU_LINE_H

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The MDIO block of NXP's ENET controller (MMFR at 0x040, MSCR at 0x044 and
- * the MII event, EIR bit 23), written from docs/enet.md §5, docs/napi.md
- * §6.2 and the i.MX reference manual text summarised in docs/mdio.md §3.
+ * the MII event, EIR bit 23), written from docs/enet.md §5,
+ * docs/napi.md §6.2 and the i.MX reference manual text summarised in
+ * docs/mdio.md §3.
  * Standalone and passive, so the ENET model embeds it in a few lines:
  *
  *	struct enet_mdio mdio;                          (in the model's state)

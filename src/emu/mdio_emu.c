@@ -14,7 +14,7 @@ struct mdio_emu_slot {
 	const struct mdio_emu_dev_ops *ops; /* NULL: nobody at this address */
 	void *dev; /* the device */
 	unsigned flags; /* MDIO_EMU_DEV_* */
-	uint16_t c45_addr[32]; /* clause-45 address register per MMD (§1.1) */
+	uint16_t c45_addr[32]; /* clause-45 address register per MMD (docs/mdio.md §1.1) */
 };
 
 struct mdio_emu {
@@ -68,7 +68,7 @@ uint32_t mdio_emu_frame(unsigned st, unsigned op, unsigned pa, unsigned ra, uint
 	       ETHDRV_FIELD_PREP(MDIO_EMU_FRAME_TA, MDIO_EMU_TA_VALID) | data;
 }
 
-/* §1.1: ST 01 takes opcodes 01/10 only; ST 00 all four; ST 1x is no frame. */
+/* docs/mdio.md §1.1: ST 01 takes opcodes 01/10 only; ST 00 all four; ST 1x is no frame. */
 static bool mdio_emu_frame_valid(unsigned st, unsigned op, unsigned ta)
 {
 	if (ta != MDIO_EMU_TA_VALID)
@@ -104,7 +104,7 @@ static uint16_t mdio_emu_c22(struct mdio_emu *bus, struct mdio_emu_slot *s, unsi
 	return data;
 }
 
-/* §1.1: the address register of (port, MMD) selects the register the
+/* docs/mdio.md §1.1: the address register of (port, MMD) selects the register the
  * data frames reach; read-increment advances it after the read. */
 static uint16_t mdio_emu_c45(struct mdio_emu *bus, struct mdio_emu_slot *s, unsigned op,
 			     unsigned mmd, uint16_t data, uint64_t now_ns)
@@ -147,7 +147,7 @@ uint16_t mdio_emu_transfer(struct mdio_emu *bus, uint32_t frame, bool preamble, 
 		return mdio_emu_is_read(st, op) ? MDIO_EMU_NONE : idle;
 	}
 	if (mdio_emu_is_read(st, op))
-		idle = MDIO_EMU_NONE; /* §1.3: the pull-up wins when nobody drives */
+		idle = MDIO_EMU_NONE; /* docs/mdio.md §1.3: the pull-up wins when nobody drives */
 	if (!s->ops || (st == MDIO_EMU_ST_C45 && !s->ops->c45_read)) {
 		ethdrv_counter_inc(&bus->st.no_device);
 		return idle;

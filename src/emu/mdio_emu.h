@@ -16,7 +16,7 @@
  *   device (counted in bad_frames; a read returns 0xFFFF);
  * - a frame sent without preamble is answered only by devices attached
  *   with MDIO_EMU_DEV_PREAMBLE_SUPPRESSION (the PHY's BMSR bit 6, IEEE
- *   22.2.4.2.11; docs/mdio.md §1.2);
+ *   22.2.4.2.9; docs/mdio.md §1.2);
  * - clause 45: every (address, MMD) pair has its own address register set
  *   by an address frame; a read-increment frame advances it after the read
  *   (docs/mdio.md §1.1). Devices without c45 ops do not answer clause-45

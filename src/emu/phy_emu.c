@@ -489,7 +489,7 @@ static void wire_resolve_aneg(struct phy_emu *a, struct phy_emu *b, struct wire_
 }
 
 /* IEEE 40.5.2: manual settings win; two equal manual ones are a fault; a
- * multiport device prefers master; otherwise PHY 0 (assumption, §8.4). */
+ * multiport device prefers master; otherwise PHY 0 (docs/mdio.md §8.4). */
 static int wire_master(const struct phy_emu *a, const struct phy_emu *b)
 {
 	uint16_t ca = a->reg[R_CTRL1000], cb = b->reg[R_CTRL1000];

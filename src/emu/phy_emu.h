@@ -30,8 +30,8 @@
  *   receiver status bits (13, 12).
  * - 0x06 ANER: LP autoneg able (bit 0), page received (bit 1, latched
  *   high, cleared on read), next page able (bit 2).
- * - 0x0D/0x0E MMD access control/data (indirect clause 45, docs/mdio.md
- *   §2.3): address, data, data with post-increment on read/write or on
+ * - 0x0D/0x0E MMD access control/data (indirect clause 45,
+ *   docs/mdio.md §2.3): address, data, data with post-increment on read/write or on
  *   write only. MMD registers are storage with the EEE defaults
  *   MMD3.0x14 = 0x0006 and MMD7.0x3C = 0x0006.
  * - 0x0F ESTATUS 0x2000 (1000BASE-T full duplex).
@@ -56,8 +56,8 @@
  * the first PHY on the wire master instead of the standard's random seed;
  * two manual masters or slaves are a fault and no link).
  *
- * Assumptions (the datasheet's reset-value tables were not read; docs/mdio.md
- * §8.4): the reset values above; reset_ns default 1 ms (IEEE caps it at
+ * Assumptions (the datasheet's reset-value tables were not read;
+ * docs/mdio.md §8.4): the reset values above; reset_ns default 1 ms (IEEE caps it at
  * 0.5 s); aneg_ns default 3 s (gigabit link-up takes seconds); forced_link_ns
  * default 50 ms; anrestart_ns default 0; a soft reset also clears the
  * interrupt enable and status registers; native clause-45 frames are not

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Known-answer tests of the ENET MDIO block (docs/mdio.md §3) and the MDIO
- * bus model (§1) on the model's virtual clock: frame times per MDC and
+ * bus model (docs/mdio.md §1) on the model's virtual clock: frame times per MDC and
  * preamble setting, the MII event (set, write-1-to-clear, the MSCR-write
  * frame), a command while busy, MDC changes, reset, missing devices,
  * invalid frames, clause 45. Frames are built here from the field layout

@@ -2,7 +2,7 @@
 /*
  * Known-answer tests of the AR8031 PHY model and the wire between two of
  * them (docs/mdio.md §2, §5, §6, §8) on the virtual clock, and of the
- * switch-like block (§9). Register values are literal numbers from IEEE
+ * switch-like block (docs/mdio.md §9). Register values are literal numbers from IEEE
  * 802.3 clause 22/40 and the AR8031 register list, not the model's names.
  */
 #include <setjmp.h>
