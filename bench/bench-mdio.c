@@ -34,9 +34,7 @@
 #include <time.h>
 
 #include "core/mdio_replay.h"
-#include "emu/enet_mdio_sim.h"
-#include "emu/mdio_emu.h"
-#include "emu/phy_emu.h"
+#include "emu/mdio_rig.h"
 #include "emu/switch_emu.h"
 #include "ethdrv/loop.h"
 #include "ethdrv/mdio.h"
@@ -59,12 +57,8 @@ struct opts {
 };
 
 struct bench {
-	struct mdio_emu *emu;
-	struct phy_emu_wire *wire;
-	struct phy_emu *phy[2];
-	struct switch_emu *sw[N_SWITCHES];
-	struct enet_mdio_sim *sim;
-	struct ethdrv_mdio_bus *bus;
+	struct mdio_rig r; /* ENET MDIO block, bus model, the AR8031 at 0x01 */
+	struct switch_emu *sw[N_SWITCHES]; /* at 0x10..0x12, for the replay */
 	uint64_t frame_ns; /* bus-active time of one frame, from the model */
 };
 
@@ -120,56 +114,29 @@ static uint64_t pctl(uint64_t *v, unsigned n, double pct)
 
 static int bench_setup(struct bench *b, const struct opts *o)
 {
-	struct enet_mdio_sim_config sc;
-	uint32_t mscr = o->mii_speed << 1 | (o->no_preamble ? 1u << 7 : 0);
-	int err = mdio_emu_new(&b->emu);
+	struct mdio_rig_config rc = {
+		.phy_addr = PHY_ADDR,
+		.mscr = o->mii_speed << 1 | (o->no_preamble ? 1u << 7 : 0),
+		.access_ns = o->access_ns,
+	};
+	int err = mdio_rig_setup(&b->r, &rc);
 
-	if (!err)
-		err = phy_emu_wire_new(true, &b->wire);
-	for (int i = 0; !err && i < 2; i++)
-		err = phy_emu_new(NULL, b->wire, ethdrv_now_ns(), &b->phy[i]);
-	if (!err)
-		err = phy_emu_attach(b->phy[0], b->emu, PHY_ADDR);
 	for (int i = 0; !err && i < N_SWITCHES; i++) {
 		err = switch_emu_new(NULL, &b->sw[i]);
 		if (!err)
-			err = switch_emu_attach(b->sw[i], b->emu, 0x10u + (unsigned)i);
+			err = switch_emu_attach(b->sw[i], b->r.emu, 0x10u + (unsigned)i);
 	}
-	enet_mdio_sim_config_default(&sc);
-	sc.access_ns = o->access_ns;
-	if (!err)
-		err = enet_mdio_sim_new(&sc, b->emu, &b->sim);
 	if (err)
 		return err;
-	/* fec's init order (docs/napi.md §6.2): MMFR = 0, MSCR, clear MII. */
-	enet_mdio_sim_write32(b->sim, ENET_MDIO_REG_MMFR, 0);
-	enet_mdio_sim_write32(b->sim, ENET_MDIO_REG_MSCR, mscr);
-	enet_mdio_sim_write32(b->sim, ENET_MDIO_SIM_REG_EIR, ENET_MDIO_EIR_MII);
-	b->frame_ns = enet_mdio_sim_frame_ns(b->sim);
-	if (!b->frame_ns)
-		return -EINVAL;
-	return ethdrv_mdio_bus_new("bench", &enet_mdio_sim_ops, b->sim,
-				   &(struct ethdrv_mdio_config){
-					   .mode = ETHDRV_MDIO_MODE_ATOMIC,
-					   .poll_delay_us = 2,
-					   .timeout_us = 30000,
-					   .irq_fd = enet_mdio_sim_irq_fd(b->sim),
-				   },
-				   &b->bus);
+	b->frame_ns = enet_mdio_sim_frame_ns(b->r.sim);
+	return b->frame_ns ? 0 : -EINVAL;
 }
 
 static void bench_teardown(struct bench *b)
 {
-	ethdrv_mdio_bus_free(b->bus);
-	enet_mdio_sim_free(b->sim);
-	for (unsigned a = 0; b->emu && a < MDIO_EMU_ADDRS; a++)
-		mdio_emu_detach(b->emu, a);
+	mdio_rig_teardown(&b->r);
 	for (int i = 0; i < N_SWITCHES; i++)
 		switch_emu_free(b->sw[i]);
-	phy_emu_free(b->phy[0]);
-	phy_emu_free(b->phy[1]);
-	phy_emu_wire_free(b->wire);
-	mdio_emu_free(b->emu);
 }
 
 /* Back-to-back reads in one mode; fills the read figures of @r. */
@@ -186,7 +153,7 @@ static int run_reads(struct bench *b, const struct opts *o, struct result *r)
 		goto out;
 	}
 	for (unsigned i = 0; !err && i < WARMUP; i++)
-		err = ethdrv_mdio_read(b->bus, PHY_ADDR, 1, &v);
+		err = ethdrv_mdio_read(b->r.bus, PHY_ADDR, 1, &v);
 	c0 = cpu_ns();
 	for (unsigned i = 0; !err && i < o->n + 1; i++) {
 		uint64_t now = ethdrv_now_ns();
@@ -196,8 +163,8 @@ static int run_reads(struct bench *b, const struct opts *o, struct result *r)
 		prev = now;
 		if (i == o->n)
 			break;
-		err = ethdrv_mdio_read(b->bus, PHY_ADDR, 1, &v);
-		ethdrv_mdio_last_xfer(b->bus, &x);
+		err = ethdrv_mdio_read(b->r.bus, PHY_ADDR, 1, &v);
+		ethdrv_mdio_last_xfer(b->r.bus, &x);
 		polls[i] = x.polls;
 		exit_ns[i] = x.wait_ns;
 		polls_sum += x.polls;
@@ -223,7 +190,7 @@ static int run_replay(struct bench *b, const struct ethdrv__mdio_script *s, stru
 {
 	struct ethdrv__mdio_replay_result rr;
 	uint64_t c0 = cpu_ns();
-	int err = ethdrv__mdio_script_run(s, b->bus, &rr);
+	int err = ethdrv__mdio_script_run(s, b->r.bus, &rr);
 
 	r->replay_cpu_ms = (double)(cpu_ns() - c0) / 1e6;
 	r->replay_ms = (double)rr.elapsed_ns / 1e6;
@@ -327,7 +294,7 @@ int main(int argc, char **argv)
 	err = bench_setup(&b, &o);
 	for (unsigned i = 0; !err && i < ETHDRV_ARRAY_SIZE(cases); i++) {
 		res[i].c = cases[i];
-		err = ethdrv_mdio_set_mode(b.bus, cases[i].mode, cases[i].delay_us);
+		err = ethdrv_mdio_set_mode(b.r.bus, cases[i].mode, cases[i].delay_us);
 		if (!err)
 			err = run_reads(&b, &o, &res[i]);
 		if (!err && script)

@@ -72,20 +72,13 @@ static int at803x_read_status(struct ethdrv_phy *phy)
 	return 0;
 }
 
-const struct ethdrv_phy_driver ethdrv__phy_ar8031 = {
-	.name = "AR8031",
-	.phy_id = 0x004DD074,
-	.phy_id_mask = 0xFFFFFFFF,
-	.read_status = at803x_read_status,
-	.config_intr = at803x_config_intr,
-	.handle_interrupt = at803x_handle_interrupt,
-};
+/* The AR8031 and AR8035 share these registers (Linux at803x.c drives both). */
+#define AT803X_DRIVER(_name, _id)                                                     \
+	{                                                                             \
+		.name = (_name), .phy_id = (_id), .phy_id_mask = 0xFFFFFFFF,          \
+		.read_status = at803x_read_status, .config_intr = at803x_config_intr, \
+		.handle_interrupt = at803x_handle_interrupt,                          \
+	}
 
-const struct ethdrv_phy_driver ethdrv__phy_ar8035 = {
-	.name = "AR8035",
-	.phy_id = 0x004DD072,
-	.phy_id_mask = 0xFFFFFFFF,
-	.read_status = at803x_read_status,
-	.config_intr = at803x_config_intr,
-	.handle_interrupt = at803x_handle_interrupt,
-};
+const struct ethdrv_phy_driver ethdrv__phy_ar8031 = AT803X_DRIVER("AR8031", 0x004DD074);
+const struct ethdrv_phy_driver ethdrv__phy_ar8035 = AT803X_DRIVER("AR8035", 0x004DD072);

@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "emu_line.h"
+#include "emu_util.h"
 #include "enet_mdio.h"
 
 #define NS_PER_S 1000000000u

@@ -7,9 +7,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
-#include <time.h>
 
-#include "emu_line.h"
+#include "emu_util.h"
 #include "enet_mdio_sim.h"
 #include "ethdrv/bits.h"
 
@@ -24,14 +23,6 @@ struct enet_mdio_sim {
 	pthread_t thread; /* completes frames at their end time */
 };
 
-static uint64_t sim_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* The interconnect: each access costs access_ns (seed 003: ~0.5 us on Vybrid). */
 static void sim_access_cost(const struct enet_mdio_sim *sim)
 {
@@ -39,8 +30,8 @@ static void sim_access_cost(const struct enet_mdio_sim *sim)
 
 	if (!sim->access_ns)
 		return;
-	start = sim_now();
-	while (sim_now() - start < sim->access_ns)
+	start = emu_mono_ns();
+	while (emu_mono_ns() - start < sim->access_ns)
 		;
 }
 
@@ -58,18 +49,8 @@ static void *sim_thread(void *arg)
 	prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
 	pthread_mutex_lock(&sim->lock);
 	while (!sim->stop) {
-		uint64_t d;
-
-		sim_update_line(sim, sim_now());
-		d = enet_mdio_deadline_ns(&sim->mdio);
-		if (d == ENET_MDIO_NEVER) {
-			pthread_cond_wait(&sim->cond, &sim->lock);
-		} else {
-			struct timespec ts = { .tv_sec = d / 1000000000u,
-					       .tv_nsec = d % 1000000000u };
-
-			pthread_cond_timedwait(&sim->cond, &sim->lock, &ts);
-		}
+		sim_update_line(sim, emu_mono_ns());
+		emu_wait_until(&sim->cond, &sim->lock, enet_mdio_deadline_ns(&sim->mdio));
 	}
 	pthread_mutex_unlock(&sim->lock);
 	return NULL;
@@ -82,7 +63,7 @@ uint32_t enet_mdio_sim_read32(struct enet_mdio_sim *sim, uint32_t off)
 
 	sim_access_cost(sim);
 	pthread_mutex_lock(&sim->lock);
-	now = sim_now();
+	now = emu_mono_ns();
 	if (off == ENET_MDIO_SIM_REG_EIR)
 		v = enet_mdio_event(&sim->mdio, now) ? ENET_MDIO_EIR_MII : 0;
 	else if (off == ENET_MDIO_SIM_REG_EIMR)
@@ -100,7 +81,7 @@ void enet_mdio_sim_write32(struct enet_mdio_sim *sim, uint32_t off, uint32_t val
 
 	sim_access_cost(sim);
 	pthread_mutex_lock(&sim->lock);
-	now = sim_now();
+	now = emu_mono_ns();
 	if (off == ENET_MDIO_SIM_REG_EIR) {
 		if (val & ENET_MDIO_EIR_MII)
 			enet_mdio_event_ack(&sim->mdio, now);
@@ -142,24 +123,6 @@ void enet_mdio_sim_config_default(struct enet_mdio_sim_config *cfg)
 	cfg->access_ns = 0;
 }
 
-static int sim_init_sync(struct enet_mdio_sim *sim)
-{
-	pthread_condattr_t ca;
-	int err = pthread_condattr_init(&ca);
-
-	if (!err)
-		err = pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	if (!err)
-		err = pthread_cond_init(&sim->cond, &ca);
-	pthread_condattr_destroy(&ca);
-	if (err)
-		return -err;
-	err = pthread_mutex_init(&sim->lock, NULL);
-	if (err)
-		pthread_cond_destroy(&sim->cond);
-	return -err;
-}
-
 int enet_mdio_sim_new(const struct enet_mdio_sim_config *cfg, struct mdio_emu *bus,
 		      struct enet_mdio_sim **out)
 {
@@ -182,7 +145,7 @@ int enet_mdio_sim_new(const struct enet_mdio_sim_config *cfg, struct mdio_emu *b
 		err = emu_line_open(&sim->irq);
 	if (err)
 		goto err_free;
-	err = sim_init_sync(sim);
+	err = emu_sync_init(&sim->lock, &sim->cond);
 	if (err)
 		goto err_line;
 	err = -pthread_create(&sim->thread, NULL, sim_thread, sim);
@@ -191,8 +154,7 @@ int enet_mdio_sim_new(const struct enet_mdio_sim_config *cfg, struct mdio_emu *b
 	*out = sim;
 	return 0;
 err_sync:
-	pthread_cond_destroy(&sim->cond);
-	pthread_mutex_destroy(&sim->lock);
+	emu_sync_destroy(&sim->lock, &sim->cond);
 err_line:
 	emu_line_close(&sim->irq);
 err_free:
@@ -209,8 +171,7 @@ void enet_mdio_sim_free(struct enet_mdio_sim *sim)
 	pthread_cond_signal(&sim->cond);
 	pthread_mutex_unlock(&sim->lock);
 	pthread_join(sim->thread, NULL);
-	pthread_cond_destroy(&sim->cond);
-	pthread_mutex_destroy(&sim->lock);
+	emu_sync_destroy(&sim->lock, &sim->cond);
 	emu_line_close(&sim->irq);
 	free(sim);
 }

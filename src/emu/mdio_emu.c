@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "emu_line.h"
+#include "emu_util.h"
 #include "ethdrv/bits.h"
 #include "mdio_emu.h"
 

@@ -12,9 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <time.h>
 
-#include "emu_line.h"
+#include "emu_util.h"
 #include "phy_emu.h"
 
 /* Standard registers and bits, written here from IEEE 802.3 22.2.4 and
@@ -674,14 +673,6 @@ static void wire_advance(struct phy_emu_wire *w, uint64_t now)
 
 /* ---- wire API and the real-time thread ---- */
 
-static uint64_t phy_mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static void *wire_thread(void *arg)
 {
 	struct phy_emu_wire *w = arg;
@@ -690,40 +681,11 @@ static void *wire_thread(void *arg)
 	prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
 	pthread_mutex_lock(&w->lock);
 	while (!w->stop) {
-		uint64_t next;
-
-		wire_advance(w, phy_mono_ns());
-		next = wire_next(w, &reset_idx);
-		if (next == PHY_EMU_NEVER) {
-			pthread_cond_wait(&w->cond, &w->lock);
-		} else {
-			struct timespec ts = { .tv_sec = next / 1000000000u,
-					       .tv_nsec = next % 1000000000u };
-
-			pthread_cond_timedwait(&w->cond, &w->lock, &ts);
-		}
+		wire_advance(w, emu_mono_ns());
+		emu_wait_until(&w->cond, &w->lock, wire_next(w, &reset_idx));
 	}
 	pthread_mutex_unlock(&w->lock);
 	return NULL;
-}
-
-static int wire_init_sync(struct phy_emu_wire *w)
-{
-	pthread_condattr_t ca;
-	int err;
-
-	err = pthread_condattr_init(&ca);
-	if (!err)
-		err = pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	if (!err)
-		err = pthread_cond_init(&w->cond, &ca);
-	pthread_condattr_destroy(&ca);
-	if (err)
-		return -err;
-	err = pthread_mutex_init(&w->lock, NULL);
-	if (err)
-		pthread_cond_destroy(&w->cond);
-	return -err;
 }
 
 int phy_emu_wire_new(bool realtime, struct phy_emu_wire **out)
@@ -738,7 +700,7 @@ int phy_emu_wire_new(bool realtime, struct phy_emu_wire **out)
 		return -ENOMEM;
 	w->cable = true;
 	w->up_at_ns = PHY_EMU_NEVER;
-	err = wire_init_sync(w);
+	err = emu_sync_init(&w->lock, &w->cond);
 	if (err)
 		goto err_free;
 	if (realtime) {
@@ -750,8 +712,7 @@ int phy_emu_wire_new(bool realtime, struct phy_emu_wire **out)
 	*out = w;
 	return 0;
 err_sync:
-	pthread_cond_destroy(&w->cond);
-	pthread_mutex_destroy(&w->lock);
+	emu_sync_destroy(&w->lock, &w->cond);
 err_free:
 	free(w);
 	return err;
@@ -768,8 +729,7 @@ void phy_emu_wire_free(struct phy_emu_wire *w)
 		pthread_mutex_unlock(&w->lock);
 		pthread_join(w->thread, NULL);
 	}
-	pthread_cond_destroy(&w->cond);
-	pthread_mutex_destroy(&w->lock);
+	emu_sync_destroy(&w->lock, &w->cond);
 	free(w);
 }
 

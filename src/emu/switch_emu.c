@@ -7,7 +7,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "emu_line.h"
+#include "emu_util.h"
 #include "ethdrv/bits.h"
 #include "switch_emu.h"
 

@@ -11,19 +11,9 @@ HELPER=$BUILD/tests/tap-carrier-helper
 NS=mdiotest0
 TAP=mdiotap0
 
-skip() {
-	echo "SKIP: $*"
-	exit 77
-}
-
-fail() {
-	echo "FAIL: $*" >&2
-	exit 1
-}
-
-[[ $(id -u) -eq 0 ]] || skip "needs root (creates a network namespace and a TAP)"
-[[ -c /dev/net/tun ]] || skip "no /dev/net/tun"
-command -v ip >/dev/null 2>&1 || skip "ip (iproute2) is not installed"
+source "$(dirname "$0")/segment-lib.sh" # skip, fail, need_root, need_tool
+need_root
+need_tool ip
 [[ -x $HELPER ]] || fail "no helper at $HELPER"
 
 HPID=

@@ -18,31 +18,17 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "emu/enet_mdio_sim.h"
-#include "emu/mdio_emu.h"
-#include "emu/phy_emu.h"
+#include "emu/mdio_rig.h"
 #include "ethdrv/mdio.h"
 #include "ethdrv/stats.h"
 
 #define PHY_ADDR 1u
-#define MSCR_2M5 (9u << 1) /* 50 MHz module clock: 2.5 MHz MDC */
+#define MSCR_2M5 MDIO_RIG_MSCR_2M5
 
 struct fixture {
-	struct mdio_emu *emu;
-	struct phy_emu_wire *wire;
-	struct phy_emu *phy[2];
-	struct enet_mdio_sim *sim;
-	struct ethdrv_mdio_bus *bus;
+	struct mdio_rig r; /* controller, bus model, the PHY and its partner */
 	int other_fd; /* a second "interrupt source" on a shared line */
 };
-
-/* fec_enet_mii_init order (docs/napi.md §6.2): MMFR = 0, MSCR, clear MII. */
-static void fec_like_init(struct enet_mdio_sim *sim, uint32_t mscr)
-{
-	enet_mdio_sim_write32(sim, ENET_MDIO_REG_MMFR, 0);
-	enet_mdio_sim_write32(sim, ENET_MDIO_REG_MSCR, mscr);
-	enet_mdio_sim_write32(sim, ENET_MDIO_SIM_REG_EIR, ENET_MDIO_EIR_MII);
-}
 
 static void sleep_us(unsigned us)
 {
@@ -55,22 +41,15 @@ static int setup_with(void **state, const struct ethdrv_mdio_ops *ops, bool c45)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
 	struct phy_emu_config pc;
-	struct ethdrv_mdio_config mc;
 
 	assert_non_null(f);
 	phy_emu_config_default(&pc);
 	pc.c45_native = c45;
-	assert_int_equal(mdio_emu_new(&f->emu), 0);
-	assert_int_equal(phy_emu_wire_new(true, &f->wire), 0);
-	assert_int_equal(phy_emu_new(&pc, f->wire, 0, &f->phy[0]), 0);
-	assert_int_equal(phy_emu_new(&pc, f->wire, 0, &f->phy[1]), 0);
-	assert_int_equal(phy_emu_attach(f->phy[0], f->emu, PHY_ADDR), 0);
-	assert_int_equal(enet_mdio_sim_new(NULL, f->emu, &f->sim), 0);
-	fec_like_init(f->sim, MSCR_2M5);
-	ethdrv_mdio_config_default(&mc);
-	mc.irq_fd = enet_mdio_sim_irq_fd(f->sim);
-	mc.c45 = c45;
-	assert_int_equal(ethdrv_mdio_bus_new("sim0", ops, f->sim, &mc, &f->bus), 0);
+	assert_int_equal(mdio_rig_setup(&f->r, &(struct mdio_rig_config){ .phy_addr = PHY_ADDR,
+									  .phy = &pc,
+									  .ops = ops,
+									  .c45 = c45 }),
+			 0);
 	f->other_fd = -1;
 	*state = f;
 	return 0;
@@ -90,13 +69,7 @@ static int teardown(void **state)
 {
 	struct fixture *f = *state;
 
-	ethdrv_mdio_bus_free(f->bus);
-	enet_mdio_sim_free(f->sim);
-	mdio_emu_detach(f->emu, PHY_ADDR);
-	phy_emu_free(f->phy[0]);
-	phy_emu_free(f->phy[1]);
-	phy_emu_wire_free(f->wire);
-	mdio_emu_free(f->emu);
+	mdio_rig_teardown(&f->r);
 	if (f->other_fd >= 0)
 		close(f->other_fd);
 	free(f);
@@ -134,17 +107,17 @@ static void test_modes_return_data(void **state)
 	struct ethdrv_mdio_xfer x;
 
 	for (size_t i = 0; i < ETHDRV_ARRAY_SIZE(cases); i++) {
-		assert_int_equal(ethdrv_mdio_set_mode(f->bus, cases[i].mode, cases[i].delay), 0);
+		assert_int_equal(ethdrv_mdio_set_mode(f->r.bus, cases[i].mode, cases[i].delay), 0);
 		/* irq mode routes EIR.MII to the line (EIMR), the others do not. */
-		assert_int_equal(enet_mdio_sim_read32(f->sim, ENET_MDIO_SIM_REG_EIMR),
+		assert_int_equal(enet_mdio_sim_read32(f->r.sim, ENET_MDIO_SIM_REG_EIMR),
 				 cases[i].mode == ETHDRV_MDIO_MODE_IRQ ? ENET_MDIO_EIR_MII : 0);
-		read_ids(f->bus);
-		ethdrv_mdio_last_xfer(f->bus, &x);
+		read_ids(f->r.bus);
+		ethdrv_mdio_last_xfer(f->r.bus, &x);
 		assert_true(x.polls >= 1);
 		/* A frame cannot end before 25.6 us of MDC. */
 		assert_true(x.wait_ns >= 25600);
 	}
-	ethdrv_mdio_get_stats(f->bus, &st);
+	ethdrv_mdio_get_stats(f->r.bus, &st);
 	assert_int_equal(ethdrv_counter_get(&st.frames), 5 * ETHDRV_ARRAY_SIZE(cases));
 	assert_int_equal(ethdrv_counter_get(&st.c22_reads), 3 * ETHDRV_ARRAY_SIZE(cases));
 	assert_int_equal(ethdrv_counter_get(&st.c22_writes), 2 * ETHDRV_ARRAY_SIZE(cases));
@@ -161,9 +134,9 @@ static void test_stats_registered(void **state)
 	uint64_t frames, polls;
 	char buf[8192];
 
-	read_ids(f->bus);
+	read_ids(f->r.bus);
 	assert_int_equal(ethdrv_stats_set_new(&set), 0);
-	assert_int_equal(ethdrv_mdio_register_stats(f->bus, set), 0);
+	assert_int_equal(ethdrv_mdio_register_stats(f->r.bus, set), 0);
 	assert_int_equal(ethdrv_stats_get(set, "mdio_frames", &frames), 0);
 	assert_int_equal(frames, 5);
 	assert_int_equal(ethdrv_stats_get(set, "mdio_polls", &polls), 0);
@@ -181,19 +154,19 @@ static void test_stale_event_avoided(void **state)
 	struct fixture *f = *state;
 	uint16_t v;
 
-	assert_int_equal(ethdrv_mdio_read(f->bus, PHY_ADDR, 3, &v), 0);
-	enet_mdio_sim_write32(f->sim, ENET_MDIO_SIM_REG_EIR, ENET_MDIO_EIR_MII);
-	enet_mdio_sim_write32(f->sim, ENET_MDIO_REG_MSCR, 0); /* as after ECR.RESET */
-	enet_mdio_sim_write32(f->sim, ENET_MDIO_REG_MSCR, MSCR_2M5);
+	assert_int_equal(ethdrv_mdio_read(f->r.bus, PHY_ADDR, 3, &v), 0);
+	enet_mdio_sim_write32(f->r.sim, ENET_MDIO_SIM_REG_EIR, ENET_MDIO_EIR_MII);
+	enet_mdio_sim_write32(f->r.sim, ENET_MDIO_REG_MSCR, 0); /* as after ECR.RESET */
+	enet_mdio_sim_write32(f->r.sim, ENET_MDIO_REG_MSCR, MSCR_2M5);
 	sleep_us(200);
-	assert_int_equal(enet_mdio_sim_read32(f->sim, ENET_MDIO_SIM_REG_EIR), ENET_MDIO_EIR_MII);
+	assert_int_equal(enet_mdio_sim_read32(f->r.sim, ENET_MDIO_SIM_REG_EIR), ENET_MDIO_EIR_MII);
 	for (int mode = ETHDRV_MDIO_MODE_SLEEP; mode <= ETHDRV_MDIO_MODE_IRQ; mode++) {
-		assert_int_equal(ethdrv_mdio_set_mode(f->bus, mode, 0), 0);
-		assert_int_equal(ethdrv_mdio_read(f->bus, PHY_ADDR, 2, &v), 0);
+		assert_int_equal(ethdrv_mdio_set_mode(f->r.bus, mode, 0), 0);
+		assert_int_equal(ethdrv_mdio_read(f->r.bus, PHY_ADDR, 2, &v), 0);
 		assert_int_equal(v, 0x004D);
 		/* Leave a stale event for the next mode. */
-		enet_mdio_sim_write32(f->sim, ENET_MDIO_REG_MSCR, 0);
-		enet_mdio_sim_write32(f->sim, ENET_MDIO_REG_MSCR, MSCR_2M5);
+		enet_mdio_sim_write32(f->r.sim, ENET_MDIO_REG_MSCR, 0);
+		enet_mdio_sim_write32(f->r.sim, ENET_MDIO_REG_MSCR, MSCR_2M5);
 		sleep_us(200);
 	}
 }
@@ -248,23 +221,24 @@ static void test_stale_event_detected(void **state)
 	uint16_t v;
 
 	broken_in_frame = false;
-	assert_int_equal(ethdrv_mdio_set_mode(f->bus, ETHDRV_MDIO_MODE_ATOMIC, 0), 0);
+	assert_int_equal(ethdrv_mdio_set_mode(f->r.bus, ETHDRV_MDIO_MODE_ATOMIC, 0), 0);
 	/* An event left by a frame of someone else (here: the init sequence
 	 * forgot MMFR = 0, so its MSCR write sent MMFR): the first read takes
 	 * it for its own completion and returns stale data. */
-	enet_mdio_sim_write32(f->sim, ENET_MDIO_REG_MSCR, 0);
-	enet_mdio_sim_write32(f->sim, ENET_MDIO_REG_MMFR, 0x60020000u | PHY_ADDR << 23 | 3u << 18);
-	enet_mdio_sim_write32(f->sim, ENET_MDIO_REG_MSCR, MSCR_2M5);
+	enet_mdio_sim_write32(f->r.sim, ENET_MDIO_REG_MSCR, 0);
+	enet_mdio_sim_write32(f->r.sim, ENET_MDIO_REG_MMFR,
+			      0x60020000u | PHY_ADDR << 23 | 3u << 18);
+	enet_mdio_sim_write32(f->r.sim, ENET_MDIO_REG_MSCR, MSCR_2M5);
 	sleep_us(200);
-	assert_int_equal(ethdrv_mdio_read(f->bus, PHY_ADDR, 2, &v), 0);
+	assert_int_equal(ethdrv_mdio_read(f->r.bus, PHY_ADDR, 2, &v), 0);
 	assert_int_not_equal(v, 0x004D);
 	/* Its own completion is now the stale event of the next read; telling
 	 * the bus how long a frame takes catches it. */
 	sleep_us(200);
-	ethdrv_mdio_set_min_frame_ns(f->bus, enet_mdio_sim_frame_ns(f->sim));
-	assert_int_equal(ethdrv_mdio_read(f->bus, PHY_ADDR, 2, &v), 0);
+	ethdrv_mdio_set_min_frame_ns(f->r.bus, enet_mdio_sim_frame_ns(f->r.sim));
+	assert_int_equal(ethdrv_mdio_read(f->r.bus, PHY_ADDR, 2, &v), 0);
 	assert_int_equal(v, 0x004D);
-	ethdrv_mdio_get_stats(f->bus, &st);
+	ethdrv_mdio_get_stats(f->r.bus, &st);
 	assert_int_equal(ethdrv_counter_get(&st.stale_events), 1);
 }
 
@@ -274,21 +248,21 @@ static void test_bad_args(void **state)
 	struct ethdrv_mdio_stats st;
 	uint16_t v;
 
-	assert_int_equal(ethdrv_mdio_read(f->bus, 32, 0, &v), -EINVAL);
-	assert_int_equal(ethdrv_mdio_read(f->bus, 0, 32, &v), -EINVAL);
-	assert_int_equal(ethdrv_mdio_write(f->bus, 1, 99, 0), -EINVAL);
-	assert_int_equal(ethdrv_mdio_mmd_read_indirect(f->bus, 1, 32, 0, &v), -EINVAL);
-	assert_int_equal(ethdrv_mdio_mmd_read_indirect(f->bus, 1, 3, 0x10000, &v), -EINVAL);
+	assert_int_equal(ethdrv_mdio_read(f->r.bus, 32, 0, &v), -EINVAL);
+	assert_int_equal(ethdrv_mdio_read(f->r.bus, 0, 32, &v), -EINVAL);
+	assert_int_equal(ethdrv_mdio_write(f->r.bus, 1, 99, 0), -EINVAL);
+	assert_int_equal(ethdrv_mdio_mmd_read_indirect(f->r.bus, 1, 32, 0, &v), -EINVAL);
+	assert_int_equal(ethdrv_mdio_mmd_read_indirect(f->r.bus, 1, 3, 0x10000, &v), -EINVAL);
 	/* No clause-45 frames on this controller. */
-	assert_int_equal(ethdrv_mdio_c45_read(f->bus, 1, 3, 0, &v), -EOPNOTSUPP);
-	ethdrv_mdio_get_stats(f->bus, &st);
+	assert_int_equal(ethdrv_mdio_c45_read(f->r.bus, 1, 3, 0, &v), -EOPNOTSUPP);
+	ethdrv_mdio_get_stats(f->r.bus, &st);
 	assert_int_equal(ethdrv_counter_get(&st.bad_args), 5);
 	assert_int_equal(ethdrv_counter_get(&st.frames), 0);
 	/* Modes: unknown, irq without a line, a delay beyond 1 s. */
-	assert_int_equal(ethdrv_mdio_set_mode(f->bus, (enum ethdrv_mdio_mode)7, 0), -EINVAL);
-	assert_int_equal(ethdrv_mdio_set_mode(f->bus, ETHDRV_MDIO_MODE_ATOMIC, 1000001), -EINVAL);
+	assert_int_equal(ethdrv_mdio_set_mode(f->r.bus, (enum ethdrv_mdio_mode)7, 0), -EINVAL);
+	assert_int_equal(ethdrv_mdio_set_mode(f->r.bus, ETHDRV_MDIO_MODE_ATOMIC, 1000001), -EINVAL);
 	assert_int_equal(
-		ethdrv_mdio_bus_new("x", &enet_mdio_sim_ops, f->sim,
+		ethdrv_mdio_bus_new("x", &enet_mdio_sim_ops, f->r.sim,
 				    &(struct ethdrv_mdio_config){ .mode = ETHDRV_MDIO_MODE_IRQ,
 								  .timeout_us = 1000,
 								  .irq_fd = -1 },
@@ -317,7 +291,7 @@ static void test_missing_device(void **state)
 	struct fixture *f = *state;
 	uint16_t v;
 
-	assert_int_equal(ethdrv_mdio_read(f->bus, 7, 2, &v), 0);
+	assert_int_equal(ethdrv_mdio_read(f->r.bus, 7, 2, &v), 0);
 	assert_int_equal(v, 0xFFFF);
 }
 
@@ -330,10 +304,10 @@ static void test_timeout(void **state)
 	struct ethdrv_mdio_stats st;
 	uint16_t v;
 
-	enet_mdio_sim_write32(f->sim, ENET_MDIO_REG_MSCR, 0);
-	ethdrv_mdio_get_config(f->bus, &cfg);
+	enet_mdio_sim_write32(f->r.sim, ENET_MDIO_REG_MSCR, 0);
+	ethdrv_mdio_get_config(f->r.bus, &cfg);
 	cfg.timeout_us = 2000;
-	assert_int_equal(ethdrv_mdio_bus_new("slow", &enet_mdio_sim_ops, f->sim, &cfg, &bus), 0);
+	assert_int_equal(ethdrv_mdio_bus_new("slow", &enet_mdio_sim_ops, f->r.sim, &cfg, &bus), 0);
 	for (int mode = ETHDRV_MDIO_MODE_SLEEP; mode <= ETHDRV_MDIO_MODE_IRQ; mode++) {
 		assert_int_equal(ethdrv_mdio_set_mode(bus, mode, 5), 0);
 		assert_int_equal(ethdrv_mdio_read(bus, PHY_ADDR, 2, &v), -ETIMEDOUT);
@@ -350,12 +324,12 @@ static void test_mmd_indirect(void **state)
 	struct ethdrv_mdio_stats st;
 	uint16_t v;
 
-	assert_int_equal(ethdrv_mdio_mmd_read_indirect(f->bus, PHY_ADDR, 7, 0x3C, &v), 0);
+	assert_int_equal(ethdrv_mdio_mmd_read_indirect(f->r.bus, PHY_ADDR, 7, 0x3C, &v), 0);
 	assert_int_equal(v, 0x0006);
-	assert_int_equal(ethdrv_mdio_mmd_write_indirect(f->bus, PHY_ADDR, 3, 0x805D, 0x1234), 0);
-	assert_int_equal(ethdrv_mdio_mmd_read_indirect(f->bus, PHY_ADDR, 3, 0x805D, &v), 0);
+	assert_int_equal(ethdrv_mdio_mmd_write_indirect(f->r.bus, PHY_ADDR, 3, 0x805D, 0x1234), 0);
+	assert_int_equal(ethdrv_mdio_mmd_read_indirect(f->r.bus, PHY_ADDR, 3, 0x805D, &v), 0);
 	assert_int_equal(v, 0x1234);
-	ethdrv_mdio_get_stats(f->bus, &st);
+	ethdrv_mdio_get_stats(f->r.bus, &st);
 	assert_int_equal(ethdrv_counter_get(&st.frames), 12);
 	assert_int_equal(ethdrv_counter_get(&st.c45_reads), 2);
 	assert_int_equal(ethdrv_counter_get(&st.c45_writes), 1);
@@ -366,14 +340,14 @@ static void test_c45_native(void **state)
 	struct fixture *f = *state;
 	uint16_t v;
 
-	assert_true(ethdrv_mdio_is_c45(f->bus));
-	assert_int_equal(ethdrv_mdio_c45_read(f->bus, PHY_ADDR, 7, 0x3C, &v), 0);
+	assert_true(ethdrv_mdio_is_c45(f->r.bus));
+	assert_int_equal(ethdrv_mdio_c45_read(f->r.bus, PHY_ADDR, 7, 0x3C, &v), 0);
 	assert_int_equal(v, 0x0006);
-	assert_int_equal(ethdrv_mdio_c45_write(f->bus, PHY_ADDR, 1, 0x0007, 0xBEEF), 0);
-	assert_int_equal(ethdrv_mdio_c45_read(f->bus, PHY_ADDR, 1, 0x0007, &v), 0);
+	assert_int_equal(ethdrv_mdio_c45_write(f->r.bus, PHY_ADDR, 1, 0x0007, 0xBEEF), 0);
+	assert_int_equal(ethdrv_mdio_c45_read(f->r.bus, PHY_ADDR, 1, 0x0007, &v), 0);
 	assert_int_equal(v, 0xBEEF);
 	/* The same register through 13/14. */
-	assert_int_equal(ethdrv_mdio_mmd_read_indirect(f->bus, PHY_ADDR, 1, 0x0007, &v), 0);
+	assert_int_equal(ethdrv_mdio_mmd_read_indirect(f->r.bus, PHY_ADDR, 1, 0x0007, &v), 0);
 	assert_int_equal(v, 0xBEEF);
 }
 
@@ -390,13 +364,13 @@ static int setup_shared(void **state)
 	f->other_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	assert_true(f->other_fd >= 0);
 	assert_int_equal(write(f->other_fd, &one, sizeof(one)), (ssize_t)sizeof(one));
-	ethdrv_mdio_bus_free(f->bus);
+	ethdrv_mdio_bus_free(f->r.bus);
 	ethdrv_mdio_config_default(&mc);
 	mc.mode = ETHDRV_MDIO_MODE_IRQ;
 	mc.poll_delay_us = 5;
 	mc.irq_fd = f->other_fd;
-	assert_int_equal(ethdrv_mdio_bus_new("shared", &enet_mdio_sim_ops, f->sim, &mc, &f->bus),
-			 0);
+	assert_int_equal(
+		ethdrv_mdio_bus_new("shared", &enet_mdio_sim_ops, f->r.sim, &mc, &f->r.bus), 0);
 	return 0;
 }
 
@@ -405,8 +379,8 @@ static void test_irq_shared_line(void **state)
 	struct fixture *f = *state;
 	struct ethdrv_mdio_stats st;
 
-	read_ids(f->bus);
-	ethdrv_mdio_get_stats(f->bus, &st);
+	read_ids(f->r.bus);
+	ethdrv_mdio_get_stats(f->r.bus, &st);
 	assert_true(ethdrv_counter_get(&st.irq_other) >= 5);
 	assert_int_equal(ethdrv_counter_get(&st.timeouts), 0);
 }

@@ -16,13 +16,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "emu/enet_mdio_sim.h"
-#include "emu/mdio_emu.h"
-#include "emu/phy_emu.h"
 #include "ethdrv/loop.h"
 #include "ethdrv/mdio.h"
 #include "ethdrv/mii.h"
 #include "ethdrv/phy.h"
+#include "emu/mdio_rig.h"
 
 #define PHY_ADDR 3u
 #define ANEG_MS 20u /* the models' autoneg time in these tests */
@@ -30,11 +28,7 @@
 #define MAX_EVENTS 16
 
 struct fixture {
-	struct mdio_emu *emu;
-	struct phy_emu_wire *wire;
-	struct phy_emu *phy[2];
-	struct enet_mdio_sim *sim;
-	struct ethdrv_mdio_bus *bus;
+	struct mdio_rig r; /* controller, bus model, the PHY and its partner */
 	struct ethdrv_loop *loop;
 	struct ethdrv_timer tick; /* keeps run_once from blocking forever */
 	struct ethdrv_phy *p;
@@ -61,15 +55,9 @@ static int setup_phy_cfg(void **state, const struct phy_emu_config *pc)
 	struct fixture *f = calloc(1, sizeof(*f));
 
 	assert_non_null(f);
-	assert_int_equal(mdio_emu_new(&f->emu), 0);
-	assert_int_equal(phy_emu_wire_new(true, &f->wire), 0);
-	assert_int_equal(phy_emu_new(pc, f->wire, ethdrv_now_ns(), &f->phy[0]), 0);
-	assert_int_equal(phy_emu_new(pc, f->wire, ethdrv_now_ns(), &f->phy[1]), 0);
-	assert_int_equal(phy_emu_attach(f->phy[0], f->emu, PHY_ADDR), 0);
-	assert_int_equal(enet_mdio_sim_new(NULL, f->emu, &f->sim), 0);
-	enet_mdio_sim_write32(f->sim, ENET_MDIO_REG_MMFR, 0);
-	enet_mdio_sim_write32(f->sim, ENET_MDIO_REG_MSCR, 9u << 1);
-	assert_int_equal(ethdrv_mdio_bus_new("sim0", &enet_mdio_sim_ops, f->sim, NULL, &f->bus), 0);
+	assert_int_equal(
+		mdio_rig_setup(&f->r, &(struct mdio_rig_config){ .phy_addr = PHY_ADDR, .phy = pc }),
+		0);
 	assert_int_equal(ethdrv_loop_new(&f->loop), 0);
 	ethdrv_timer_init(f->loop, &f->tick, tick_cb);
 	assert_int_equal(ethdrv_timer_start(&f->tick, MS, MS), 0);
@@ -93,13 +81,7 @@ static int teardown(void **state)
 	ethdrv_phy_free(f->p);
 	ethdrv_timer_stop(&f->tick);
 	ethdrv_loop_free(f->loop);
-	ethdrv_mdio_bus_free(f->bus);
-	enet_mdio_sim_free(f->sim);
-	mdio_emu_detach(f->emu, PHY_ADDR);
-	phy_emu_free(f->phy[0]);
-	phy_emu_free(f->phy[1]);
-	phy_emu_wire_free(f->wire);
-	mdio_emu_free(f->emu);
+	mdio_rig_teardown(&f->r);
 	free(f);
 	return 0;
 }
@@ -111,12 +93,12 @@ static void probe(struct fixture *f, enum ethdrv_phy_irq_mode mode, unsigned pol
 	ethdrv_phy_config_default(&cfg);
 	cfg.addr = PHY_ADDR;
 	cfg.irq_mode = mode;
-	cfg.irq_fd = phy_emu_irq_fd(f->phy[0]);
+	cfg.irq_fd = phy_emu_irq_fd(f->r.phy[0]);
 	cfg.poll_ms = poll_ms;
 	cfg.drivers = ethdrv_phy_drivers;
 	cfg.link_change = on_link;
 	cfg.link_arg = f;
-	assert_int_equal(ethdrv_phy_probe(f->bus, f->loop, &cfg, &f->p), 0);
+	assert_int_equal(ethdrv_phy_probe(f->r.bus, f->loop, &cfg, &f->p), 0);
 }
 
 /* Run the loop until @n link events arrived or @ms passed. */
@@ -162,18 +144,18 @@ static void test_probe(void **state)
 	/* A missing PHY reads all ones: -ENODEV. */
 	ethdrv_phy_config_default(&cfg);
 	cfg.addr = 9;
-	assert_int_equal(ethdrv_phy_probe(f->bus, f->loop, &cfg, &p), -ENODEV);
+	assert_int_equal(ethdrv_phy_probe(f->r.bus, f->loop, &cfg, &p), -ENODEV);
 	cfg.addr = 32;
-	assert_int_equal(ethdrv_phy_probe(f->bus, f->loop, &cfg, &p), -EINVAL);
+	assert_int_equal(ethdrv_phy_probe(f->r.bus, f->loop, &cfg, &p), -EINVAL);
 	cfg.addr = PHY_ADDR;
 	cfg.poll_ms = 0;
-	assert_int_equal(ethdrv_phy_probe(f->bus, f->loop, &cfg, &p), -EINVAL);
+	assert_int_equal(ethdrv_phy_probe(f->r.bus, f->loop, &cfg, &p), -EINVAL);
 	cfg.poll_ms = 1000;
 	cfg.irq_mode = ETHDRV_PHY_IRQ_LINE; /* no line given */
-	assert_int_equal(ethdrv_phy_probe(f->bus, f->loop, &cfg, &p), -EINVAL);
+	assert_int_equal(ethdrv_phy_probe(f->r.bus, f->loop, &cfg, &p), -EINVAL);
 	/* Without a driver table: the generic driver. */
 	cfg.irq_mode = ETHDRV_PHY_IRQ_POLL;
-	assert_int_equal(ethdrv_phy_probe(f->bus, f->loop, &cfg, &p), 0);
+	assert_int_equal(ethdrv_phy_probe(f->r.bus, f->loop, &cfg, &p), 0);
 	assert_string_equal(ethdrv_phy_driver_name(p), "Generic PHY");
 	/* ... which has no interrupt: the PHY's line cannot be used. */
 	assert_int_equal(ethdrv_phy_set_irq_mode(p, ETHDRV_PHY_IRQ_LINE, 5), -EOPNOTSUPP);
@@ -209,7 +191,7 @@ static void test_generic_driver_links(void **state)
 	cfg.poll_ms = 5;
 	cfg.link_change = on_link;
 	cfg.link_arg = f;
-	assert_int_equal(ethdrv_phy_probe(f->bus, f->loop, &cfg, &f->p), 0);
+	assert_int_equal(ethdrv_phy_probe(f->r.bus, f->loop, &cfg, &f->p), 0);
 	start_and_link(f);
 	assert_int_equal(ethdrv_phy_start(f->p), -EBUSY);
 }
@@ -223,13 +205,13 @@ static void test_poll_reaches_running_and_sees_flap(void **state)
 	start_and_link(f);
 	/* Pull the cable: the first machine run after it reports the drop. */
 	runs_before = ethdrv_counter_get(&f->p->st.machine_runs);
-	phy_emu_wire_set_cable(f->wire, false, ethdrv_now_ns());
+	phy_emu_wire_set_cable(f->r.wire, false, ethdrv_now_ns());
 	assert_true(run_until_events(f, 3, 1000));
 	assert_false(f->events[2].up);
 	assert_int_equal(ethdrv_counter_get(&f->p->st.machine_runs), runs_before + 1);
 	assert_int_equal(f->p->state, ETHDRV_PHY_NOLINK);
 	/* Plug it back: up again after autoneg. */
-	phy_emu_wire_set_cable(f->wire, true, ethdrv_now_ns());
+	phy_emu_wire_set_cable(f->r.wire, true, ethdrv_now_ns());
 	assert_true(run_until_events(f, 4, 1000));
 	assert_true(f->events[3].up);
 	assert_int_equal(f->p->state, ETHDRV_PHY_RUNNING);
@@ -243,8 +225,8 @@ static void test_poll_sees_short_flap(void **state)
 
 	probe(f, ETHDRV_PHY_IRQ_POLL, 100);
 	start_and_link(f);
-	phy_emu_wire_set_cable(f->wire, false, ethdrv_now_ns());
-	phy_emu_wire_set_cable(f->wire, true, ethdrv_now_ns());
+	phy_emu_wire_set_cable(f->r.wire, false, ethdrv_now_ns());
+	phy_emu_wire_set_cable(f->r.wire, true, ethdrv_now_ns());
 	/* The link is back (autoneg 20 ms) long before the next poll. */
 	assert_true(run_until_events(f, 4, 1000));
 	assert_false(f->events[2].up);
@@ -263,7 +245,7 @@ static void test_irq_line_sees_flap(void **state)
 	runs_before = ethdrv_counter_get(&f->p->st.machine_runs);
 	irqs_before = ethdrv_counter_get(&f->p->st.irqs);
 	t0 = ethdrv_now_ns();
-	phy_emu_wire_set_cable(f->wire, false, t0);
+	phy_emu_wire_set_cable(f->r.wire, false, t0);
 	assert_true(run_until_events(f, 3, 1000));
 	assert_false(f->events[2].up);
 	print_message("link down seen %.3f ms after the drop (PHY interrupt)\n",
@@ -272,7 +254,7 @@ static void test_irq_line_sees_flap(void **state)
 	assert_true(ethdrv_counter_get(&f->p->st.irqs) > irqs_before);
 	assert_int_equal(ethdrv_counter_get(&f->p->st.machine_runs), runs_before + 1);
 	assert_true(f->event_ns[2] - t0 < 100 * MS);
-	phy_emu_wire_set_cable(f->wire, true, ethdrv_now_ns());
+	phy_emu_wire_set_cable(f->r.wire, true, ethdrv_now_ns());
 	assert_true(run_until_events(f, 4, 1000));
 	assert_true(f->events[3].up);
 	/* Back to polling at run time. */
@@ -307,25 +289,25 @@ static void test_update_link_rule(void **state)
 
 	probe(f, ETHDRV_PHY_IRQ_POLL, 1000);
 	run_for(f, 3 * ANEG_MS); /* let the link come up */
-	assert_true(phy_emu_wire_link_up(f->wire, ethdrv_now_ns()));
+	assert_true(phy_emu_wire_link_up(f->r.wire, ethdrv_now_ns()));
 	/* Polling mode, link known up, a drop in between: one read, down. */
 	f->p->link.up = true;
-	phy_emu_wire_set_cable(f->wire, false, ethdrv_now_ns());
-	phy_emu_wire_set_cable(f->wire, true, ethdrv_now_ns());
+	phy_emu_wire_set_cable(f->r.wire, false, ethdrv_now_ns());
+	phy_emu_wire_set_cable(f->r.wire, true, ethdrv_now_ns());
 	run_for(f, 3 * ANEG_MS);
-	assert_true(phy_emu_wire_link_up(f->wire, ethdrv_now_ns()));
+	assert_true(phy_emu_wire_link_up(f->r.wire, ethdrv_now_ns()));
 	assert_int_equal(ethdrv_genphy_update_link(f->p), 0);
 	assert_false(f->p->link.up);
 	/* Link known down: read twice, the second shows it up. */
-	phy_emu_wire_set_cable(f->wire, false, ethdrv_now_ns());
-	phy_emu_wire_set_cable(f->wire, true, ethdrv_now_ns());
+	phy_emu_wire_set_cable(f->r.wire, false, ethdrv_now_ns());
+	phy_emu_wire_set_cable(f->r.wire, true, ethdrv_now_ns());
 	run_for(f, 3 * ANEG_MS);
 	assert_int_equal(ethdrv_genphy_update_link(f->p), 0);
 	assert_true(f->p->link.up);
 	/* Interrupt mode: a first read that shows the link up is taken. */
 	assert_int_equal(ethdrv_phy_set_irq_mode(f->p, ETHDRV_PHY_IRQ_MAC, -1), 0);
-	phy_emu_wire_set_cable(f->wire, false, ethdrv_now_ns());
-	phy_emu_wire_set_cable(f->wire, true, ethdrv_now_ns());
+	phy_emu_wire_set_cable(f->r.wire, false, ethdrv_now_ns());
+	phy_emu_wire_set_cable(f->r.wire, true, ethdrv_now_ns());
 	run_for(f, 3 * ANEG_MS);
 	assert_int_equal(ethdrv_genphy_update_link(f->p), 0);
 	assert_true(f->p->link.up);
@@ -359,9 +341,9 @@ static void test_update_link_anrestart(void **state)
 	f->p->link.up = true;
 	assert_int_equal(ethdrv_phy_read(f->p, ETHDRV_MII_BMCR, &v), 0);
 	assert_int_equal(ethdrv_phy_write(f->p, ETHDRV_MII_BMCR, v | ETHDRV_BMCR_ANRESTART), 0);
-	ethdrv_mdio_get_stats(f->bus, &before);
+	ethdrv_mdio_get_stats(f->r.bus, &before);
 	assert_int_equal(ethdrv_genphy_update_link(f->p), 0);
-	ethdrv_mdio_get_stats(f->bus, &after);
+	ethdrv_mdio_get_stats(f->r.bus, &after);
 	assert_false(f->p->link.up);
 	assert_false(f->p->autoneg_complete);
 	/* Only BMCR was read. */
@@ -398,7 +380,7 @@ static void test_mdio_failure_halts(void **state)
 
 	probe(f, ETHDRV_PHY_IRQ_POLL, 10);
 	start_and_link(f);
-	enet_mdio_sim_write32(f->sim, ENET_MDIO_REG_MSCR, 0); /* MDC off: frames never start */
+	enet_mdio_sim_write32(f->r.sim, ENET_MDIO_REG_MSCR, 0); /* MDC off: frames never start */
 	ethdrv_phy_mac_interrupt(f->p);
 	assert_int_equal(f->p->state, ETHDRV_PHY_ERROR);
 	assert_false(ethdrv_timer_is_active(&f->p->timer)); /* the machine stopped */
@@ -412,7 +394,7 @@ static void test_mdio_failure_halts(void **state)
 	/* Stop from ERROR is allowed; a restart works once MDC runs again. */
 	ethdrv_phy_stop(f->p);
 	assert_int_equal(f->p->state, ETHDRV_PHY_HALTED);
-	enet_mdio_sim_write32(f->sim, ENET_MDIO_REG_MSCR, 9u << 1);
+	enet_mdio_sim_write32(f->r.sim, ENET_MDIO_REG_MSCR, MDIO_RIG_MSCR_2M5);
 	f->n_events = 0;
 	f->p->reported = false;
 	start_and_link(f);
