@@ -326,7 +326,17 @@ static void phy_report(struct ethdrv_phy *phy)
 		phy->cfg.link_change(phy->cfg.link_arg, &phy->link);
 }
 
-static void phy_disarm(struct ethdrv_phy *phy, bool quiesce);
+/* Stop the timer and the watcher; @quiesce also masks the PHY's interrupt. */
+static void phy_disarm(struct ethdrv_phy *phy, bool quiesce)
+{
+	ethdrv_timer_stop(&phy->timer);
+	if (!phy->watching)
+		return;
+	ethdrv_watch_stop(&phy->watch);
+	phy->watching = false;
+	if (quiesce && phy->drv->config_intr && phy->drv->config_intr(phy, false))
+		ethdrv_counter_inc(&phy->st.errors);
+}
 
 /* An MDIO or driver error: the machine stops in ERROR, carrier goes off. */
 static void phy_error(struct ethdrv_phy *phy, const char *what, int err)
@@ -409,18 +419,6 @@ static int phy_arm(struct ethdrv_phy *phy)
 					 phy_irq_cb);
 	phy->watching = !ret;
 	return ret;
-}
-
-/* Stop the timer and the watcher; @quiesce also masks the PHY's interrupt. */
-static void phy_disarm(struct ethdrv_phy *phy, bool quiesce)
-{
-	ethdrv_timer_stop(&phy->timer);
-	if (!phy->watching)
-		return;
-	ethdrv_watch_stop(&phy->watch);
-	phy->watching = false;
-	if (quiesce && phy->drv->config_intr && phy->drv->config_intr(phy, false))
-		ethdrv_counter_inc(&phy->st.errors);
 }
 
 static bool phy_mode_valid(const struct ethdrv_phy_config *cfg)
