@@ -74,6 +74,21 @@ int ethdrv_tap_write(int fd, const void *frame, size_t len);
 /** ethdrv_tap_close() - close a TAP fd (a negative fd is ignored). */
 void ethdrv_tap_close(int fd);
 
+/**
+ * ethdrv_tap_set_carrier() - set the TAP's carrier, as a NIC driver's
+ * netif_carrier_on/off (docs/mdio.md §10)
+ * @fd: a TAP fd from ethdrv_tap_open()
+ * @on: carrier present
+ *
+ * With the carrier off an administratively up TAP shows NO-CARRIER and no
+ * LOWER_UP in `ip link`, and the kernel treats the link as down.
+ *
+ * Return: 0, or the -errno of the TUNSETCARRIER ioctl (-EINVAL on kernels
+ * before 4.20, -EBADFD for a detached fd, -EPERM without CAP_NET_ADMIN in
+ * the TAP's user namespace).
+ */
+int ethdrv_tap_set_carrier(int fd, bool on);
+
 /* ---- Network namespaces (netns.c) --------------------------------------- */
 
 /**

@@ -110,6 +110,23 @@ int ethdrv_tap_write(int fd, const void *frame, size_t len)
 	return (size_t)n == len ? 0 : -EIO;
 }
 
+/* ---- carrier (docs/mdio.md §10) ---- */
+
+int ethdrv_tap_set_carrier(int fd, bool on)
+{
+	int carrier = on;
+
+	/* TUNSETCARRIER (Linux 4.20+) drives the TAP's carrier as a driver's
+	 * netif_carrier_on/off does: ip link shows NO-CARRIER / LOWER_UP. */
+	if (ioctl(fd, TUNSETCARRIER, &carrier) < 0) {
+		int err = errno;
+
+		ethdrv_err(NULL, "tap: TUNSETCARRIER %s: %s", on ? "on" : "off", strerror(err));
+		return -err;
+	}
+	return 0;
+}
+
 void ethdrv_tap_close(int fd)
 {
 	if (fd >= 0)
