@@ -150,8 +150,9 @@ struct enet_emu_config {
 
 /* Faults (enet_emu_inject()); each is counted when it takes effect. */
 enum enet_emu_fault {
-	/* The next @arg frames find no empty RX BD: dropped and counted in
-	 * IEEE_R_DROP, RDAR clears (as real exhaustion does). */
+	/* The next @arg frames are dropped as if no RX BD were empty, counted
+	 * in IEEE_R_DROP; RDAR stays set (the ring is not really full, so no
+	 * driver would write RDAR again: real exhaustion clears it). */
 	ENET_EMU_FAULT_RX_EXHAUST,
 	/* The next RX DMA access fails: EBERR, ETHEREN cleared. */
 	ENET_EMU_FAULT_RX_BUS_ERROR,

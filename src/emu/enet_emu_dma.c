@@ -138,7 +138,7 @@ struct tx_scan {
 	bool irq; /* events allowed (enhanced: INT of the L BD) */
 };
 
-enum scan_result { SCAN_READY, SCAN_NOT_READY, SCAN_ERROR };
+enum scan_result { SCAN_READY, SCAN_NOT_READY, SCAN_LAPPED, SCAN_ERROR };
 
 /* Pass 1: are all BDs of the next frame ready, and inside the region? */
 static enum scan_result tx_scan(struct enet_emu *emu, struct tx_scan *s, uint64_t now)
@@ -153,6 +153,10 @@ static enum scan_result tx_scan(struct enet_emu *emu, struct tx_scan *s, uint64_
 
 		if (!p || enet__fault_bus_error(emu, true))
 			goto err;
+		/* Around the ring to a BD whose frame is still in the FIFO: its R
+		 * is still set, but it is not new (the whole ring is in flight). */
+		if (emu->fifo_count && off == fifo_at(emu, 0)->bd[0])
+			return SCAN_LAPPED;
 		bd_read(emu, p, &bd);
 		if (!(bd.status & TXBD_R))
 			return SCAN_NOT_READY;
@@ -261,6 +265,7 @@ void enet__tx_fetch(struct enet_emu *emu, uint64_t now)
 		case SCAN_NOT_READY:
 			emu->regs[R_TDAR / 4] = 0; /* stopped at a BD it does not own (§10.2) */
 			return;
+		case SCAN_LAPPED: /* TDAR stays active: the next frame end walks on */
 		case SCAN_ERROR:
 			return;
 		default:
@@ -611,7 +616,14 @@ void enet__rx_frame(struct enet_emu *emu, uint8_t *data, uint32_t len, enum enet
 		ethdrv_counter_inc(&emu->st.rx_dropped_filter);
 		return;
 	}
-	if (enet__fault_rx_exhaust(emu) || !(emu->regs[R_RDAR / 4] & DAR_ACTIVE)) {
+	if (enet__fault_rx_exhaust(emu)) {
+		/* As if the driver had been late: dropped and counted, but the ring
+		 * is not really full, so the DMA keeps running (assumption). */
+		ethdrv_counter_inc(&emu->st.rx_dropped_nobd);
+		enet__mib_inc(emu, MIB_R_DROP, 1);
+		return;
+	}
+	if (!(emu->regs[R_RDAR / 4] & DAR_ACTIVE)) {
 		rx_no_bd(emu);
 		return;
 	}

@@ -517,14 +517,41 @@ static void test_rdar_stop_resume(void **state)
 	tx(k, 0, 200);
 	advance(k, 20000);
 	assert_int_equal(bd_status(k, 1, RX_RING, 0), RX_L);
-	/* The injected fault acts the same way. */
+	/* The injected fault drops and counts the same way, without stopping
+	 * the DMA: the next frame goes into the empty BD. */
 	rx_arm(k, 1, 0);
 	assert_int_equal(enet_emu_inject(k->emu[1], ENET_EMU_FAULT_RX_EXHAUST, 1), 0);
 	tx(k, 0, 200);
 	advance(k, 20000);
 	assert_int_equal(rd(k, 1, R_DROP), 3);
-	assert_int_equal(rd(k, 1, RDAR), 0);
+	assert_int_equal(rd(k, 1, RDAR), DAR);
 	assert_int_equal(bd_status(k, 1, RX_RING, 1), RX_E | RX_W);
+	tx(k, 0, 200);
+	advance(k, 20000);
+	assert_int_equal(bd_status(k, 1, RX_RING, 1), RX_L | RX_W);
+}
+
+static void test_tx_full_ring_once(void **state)
+{
+	struct kat *k = *state;
+	unsigned n = 0;
+
+	/* Every TX BD ready at once: each frame goes out once, R clears on each,
+	 * the DMA does not take a BD whose frame it already holds for a new one. */
+	macs_up(k, 16, RCR_CRCFWD);
+	for (unsigned i = 0; i < 16; i++) {
+		fill_frame(mem(k, 0, TX_BUF(i)), 100, mac_of[1], mac_of[0], (uint8_t)i);
+		bd_put(k, 0, TX_RING, i, TX_R | TX_L | TX_TC | (i == 15 ? TX_W : 0), 100,
+		       bus_addr(k, 0, TX_BUF(i)));
+	}
+	wr(k, 0, TDAR, DAR);
+	advance(k, 100000);
+	for (unsigned i = 0; i < 16; i++) {
+		assert_false(bd_status(k, 0, TX_RING, i) & TX_R);
+		n += !(bd_status(k, 1, RX_RING, i) & RX_E);
+	}
+	assert_int_equal(n, 16);
+	assert_int_equal(rd(k, 0, T_PACKETS), 16);
 }
 
 /* ---- timing ---- */
@@ -974,6 +1001,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_tx_rx_bits_and_wrap, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rx_multi_bd_and_lg, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rdar_stop_resume, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_tx_full_ring_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tx_timing_1g, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tx_timing_100m, setup_100, teardown),
 		cmocka_unit_test_setup_teardown(test_speed_mismatch, setup, teardown),
