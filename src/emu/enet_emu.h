@@ -134,7 +134,7 @@ struct enet_emu;
 struct enet_line_config {
 	unsigned speed_mbps; /* 10, 100 or 1000; default 1000 */
 	bool realtime; /* true (default): CLOCK_MONOTONIC and an engine thread */
-	uint64_t batch_ns; /* real time: engine wakes at most this often; default 50000 */
+	uint64_t batch_ns; /* real time: engine wakes at most this often; default 200000 */
 	uint64_t seed; /* PRNG seed for bit errors; default 1 */
 };
 

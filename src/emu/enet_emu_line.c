@@ -230,7 +230,7 @@ static int line_cond_init(pthread_cond_t *c)
 void enet_line_config_default(struct enet_line_config *cfg)
 {
 	*cfg = (struct enet_line_config){
-		.speed_mbps = 1000, .realtime = true, .batch_ns = 50000, .seed = 1
+		.speed_mbps = 1000, .realtime = true, .batch_ns = 200000, .seed = 1
 	};
 }
 
