@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The MMIO bus (driver-facing, style.md S6): how a driver for a
+ * The MMIO bus (driver-facing, docs/style.md S6): how a driver for a
  * memory-mapped DMA controller reaches its hardware. It is the ring-MAC
  * counterpart of struct ethdrv_spi_bus in driver.h: a register window read
  * and written as 32-bit words, one region of DMA memory the device and the

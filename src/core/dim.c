@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Dynamic interrupt moderation (dim.h): measurement, comparison and the
- * tuning state machine of Linux's net DIM (napi-facts.md §5.2,
- * docs/napi.md §5.2). Written from the description of the algorithm; the
+ * tuning state machine of Linux's net DIM (docs/napi.md §5.2). Written from the description of the algorithm; the
  * profile values are the kernel's published tables.
  */
 #include <errno.h>

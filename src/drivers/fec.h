@@ -23,7 +23,7 @@
 struct ethdrv_loop;
 struct ethdrv_pkt_pool;
 
-/* Immutable device configuration (style.md S3). */
+/* Immutable device configuration (docs/style.md S3). */
 struct fec_config {
 	const char *name; /* interface name, e.g. "eth0" */
 	uint8_t mac[ETHDRV_ETH_ALEN]; /* station address (unicast, non-zero) */

@@ -43,88 +43,60 @@ static const struct ethdrv_stat_desc fec_stats_desc[] = {
 	ETHDRV_STAT_DESC(struct fec_stats, dim_tx_changes),
 };
 
-/* The MIB block (§7) by register name and offset; 0x280 and 0x2A4 are reserved. */
-#define FEC_MIB_LIST(X)                                                                            \
-	X(rmon_t_drop, 0x200)                                                                      \
-	X(rmon_t_packets, 0x204)                                                                   \
-	X(rmon_t_bc_pkt, 0x208) X(rmon_t_mc_pkt, 0x20C) X(rmon_t_crc_align, 0x210) X(              \
-		rmon_t_undersize,                                                                  \
-		0x214) X(rmon_t_oversize,                                                          \
-			 0x218) X(rmon_t_frag, 0x21C) X(rmon_t_jab, 0x220) X(rmon_t_col,           \
-									     0x224) X(rmon_t_p64,  \
-										      0x228)       \
-		X(rmon_t_p65to127, 0x22C) X(rmon_t_p128to255, 0x230) X(rmon_t_p256to511, 0x234) X( \
-			rmon_t_p512to1023,                                                         \
-			0x238) X(rmon_t_p1024to2047,                                               \
-				 0x23C) X(rmon_t_p_gte2048,                                        \
-					  0x240) X(rmon_t_octets,                                  \
-						   0x244) X(ieee_t_drop,                           \
-							    0x248) X(ieee_t_frame_ok,              \
-								     0x24C) X(ieee_t_1col, 0x250)  \
-			X(ieee_t_mcol, 0x254) X(ieee_t_def, 0x258) X(ieee_t_lcol, 0x25C) X(        \
-				ieee_t_excol, 0x260) X(ieee_t_macerr,                              \
-						       0x264) X(ieee_t_cserr,                      \
-								0x268) X(ieee_t_sqe,               \
-									 0x26C) X(ieee_t_fdxfc,    \
-										  0x270)           \
-				X(ieee_t_octets_ok, 0x274) X(rmon_r_packets, 0x284) X(             \
-					rmon_r_bc_pkt,                                             \
-					0x288) X(rmon_r_mc_pkt,                                    \
-						 0x28C) X(rmon_r_crc_align,                        \
-							  0x290) X(rmon_r_undersize,               \
-								   0x294) X(rmon_r_oversize,       \
-									    0x298) X(rmon_r_frag,  \
-										     0x29C)        \
-					X(rmon_r_jab, 0x2A0) X(rmon_r_p64, 0x2A8) X(               \
-						rmon_r_p65to127,                                   \
-						0x2AC) X(rmon_r_p128to255,                         \
-							 0x2B0) X(rmon_r_p256to511, 0x2B4)         \
-						X(rmon_r_p512to1023,                               \
-						  0x2B8) X(rmon_r_p1024to2047,                     \
-							   0x2BC) X(rmon_r_p_gte2048,              \
-								    0x2C0) X(rmon_r_octets, 0x2C4) \
-							X(ieee_r_drop,                             \
-							  0x2C8) X(ieee_r_frame_ok,                \
-								   0x2CC) X(ieee_r_crc, 0x2D0)     \
-								X(ieee_r_align,                    \
-								  0x2D4) X(ieee_r_macerr,          \
-									   0x2D8) X(ieee_r_fdxfc,  \
-										    0x2DC)         \
-									X(ieee_r_octets_ok, 0x2E0)
-
-struct fec_mib_stats {
-#define FEC_MIB_FIELD(name, off) ethdrv_counter_t name;
-	FEC_MIB_LIST(FEC_MIB_FIELD)
-#undef FEC_MIB_FIELD
+/* The MIB block (§7): register and counter name; 0x280 and 0x2A4 are reserved. */
+static const struct fec_mib_reg {
+	uint16_t reg; /* offset */
+	const char *name; /* ethtool -S name, after "mib_" */
+} fec_mib_regs[] = {
+	{ 0x200, "rmon_t_drop" },	{ 0x204, "rmon_t_packets" },
+	{ 0x208, "rmon_t_bc_pkt" },	{ 0x20C, "rmon_t_mc_pkt" },
+	{ 0x210, "rmon_t_crc_align" },	{ 0x214, "rmon_t_undersize" },
+	{ 0x218, "rmon_t_oversize" },	{ 0x21C, "rmon_t_frag" },
+	{ 0x220, "rmon_t_jab" },	{ 0x224, "rmon_t_col" },
+	{ 0x228, "rmon_t_p64" },	{ 0x22C, "rmon_t_p65to127" },
+	{ 0x230, "rmon_t_p128to255" },	{ 0x234, "rmon_t_p256to511" },
+	{ 0x238, "rmon_t_p512to1023" }, { 0x23C, "rmon_t_p1024to2047" },
+	{ 0x240, "rmon_t_p_gte2048" },	{ 0x244, "rmon_t_octets" },
+	{ 0x248, "ieee_t_drop" },	{ 0x24C, "ieee_t_frame_ok" },
+	{ 0x250, "ieee_t_1col" },	{ 0x254, "ieee_t_mcol" },
+	{ 0x258, "ieee_t_def" },	{ 0x25C, "ieee_t_lcol" },
+	{ 0x260, "ieee_t_excol" },	{ 0x264, "ieee_t_macerr" },
+	{ 0x268, "ieee_t_cserr" },	{ 0x26C, "ieee_t_sqe" },
+	{ 0x270, "ieee_t_fdxfc" },	{ 0x274, "ieee_t_octets_ok" },
+	{ 0x284, "rmon_r_packets" },	{ 0x288, "rmon_r_bc_pkt" },
+	{ 0x28C, "rmon_r_mc_pkt" },	{ 0x290, "rmon_r_crc_align" },
+	{ 0x294, "rmon_r_undersize" },	{ 0x298, "rmon_r_oversize" },
+	{ 0x29C, "rmon_r_frag" },	{ 0x2A0, "rmon_r_jab" },
+	{ 0x2A8, "rmon_r_p64" },	{ 0x2AC, "rmon_r_p65to127" },
+	{ 0x2B0, "rmon_r_p128to255" },	{ 0x2B4, "rmon_r_p256to511" },
+	{ 0x2B8, "rmon_r_p512to1023" }, { 0x2BC, "rmon_r_p1024to2047" },
+	{ 0x2C0, "rmon_r_p_gte2048" },	{ 0x2C4, "rmon_r_octets" },
+	{ 0x2C8, "ieee_r_drop" },	{ 0x2CC, "ieee_r_frame_ok" },
+	{ 0x2D0, "ieee_r_crc" },	{ 0x2D4, "ieee_r_align" },
+	{ 0x2D8, "ieee_r_macerr" },	{ 0x2DC, "ieee_r_fdxfc" },
+	{ 0x2E0, "ieee_r_octets_ok" },
 };
 
-static const uint16_t fec_mib_off[] = {
-#define FEC_MIB_OFF(name, off) off,
-	FEC_MIB_LIST(FEC_MIB_OFF)
-#undef FEC_MIB_OFF
-};
-
-static const struct ethdrv_stat_desc fec_mib_desc[] = {
-#define FEC_MIB_DESC(name, off) ETHDRV_STAT_DESC(struct fec_mib_stats, name),
-	FEC_MIB_LIST(FEC_MIB_DESC)
-#undef FEC_MIB_DESC
-};
-
-#define FEC_MIB_COUNT ETHDRV_ARRAY_SIZE(fec_mib_off)
+#define FEC_MIB_COUNT ETHDRV_ARRAY_SIZE(fec_mib_regs)
+#define FEC_MIB_R_DROP 0x2C8 /* IEEE_R_DROP: frames without an empty BD */
 
 int fec__stats_register(struct fec_priv *priv)
 {
 	struct ethdrv_stats_set *set = priv->dev.stats_set;
 	int ret;
 
-	priv->mib = calloc(1, sizeof(*priv->mib));
+	priv->mib = calloc(FEC_MIB_COUNT, sizeof(*priv->mib));
 	priv->mib_last = calloc(FEC_MIB_COUNT, sizeof(*priv->mib_last));
-	if (!priv->mib || !priv->mib_last)
+	priv->mib_desc = calloc(FEC_MIB_COUNT, sizeof(*priv->mib_desc));
+	if (!priv->mib || !priv->mib_last || !priv->mib_desc)
 		return -ENOMEM;
+	for (size_t i = 0; i < FEC_MIB_COUNT; i++)
+		priv->mib_desc[i] =
+			(struct ethdrv_stat_desc){ fec_mib_regs[i].name, i * sizeof(*priv->mib) };
 	ret = ethdrv_stats_add_group(set, "fec", fec_stats_desc, ETHDRV_ARRAY_SIZE(fec_stats_desc),
 				     &priv->st);
 	if (!ret)
-		ret = ethdrv_stats_add_group(set, "mib", fec_mib_desc, FEC_MIB_COUNT, priv->mib);
+		ret = ethdrv_stats_add_group(set, "mib", priv->mib_desc, FEC_MIB_COUNT, priv->mib);
 	return ret;
 }
 
@@ -132,6 +104,7 @@ void fec__stats_free(struct fec_priv *priv)
 {
 	free(priv->mib);
 	free(priv->mib_last);
+	free(priv->mib_desc);
 }
 
 /* The MIB counts from zero again (after ECR.RESET, §10.6). */
@@ -148,14 +121,12 @@ void fec__mib_rebase(struct fec_priv *priv)
  */
 void fec__mib_harvest(struct fec_priv *priv)
 {
-	ethdrv_counter_t *c = (ethdrv_counter_t *)priv->mib;
-
 	for (size_t i = 0; i < FEC_MIB_COUNT; i++) {
-		uint32_t v = fec_rd(priv, fec_mib_off[i]), delta = v - priv->mib_last[i];
+		uint32_t v = fec_rd(priv, fec_mib_regs[i].reg), delta = v - priv->mib_last[i];
 
 		priv->mib_last[i] = v;
-		ethdrv_counter_add(&c[i], delta);
-		if (fec_mib_off[i] == 0x2C8 && delta) {
+		ethdrv_counter_add(&priv->mib[i], delta);
+		if (fec_mib_regs[i].reg == FEC_MIB_R_DROP && delta) {
 			ethdrv_counter_add(&priv->st.rx_missed, delta);
 			ethdrv_counter_add(&priv->dev.stats.rx_missed_errors, delta);
 		}
@@ -181,7 +152,7 @@ static uint32_t coal_reg(const struct fec_priv *priv, unsigned usecs, unsigned f
 }
 
 /* fec's rules: frames 1..255; usecs within the 16-bit timer; both set, or
- * usecs 0 with frames 1 ("off", ethtool's convention, napi-facts §5.1). */
+ * usecs 0 with frames 1 ("off", ethtool's convention, docs/napi.md §5.1). */
 static int coal_check(const struct fec_priv *priv, unsigned usecs, unsigned frames)
 {
 	if (frames > FEC_IC_FT_MAX || coal_ticks(priv, usecs) > FEC_IC_TT_MAX)

@@ -6,7 +6,7 @@
  * driver owns the line instead of attaching it to one poller: the handler
  * reads EIR, masks the events of each poller it schedules in EIMR, and
  * schedules the RX poller and the TX-completion poller separately from the
- * event bits, as gianfar does with its shared mask register (napi-facts.md
+ * event bits, as gianfar does with its shared mask register (docs/napi.md
  * §4.1). With napi_split=0 one poller owns RXF and TXF (Linux fec's single
  * NAPI); with napi_split=1 the "rx" poller owns RXF and the "tx" poller
  * TXF. Each poller acks its events before it looks at its ring and unmasks
@@ -73,7 +73,7 @@ static int fec_poll_rx(struct ethdrv_napi *napi, int budget)
 
 	/* 1. Ack first: an event after this point raises the line again (§2). */
 	fec_wr(priv, FEC_REG_EIR, ev);
-	/* 2. TX completion does not count against the budget (napi-facts §1.1). */
+	/* 2. TX completion does not count against the budget (docs/napi.md §1.1). */
 	if (ev & FEC_EV_TXF)
 		fec__tx_clean(priv);
 	if (!budget)
@@ -133,7 +133,7 @@ static void irq_count(struct fec_priv *priv, uint32_t ev)
 		ethdrv_counter_inc(&priv->st.irq_other);
 }
 
-/* Mask @ev and schedule @napi (prep, mask, schedule: napi-facts.md §1.1). */
+/* Mask @ev and schedule @napi (prep, mask, schedule: docs/napi.md §1.1). */
 static void irq_schedule(struct fec_priv *priv, struct ethdrv_napi *napi, uint32_t ev)
 {
 	/* Masked whatever prep says: a running poller unmasks when it completes,

@@ -12,7 +12,7 @@
  *   handover when napi_split changes (both pollers are disabled then).
  *   Pollers may run in their own threads (threaded=1).
  * - EIMR is shared by the handler and both pollers: imask_lock protects it
- *   (gianfar's shared mask register, napi-facts.md §4.1).
+ *   (gianfar's shared mask register, docs/napi.md §4.1).
  */
 #ifndef ETHDRV_DRIVERS_FEC_PRIV_H
 #define ETHDRV_DRIVERS_FEC_PRIV_H
@@ -91,7 +91,7 @@ struct fec_coal {
 enum { FEC_RX, FEC_TX };
 
 struct fec_priv {
-	struct ethdrv_netdev dev; /* must be first (style.md S3) */
+	struct ethdrv_netdev dev; /* must be first (docs/style.md S3) */
 	struct fec_config cfg; /* immutable */
 	struct ethdrv_mmio_bus bus; /* registers, DMA region, IRQ fds */
 	struct ethdrv_pkt_pool *pool; /* in the DMA region */
@@ -111,8 +111,9 @@ struct fec_priv {
 	bool hw_up; /* rings and pollers running (loop thread) */
 	struct fec_coal coal[2]; /* FEC_RX, FEC_TX */
 	struct fec_stats st; /* driver counters */
-	struct fec_mib_stats *mib; /* 64-bit MIB counters (fec_ethtool.c) */
+	ethdrv_counter_t *mib; /* 64-bit MIB counters (fec_ethtool.c) */
 	uint32_t *mib_last; /* last 32-bit reading of each MIB register */
+	struct ethdrv_stat_desc *mib_desc; /* their names in the stats set */
 };
 
 #define FEC_FROM_NETDEV(d) ethdrv_container_of(d, struct fec_priv, dev)

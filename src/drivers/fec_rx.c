@@ -3,7 +3,7 @@
  * ENET driver: the RX ring (docs/enet.md §3). Every BD holds a buffer from
  * the device's packet pool; the poller hands a filled buffer up as it is
  * and puts a fresh one from the pool in its place (no copy, no allocation:
- * style.md S9). A frame with an error, or one the pool cannot replace, is
+ * docs/style.md S9). A frame with an error, or one the pool cannot replace, is
  * counted and its buffer given straight back to the DMA. The device's
  * length and status are never trusted beyond the buffer the driver owns.
  */

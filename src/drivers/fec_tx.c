@@ -4,7 +4,7 @@
  * frame in one BD (its own buffer when it lies in the DMA region, else a
  * bounce copy), accounts it to byte queue limits and rings TDAR; the queue
  * stops when the ring is full and wakes at half empty, as netif_stop_queue
- * users do (napi-facts.md §4.2). Completion reclaims BDs whose R bit the
+ * users do (docs/napi.md §4.2). Completion reclaims BDs whose R bit the
  * DMA cleared, once per round for BQL.
  *
  * Producer and consumer run in different threads when the TX poller is
@@ -152,7 +152,7 @@ unsigned fec__tx_clean(struct fec_priv *priv)
 	__atomic_store_n(&tx->tail, tail, __ATOMIC_SEQ_CST);
 	priv->coal[FEC_TX].pkts += pkts;
 	priv->coal[FEC_TX].bytes += bytes;
-	/* Once per round (napi-facts.md §4.2). */
+	/* Once per round (docs/napi.md §4.2). */
 	ethdrv_netdev_tx_completed(&priv->dev, pkts, bytes);
 	tx_maybe_wake(priv);
 	return pkts;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Descriptor ring arithmetic shared by the ring-MAC drivers (style.md S9,
+ * Descriptor ring arithmetic shared by the ring-MAC drivers (docs/style.md S9,
  * ixy wrap_ring, arc_emac_tx_avail): rings have a power-of-two size and are
  * indexed by free-running unsigned counters, so "used" is a plain
  * subtraction that stays right across the counters' wrap.

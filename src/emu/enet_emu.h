@@ -2,7 +2,7 @@
 /*
  * Hardware model of NXP's ENET Ethernet controller (the block Linux's fec
  * driver runs on i.MX6/7/8M), QEMU-style, and the full-duplex
- * point-to-point line between two of them (architecture.md §5b). Written
+ * point-to-point line between two of them (docs/design.md §5b). Written
  * from docs/enet.md only (section numbers below are docs/enet.md), never
  * from a driver. A driver reaches it through struct ethdrv_mmio_bus
  * (enet_emu_get_bus()): 32-bit registers, one DMA region, level eventfds.

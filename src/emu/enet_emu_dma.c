@@ -244,7 +244,7 @@ static void tx_load(struct enet_emu *emu, struct enet_txf *f, const struct tx_sc
 	f->irq = s->irq;
 	f->aborted = false;
 	wire = f->len + (f->fcs == FCS_RAW ? 0 : FCS_LEN);
-	/* Preamble+SFD, frame, then the gap before the next one (§0 of the header). */
+	/* Preamble+SFD, frame, then the gap before the next one (docs/enet.md §12). */
 	f->start = ETHDRV_MAX(now, emu->tx_free_at);
 	f->end = f->start + (uint64_t)(8 + wire) * byte_ns;
 	emu->tx_free_at = f->end + (uint64_t)enet__gap_bytes(emu) * byte_ns;

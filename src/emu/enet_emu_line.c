@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * ENET model: the full-duplex point-to-point line between two controllers
- * and the engine that keeps time for both (architecture.md §5b). Each MAC
+ * and the engine that keeps time for both (docs/design.md §5b). Each MAC
  * places its frames on its own direction of the line when TDAR fetches them
  * (enet_emu_dma.c computes start and end); this file applies the events in
  * time order: a frame's end (delivery to the peer, TX write-back) and the

@@ -341,7 +341,7 @@ static bool irq_readable(struct kat *k, unsigned n)
 	return poll(&p, 1, 0) == 1;
 }
 
-/* Wire time of a frame of @len bytes without FCS (§0 of enet_emu.h / docs §12). */
+/* Wire time of a frame of @len bytes without FCS (docs/enet.md §12). */
 static uint64_t wire_ns(unsigned len, uint64_t byte_ns)
 {
 	unsigned l = len < 60 ? 60 : len;
