@@ -35,9 +35,7 @@ static void run_real(struct fixture *f, void (*each)(struct fixture *, unsigned)
 	for (unsigned i = 0; !flows_done(f) && ethdrv_now_ns() < deadline; i++) {
 		int work = 0;
 
-		for (unsigned k = 0; k < MAX_FLOWS; k++)
-			if (f->flows[k])
-				flow_send(f->flows[k]);
+		flows_offer(f);
 		if (each)
 			each(f, i);
 		for (unsigned n = 0; n < 2; n++)
@@ -45,15 +43,7 @@ static void run_real(struct fixture *f, void (*each)(struct fixture *, unsigned)
 		if (!work)
 			usleep(50);
 	}
-	pthread_mutex_lock(&f->lock);
-	for (unsigned k = 0; k < MAX_FLOWS; k++) {
-		if (!f->flows[k])
-			continue;
-		assert_int_equal(f->flows[k]->bad, 0);
-		assert_int_equal(f->flows[k]->lost, 0);
-		assert_int_equal(f->flows[k]->rcvd, f->flows[k]->n);
-	}
-	pthread_mutex_unlock(&f->lock);
+	flows_check(f);
 }
 
 /* Run the loops until both devices completed @n frames (TX completions are
