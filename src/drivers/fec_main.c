@@ -133,17 +133,16 @@ static unsigned fec_hash_bit(const uint8_t *addr)
 	return crc >> 26;
 }
 
-/* GAUR/GALR for the device's multicast list (ALLMULTI: every bit). */
-static void fec_group_hash(const struct fec_priv *priv, uint32_t *gaur, uint32_t *galr)
+/* GAUR:GALR for the device's multicast list (ALLMULTI: every bit). */
+static uint64_t fec_group_hash(const struct fec_priv *priv)
 {
 	uint64_t h = 0;
 
 	if (priv->dev.rx_flags & (ETHDRV_RXF_ALLMULTI | ETHDRV_RXF_PROMISC))
-		h = ~0ull;
+		return ~0ull;
 	for (unsigned i = 0; i < priv->dev.mc_count; i++)
 		h |= 1ull << fec_hash_bit(priv->dev.mc_list[i]);
-	*gaur = (uint32_t)(h >> 32);
-	*galr = (uint32_t)h;
+	return h;
 }
 
 static uint32_t fec_rcr(const struct fec_priv *priv)
@@ -159,10 +158,26 @@ static uint32_t fec_rcr(const struct fec_priv *priv)
 	return rcr;
 }
 
-static void fec_write_mac(const struct fec_priv *priv, const uint8_t *m)
+/* Station address (§1.1): byte 0 in PALR bits 31:24, bytes 4-5 in PAUR 31:16. */
+static uint32_t fec_palr(const uint8_t *m)
 {
-	fec_wr(priv, FEC_REG_PALR, (uint32_t)m[0] << 24 | (uint32_t)m[1] << 16 | m[2] << 8 | m[3]);
-	fec_wr(priv, FEC_REG_PAUR, (uint32_t)m[4] << 24 | (uint32_t)m[5] << 16);
+	return (uint32_t)m[0] << 24 | (uint32_t)m[1] << 16 | (uint32_t)m[2] << 8 | m[3];
+}
+
+static uint32_t fec_paur(const uint8_t *m)
+{
+	return (uint32_t)m[4] << 24 | (uint32_t)m[5] << 16;
+}
+
+static uint32_t fec_ecr(const struct fec_priv *priv)
+{
+	uint32_t ecr = FEC_ECR_ETHEREN | FEC_ECR_DBSWP;
+
+	if (priv->cfg.speed_mbps == 1000)
+		ecr |= FEC_ECR_SPEED;
+	if (priv->cfg.enhanced_bd)
+		ecr |= FEC_ECR_EN1588;
+	return ecr;
 }
 
 struct fec_reg_val {
@@ -170,50 +185,44 @@ struct fec_reg_val {
 	uint32_t val; /* value */
 };
 
-/* §9.1 steps 2-16 as ordered register writes (the rings are built already). */
+/* §9.1 steps 2-19 as ordered register writes (the rings are built already). */
 static void fec_hw_config(struct fec_priv *priv)
 {
-	uint32_t gaur, galr, ecr = FEC_ECR_ETHEREN | FEC_ECR_DBSWP;
+	uint64_t hash = fec_group_hash(priv);
+	const struct fec_reg_val seq[] = {
+		/* 2: station address. */
+		{ FEC_REG_PALR, fec_palr(priv->dev.mac) },
+		{ FEC_REG_PAUR, fec_paur(priv->dev.mac) },
+		/* 3: events off and clear; MII belongs to the MDIO bus (§5). */
+		{ FEC_REG_EIMR, 0 },
+		{ FEC_REG_EIR, ~FEC_EV_MII },
+		/* 5: rings and RX buffer size. */
+		{ FEC_REG_RDSR, priv->rx.bd_bus },
+		{ FEC_REG_MRBR, FEC_RX_BUF_SIZE },
+		{ FEC_REG_TDSR, priv->tx.bd_bus },
+		/* 6: full duplex (the line is point to point). */
+		{ FEC_REG_TCR, FEC_TCR_FDEN },
+		/* 8: no SHIFT16; truncate beyond the buffer. */
+		{ FEC_REG_RACC, 0 },
+		{ FEC_REG_FTRL, FEC_RX_BUF_SIZE },
+		/* 9, 11: receive control, filters. */
+		{ FEC_REG_RCR, fec_rcr(priv) },
+		{ FEC_REG_IAUR, 0 },
+		{ FEC_REG_IALR, 0 },
+		{ FEC_REG_GAUR, (uint32_t)(hash >> 32) },
+		{ FEC_REG_GALR, (uint32_t)hash },
+		/* 12: store and forward. */
+		{ FEC_REG_TFWR, FEC_TFWR_STRFWD },
+		/* 14: MIB counting on. */
+		{ FEC_REG_MIBC, 0 },
+		/* 15, 16: enable, then RX descriptors active. */
+		{ FEC_REG_ECR, fec_ecr(priv) },
+		{ FEC_REG_RDAR, FEC_DAR_ACTIVE },
+	};
 
-	if (priv->cfg.speed_mbps == 1000)
-		ecr |= FEC_ECR_SPEED;
-	if (priv->cfg.enhanced_bd)
-		ecr |= FEC_ECR_EN1588;
-	fec_group_hash(priv, &gaur, &galr);
-	fec_write_mac(priv, priv->dev.mac); /* step 2 */
-	{
-		const struct fec_reg_val seq[] = {
-			/* 3: events off and clear; MII belongs to the MDIO bus (§5). */
-			{ FEC_REG_EIMR, 0 },
-			{ FEC_REG_EIR, ~FEC_EV_MII },
-			/* 5: rings and RX buffer size. */
-			{ FEC_REG_RDSR, priv->rx.bd_bus },
-			{ FEC_REG_MRBR, FEC_RX_BUF_SIZE },
-			{ FEC_REG_TDSR, priv->tx.bd_bus },
-			/* 6: full duplex (the line is point to point). */
-			{ FEC_REG_TCR, FEC_TCR_FDEN },
-			/* 8: no SHIFT16; truncate beyond the buffer. */
-			{ FEC_REG_RACC, 0 },
-			{ FEC_REG_FTRL, FEC_RX_BUF_SIZE },
-			/* 9, 11: receive control, filters. */
-			{ FEC_REG_RCR, fec_rcr(priv) },
-			{ FEC_REG_IAUR, 0 },
-			{ FEC_REG_IALR, 0 },
-			{ FEC_REG_GAUR, gaur },
-			{ FEC_REG_GALR, galr },
-			/* 12: store and forward. */
-			{ FEC_REG_TFWR, FEC_TFWR_STRFWD },
-			/* 14: MIB counting on. */
-			{ FEC_REG_MIBC, 0 },
-			/* 15, 16: enable, then RX descriptors active. */
-			{ FEC_REG_ECR, ecr },
-			{ FEC_REG_RDAR, FEC_DAR_ACTIVE },
-		};
-
-		for (size_t i = 0; i < ETHDRV_ARRAY_SIZE(seq); i++)
-			fec_wr(priv, seq[i].reg, seq[i].val);
-	}
-	/* 19: interrupt coalescing. */
+	for (size_t i = 0; i < ETHDRV_ARRAY_SIZE(seq); i++)
+		fec_wr(priv, seq[i].reg, seq[i].val);
+	/* 19: interrupt coalescing (18, unmasking, follows in fec__irq_start()). */
 	fec__coal_apply(priv, FEC_RX);
 	fec__coal_apply(priv, FEC_TX);
 }
@@ -324,22 +333,23 @@ static int fec_set_mac(struct ethdrv_netdev *dev, const uint8_t mac[ETHDRV_ETH_A
 {
 	struct fec_priv *priv = FEC_FROM_NETDEV(dev);
 
-	if (priv->hw_up)
-		fec_write_mac(priv, mac);
+	if (priv->hw_up) {
+		fec_wr(priv, FEC_REG_PALR, fec_palr(mac));
+		fec_wr(priv, FEC_REG_PAUR, fec_paur(mac));
+	}
 	return 0;
 }
 
 static int fec_set_rx_mode(struct ethdrv_netdev *dev)
 {
 	struct fec_priv *priv = FEC_FROM_NETDEV(dev);
-	uint32_t gaur, galr;
+	uint64_t hash = fec_group_hash(priv);
 
 	if (!priv->hw_up)
 		return 0;
-	fec_group_hash(priv, &gaur, &galr);
 	fec_wr(priv, FEC_REG_RCR, fec_rcr(priv));
-	fec_wr(priv, FEC_REG_GAUR, gaur);
-	fec_wr(priv, FEC_REG_GALR, galr);
+	fec_wr(priv, FEC_REG_GAUR, (uint32_t)(hash >> 32));
+	fec_wr(priv, FEC_REG_GALR, (uint32_t)hash);
 	return 0;
 }
 
