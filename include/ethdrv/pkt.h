@@ -48,6 +48,23 @@ struct ethdrv_pkt {
 ETHDRV_EXPORT int ethdrv_pkt_pool_new(unsigned count, struct ethdrv_pkt_pool **out);
 
 /**
+ * ethdrv_pkt_pool_new_in() - a pool whose packets live in caller memory
+ * @mem: storage for the packets, aligned for struct ethdrv_pkt; typically
+ *       DMA memory a device reaches (mmio.h), so buffers need no copy
+ * @size: bytes at @mem; at least @count * sizeof(struct ethdrv_pkt)
+ * @count: number of buffers, 1..1048576
+ * @out: receives the pool
+ *
+ * The packets are zeroed and used in place; @mem must outlive the pool and
+ * is not freed by ethdrv_pkt_pool_free().
+ *
+ * Return: 0, -EINVAL for a bad argument or too small @mem, or -ENOMEM.
+ * Context: setup; allocates the pool's bookkeeping.
+ */
+ETHDRV_EXPORT int ethdrv_pkt_pool_new_in(void *mem, size_t size, unsigned count,
+					 struct ethdrv_pkt_pool **out);
+
+/**
  * ethdrv_pkt_pool_free() - release a pool
  * @pool: the pool, or NULL
  *

@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include "ethdrv/log.h"
 #include "ethdrv/pkt.h"
 
@@ -18,7 +19,8 @@ ETHDRV_LOG_MODULE(pkt);
 #define PKT_NIL UINT32_MAX /* empty stack / end of the links */
 
 struct ethdrv_pkt_pool {
-	struct ethdrv_pkt *pkts; /* the packets, one calloc */
+	struct ethdrv_pkt *pkts; /* the packets, one calloc or the caller's memory */
+	bool own_pkts; /* pkts was allocated here (not ethdrv_pkt_pool_new_in()) */
 	uint32_t *link; /* link[i]: index below i on the free stack (atomic) */
 	uint64_t head; /* tag << 32 | top index, PKT_NIL when empty (atomic) */
 	unsigned size; /* packets in the pool */
@@ -71,19 +73,22 @@ static void pool_note_avail(struct ethdrv_pkt_pool *pool, unsigned avail)
 		;
 }
 
-ETHDRV_EXPORT int ethdrv_pkt_pool_new(unsigned count, struct ethdrv_pkt_pool **out)
+/* A pool around @pkts (zeroed storage for @count packets). */
+static int pool_create(struct ethdrv_pkt *pkts, bool own, unsigned count,
+		       struct ethdrv_pkt_pool **out)
 {
 	struct ethdrv_pkt_pool *pool;
 
-	if (!out || count == 0 || count > PKT_POOL_MAX)
-		return -EINVAL;
 	pool = calloc(1, sizeof(*pool));
 	if (!pool)
 		return -ENOMEM;
-	pool->pkts = calloc(count, sizeof(*pool->pkts));
 	pool->link = calloc(count, sizeof(*pool->link));
-	if (!pool->pkts || !pool->link)
-		goto err_free_pool;
+	if (!pool->link) {
+		free(pool);
+		return -ENOMEM;
+	}
+	pool->pkts = pkts;
+	pool->own_pkts = own;
 	for (unsigned i = 0; i < count; i++) {
 		pool->pkts[i].pool = pool;
 		pool->pkts[i].flags = ETHDRV_PKT_F_FREE;
@@ -93,12 +98,33 @@ ETHDRV_EXPORT int ethdrv_pkt_pool_new(unsigned count, struct ethdrv_pkt_pool **o
 	pool->size = pool->avail = pool->min_avail = count;
 	*out = pool;
 	return 0;
+}
 
-err_free_pool:
-	free(pool->link);
-	free(pool->pkts);
-	free(pool);
-	return -ENOMEM;
+ETHDRV_EXPORT int ethdrv_pkt_pool_new(unsigned count, struct ethdrv_pkt_pool **out)
+{
+	struct ethdrv_pkt *pkts;
+	int ret;
+
+	if (!out || count == 0 || count > PKT_POOL_MAX)
+		return -EINVAL;
+	pkts = calloc(count, sizeof(*pkts));
+	if (!pkts)
+		return -ENOMEM;
+	ret = pool_create(pkts, true, count, out);
+	if (ret)
+		free(pkts);
+	return ret;
+}
+
+ETHDRV_EXPORT int ethdrv_pkt_pool_new_in(void *mem, size_t size, unsigned count,
+					 struct ethdrv_pkt_pool **out)
+{
+	if (!out || !mem || count == 0 || count > PKT_POOL_MAX ||
+	    (uintptr_t)mem % _Alignof(struct ethdrv_pkt) ||
+	    size / sizeof(struct ethdrv_pkt) < count)
+		return -EINVAL;
+	memset(mem, 0, count * sizeof(struct ethdrv_pkt));
+	return pool_create(mem, false, count, out);
 }
 
 ETHDRV_EXPORT void ethdrv_pkt_pool_free(struct ethdrv_pkt_pool *pool)
@@ -115,7 +141,8 @@ ETHDRV_EXPORT void ethdrv_pkt_pool_free(struct ethdrv_pkt_pool *pool)
 		return;
 	}
 	free(pool->link);
-	free(pool->pkts);
+	if (pool->own_pkts)
+		free(pool->pkts);
 	free(pool);
 }
 

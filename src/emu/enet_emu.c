@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ENET model: lifecycle, the MMIO bus a driver sees (register accesses with
+ * their interconnect latency, the DMA region, the interrupt eventfds) and
+ * the MAC's configured speed and gap. Every access takes the line lock and
+ * first applies the events already due (enet_emu_line.c). Behaviour and
+ * assumptions: enet_emu.h; section numbers are docs/enet.md.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "enet_emu_priv.h"
+
+#define DMA_SIZE_MIN 4096u
+#define DMA_SIZE_MAX (1ull << 30)
+#define DMA_ALIGN 4096u
+#define FIFO_MAX 4096u
+
+const struct ethdrv_stat_desc enet_emu_stats_desc[] = {
+	ETHDRV_STAT_DESC(struct enet_emu_stats, reg_reads),
+	ETHDRV_STAT_DESC(struct enet_emu_stats, reg_writes),
+	ETHDRV_STAT_DESC(struct enet_emu_stats, bad_accesses),
+	ETHDRV_STAT_DESC(struct enet_emu_stats, resets),
+	ETHDRV_STAT_DESC(struct enet_emu_stats, tx_frames),
+	ETHDRV_STAT_DESC(struct enet_emu_stats, tx_bytes),
+	ETHDRV_STAT_DESC(struct enet_emu_stats, tx_bad_len),
+	ETHDRV_STAT_DESC(struct enet_emu_stats, tx_aborted),
+	ETHDRV_STAT_DESC(struct enet_emu_stats, tx_unstarted_dropped),
+	ETHDRV_STAT_DESC(struct enet_emu_stats, tx_fetch_waits),
+	ETHDRV_STAT_DESC(struct enet_emu_stats, rx_frames),
+	ETHDRV_STAT_DESC(struct enet_emu_stats, rx_bytes),
+	ETHDRV_STAT_DESC(struct enet_emu_stats, rx_dropped_nobd),
+	ETHDRV_STAT_DESC(struct enet_emu_stats, rx_dropped_disabled),
+	ETHDRV_STAT_DESC(struct enet_emu_stats, rx_dropped_filter),
+	ETHDRV_STAT_DESC(struct enet_emu_stats, rx_cut),
+	ETHDRV_STAT_DESC(struct enet_emu_stats, rx_bad_bufsize),
+	ETHDRV_STAT_DESC(struct enet_emu_stats, rx_crc_errors),
+	ETHDRV_STAT_DESC(struct enet_emu_stats, dma_errors),
+	ETHDRV_STAT_DESC(struct enet_emu_stats, coal_count_fires),
+	ETHDRV_STAT_DESC(struct enet_emu_stats, coal_timer_fires),
+	ETHDRV_STAT_DESC(struct enet_emu_stats, irq_asserts),
+	ETHDRV_STAT_DESC(struct enet_emu_stats, faults),
+};
+const size_t enet_emu_stats_desc_count = ETHDRV_ARRAY_SIZE(enet_emu_stats_desc);
+
+unsigned enet__gap_bytes(const struct enet_emu *emu)
+{
+	unsigned tipg = emu->regs[R_TIPG / 4] & ETHDRV_GENMASK(4, 0);
+
+	return tipg >= 8 && tipg <= 26 ? tipg : 12;
+}
+
+uint64_t enet__mac_byte_ns(const struct enet_emu *emu)
+{
+	if (emu->regs[R_ECR / 4] & ECR_SPEED)
+		return 8; /* 1000 Mb/s (§4.1) */
+	return (emu->regs[R_RCR / 4] & RCR_RMII_10T) ? 800 : 80; /* 10 / 100 Mb/s (§4.2) */
+}
+
+/* ---- the bus ---- */
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ volatile("yield");
+#endif
+}
+
+/* The interconnect's cost of one access (real time only). */
+static void mmio_delay(const struct enet_emu *emu)
+{
+	struct timespec ts;
+	uint64_t end;
+
+	if (!emu->cfg.mmio_latency_ns || !emu->line->cfg.realtime)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	end = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec + emu->cfg.mmio_latency_ns;
+	do {
+		cpu_relax();
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+	} while ((uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec < end);
+}
+
+uint32_t enet_emu_read32(struct enet_emu *emu, uint32_t off)
+{
+	struct enet_line *line = emu->line;
+	uint64_t now;
+	uint32_t v;
+
+	mmio_delay(emu);
+	pthread_mutex_lock(&line->lock);
+	now = enet__now(line);
+	enet__line_run(line, now, true);
+	v = enet__reg_read(emu, off, now);
+	ethdrv_counter_inc(&emu->st.reg_reads);
+	pthread_mutex_unlock(&line->lock);
+	return v;
+}
+
+void enet_emu_write32(struct enet_emu *emu, uint32_t off, uint32_t val)
+{
+	struct enet_line *line = emu->line;
+	uint64_t now;
+
+	mmio_delay(emu);
+	pthread_mutex_lock(&line->lock);
+	now = enet__now(line);
+	enet__line_run(line, now, true);
+	enet__reg_write(emu, off, val, now);
+	ethdrv_counter_inc(&emu->st.reg_writes);
+	enet__line_kick(line);
+	pthread_mutex_unlock(&line->lock);
+}
+
+static uint32_t emu_bus_read32(void *ctx, uint32_t off)
+{
+	return enet_emu_read32(ctx, off);
+}
+
+static void emu_bus_write32(void *ctx, uint32_t off, uint32_t val)
+{
+	enet_emu_write32(ctx, off, val);
+}
+
+static const struct ethdrv_mmio_ops enet_emu_bus_ops = {
+	.read32 = emu_bus_read32,
+	.write32 = emu_bus_write32,
+	.close = NULL,
+};
+
+void enet_emu_get_bus(struct enet_emu *emu, struct ethdrv_mmio_bus *bus)
+{
+	memset(bus, 0, sizeof(*bus));
+	bus->ops = &enet_emu_bus_ops;
+	bus->ctx = emu;
+	bus->window = ENET_EMU_WINDOW;
+	bus->dma = emu->dma;
+	for (unsigned i = 0; i < ETHDRV_MMIO_IRQ_MAX; i++)
+		bus->irq_fd[i] = i < ENET_EMU_IRQ_LINES ? emu->irq_fd[i] : -1;
+	snprintf(bus->desc, sizeof(bus->desc), "emu:enet");
+}
+
+/* ---- lifecycle ---- */
+
+void enet_emu_config_default(struct enet_emu_config *cfg)
+{
+	*cfg = (struct enet_emu_config){ .dma_bus = 0x40000000ull,
+					 .dma_size = 8u << 20,
+					 .mmio_latency_ns = 100,
+					 .clk_ahb_hz = 125000000u,
+					 .tx_fifo_frames = 64 };
+}
+
+static int emu_check_config(const struct enet_emu_config *c)
+{
+	if (c->dma_size < DMA_SIZE_MIN || c->dma_size > DMA_SIZE_MAX || c->dma_size % DMA_ALIGN)
+		return -EINVAL;
+	/* Descriptors carry 32-bit bus addresses (§3.2). */
+	if (c->dma_bus % DMA_ALIGN || c->dma_bus + c->dma_size > (1ull << 32))
+		return -EINVAL;
+	if (!c->clk_ahb_hz || !c->tx_fifo_frames || c->tx_fifo_frames > FIFO_MAX)
+		return -EINVAL;
+	return 0;
+}
+
+static void emu_release(struct enet_emu *emu)
+{
+	for (unsigned i = 0; i < ENET_EMU_IRQ_LINES; i++)
+		if (emu->irq_fd[i] >= 0)
+			close(emu->irq_fd[i]);
+	free(emu->dma.virt);
+	free(emu->fifo);
+	free(emu);
+}
+
+static int emu_alloc(struct enet_emu *emu)
+{
+	emu->fifo = calloc(emu->cfg.tx_fifo_frames, sizeof(*emu->fifo));
+	emu->dma.virt = aligned_alloc(DMA_ALIGN, emu->cfg.dma_size);
+	if (!emu->fifo || !emu->dma.virt)
+		return -ENOMEM;
+	memset(emu->dma.virt, 0, emu->cfg.dma_size);
+	emu->dma.bus = emu->cfg.dma_bus;
+	emu->dma.size = emu->cfg.dma_size;
+	for (unsigned i = 0; i < ENET_EMU_IRQ_LINES; i++) {
+		emu->irq_fd[i] = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+		if (emu->irq_fd[i] < 0)
+			return -errno;
+	}
+	return 0;
+}
+
+int enet_emu_new(const struct enet_emu_config *cfg, struct enet_line *line, unsigned port,
+		 struct enet_emu **out)
+{
+	struct enet_emu *emu;
+	int ret;
+
+	if (!line || !out || port > 1)
+		return -EINVAL;
+	emu = calloc(1, sizeof(*emu));
+	if (!emu)
+		return -ENOMEM;
+	for (unsigned i = 0; i < ENET_EMU_IRQ_LINES; i++)
+		emu->irq_fd[i] = -1;
+	if (cfg)
+		emu->cfg = *cfg;
+	else
+		enet_emu_config_default(&emu->cfg);
+	ret = emu_check_config(&emu->cfg);
+	if (!ret)
+		ret = emu_alloc(emu);
+	if (ret)
+		goto err_release;
+	emu->line = line;
+	emu->port = port;
+	enet__regs_init_map(emu);
+	enet__regs_reset(emu);
+	enet__dma_reset(emu);
+	enet__coal_reset(emu);
+	pthread_mutex_lock(&line->lock);
+	ret = enet__line_attach(line, port, emu);
+	pthread_mutex_unlock(&line->lock);
+	if (ret)
+		goto err_release;
+	*out = emu;
+	return 0;
+
+err_release:
+	emu_release(emu);
+	return ret;
+}
+
+void enet_emu_free(struct enet_emu *emu)
+{
+	if (!emu)
+		return;
+	pthread_mutex_lock(&emu->line->lock);
+	enet__line_detach(emu->line, emu->port);
+	pthread_mutex_unlock(&emu->line->lock);
+	emu_release(emu);
+}
+
+int enet_emu_peek_reg(struct enet_emu *emu, uint32_t off, uint32_t *val)
+{
+	int ret;
+
+	pthread_mutex_lock(&emu->line->lock);
+	ret = enet__reg_peek(emu, off, val);
+	pthread_mutex_unlock(&emu->line->lock);
+	return ret;
+}
+
+bool enet_emu_irq_asserted(struct enet_emu *emu, unsigned n)
+{
+	bool level;
+
+	if (n >= ENET_EMU_IRQ_LINES)
+		return false;
+	pthread_mutex_lock(&emu->line->lock);
+	level = emu->irq_level[n];
+	pthread_mutex_unlock(&emu->line->lock);
+	return level;
+}
+
+void enet_emu_get_stats(struct enet_emu *emu, struct enet_emu_stats *st)
+{
+	pthread_mutex_lock(&emu->line->lock);
+	*st = emu->st;
+	pthread_mutex_unlock(&emu->line->lock);
+}
+
+struct enet_line *enet_emu_line(struct enet_emu *emu)
+{
+	return emu->line;
+}

@@ -1,0 +1,363 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Hardware model of NXP's ENET Ethernet controller (the block Linux's fec
+ * driver runs on i.MX6/7/8M), QEMU-style, and the full-duplex
+ * point-to-point line between two of them (docs/design.md §5b). Written
+ * from docs/enet.md only (section numbers below are docs/enet.md), never
+ * from a driver. A driver reaches it through struct ethdrv_mmio_bus
+ * (enet_emu_get_bus()): 32-bit registers, one DMA region, level eventfds.
+ *
+ * Files: enet_emu.c (lifecycle, bus, clock), enet_emu_regs.c (register
+ * table and dispatch), enet_emu_dma.c (descriptor rings), enet_emu_irq.c
+ * (events, coalescing, interrupt lines), enet_emu_line.c (wire timing and
+ * the engine thread), enet_emu_fault.c (fault knobs).
+ *
+ * What it models:
+ * - The single-queue register map of §1.1 with reset values and write
+ *   masks; EIR write-1-to-clear; ECR reset/enable/DBSWP/EN1588/SPEED; RCR
+ *   MAX_FL, LOOP, PROM, BC_REJ, CRCFWD, speed bits; TCR GTS with GRA, FDEN;
+ *   station address and the individual and group hash filters (§1.1);
+ *   RDSR/TDSR/MRBR/FTRL/TIPG/RACC.SHIFT16; RDAR/TDAR (§3.4); RXIC0/TXIC0
+ *   coalescing (§6); the MIB block with MIBC (§7).
+ * - Descriptors (§3): legacy 8-byte BDs and enhanced 32-byte BDs
+ *   (ECR.EN1588), in the DBSWP=1 little-endian layout and the DBSWP=0
+ *   big-endian one; ownership words read with acquire and written with
+ *   release ordering; wrap, last, TC/ABC, the RX status bits; enhanced INT
+ *   gating and BDU write-back.
+ * - Interrupts: EIR & EIMR per line, each line a level eventfd (§8):
+ *   int0 carries queue 0, MII and every other event; int1 and int2 the ring
+ *   1 and 2 bits, which this single-queue model never raises.
+ * - Time: frames occupy the line for preamble+SFD (8 bytes), the frame
+ *   padded to 60 bytes plus FCS, and TIPG bytes of gap, at 8 ns/byte
+ *   (1000 Mb/s), 80 ns/byte (100 Mb/s) or 800 ns/byte (10 Mb/s); both
+ *   directions at once. Real time against CLOCK_MONOTONIC with absolute
+ *   deadlines, or a virtual clock that only enet_line_run_until() moves.
+ *
+ * Assumptions where the facts are unknown or conflict (docs/enet.md §12):
+ * - ECR resets to 0x7000_0000 (NuttX's reserved value; QEMU: 0xF000_0000,
+ *   §1.1, §11). ECR.RESET completes within the write: ECR always reads it 0.
+ *   Both RESET and ECR=0 are accepted (§4.1).
+ * - MRBR keeps bits 13:4 (QEMU, §1.1/§11); MRBR below 16 stores nothing:
+ *   such a frame is dropped and counted (IEEE_R_MACERR, rx_bad_bufsize).
+ * - TIPG values 8..26 set the gap in bytes; other values mean 12.
+ * - FIFO thresholds (RSFL..TAFL), TFWR, OPD, TACC, RCR.FCE/PADEN/NLC and
+ *   the 1588 registers are storage without effect. The multi-queue
+ *   registers (§1.2) read as zero and ignore writes. Accesses to offsets
+ *   outside the table, unaligned or outside the 0x4000 window read 0,
+ *   write nothing and are counted (bad_accesses).
+ * - TX: the DMA fetches every ready BD when TDAR is written (or when GTS
+ *   is cleared, or when a FIFO slot frees while TDAR is active) into a TX
+ *   FIFO of cfg.tx_fifo_frames whole frames of up to 2048 bytes
+ *   (store-and-forward; §3.4 "faithful model"): TDAR reads 0 once the walk
+ *   met a BD with R=0, usually before the last R clears (as U-Boot saw). A
+ *   frame whose BDs are not all ready (R=0 before L) waits for the next
+ *   TDAR write. R clears, TXB/TXF are raised and MIB counts when the frame's
+ *   last bit has left the MAC. Frames shorter than 60 bytes are padded with
+ *   zeros when TC=1; TC=0 sends the buffer as is (the last 4 bytes are the
+ *   FCS); ABC sends a bad FCS. A frame longer than MAX_FL is sent and raises
+ *   BABT (§10.10); one longer than 2048 bytes or of length 0 is not sent:
+ *   its BDs complete, UN is raised and IEEE_T_MACERR counts it.
+ * - RX: the length in the last BD is the frame's total length (MCUX, §3.5,
+ *   §11) including the FCS unless RCR.CRCFWD=1, plus 2 with RACC.SHIFT16;
+ *   non-last BDs hold MRBR bytes. A frame that finds the current BD not
+ *   empty, or RDAR cleared, is dropped: RDAR clears, RMON_R_PACKETS and
+ *   IEEE_R_DROP count it (§10.13 gives the candidates, we pick R_DROP). A
+ *   frame that runs out of empty BDs part-way is cut there: its last written
+ *   BD gets L and OV, IEEE_R_MACERR counts it, RDAR clears.
+ * - RX filter (§1.1, §10.15): PROM accepts everything and sets M on frames
+ *   the filter would have refused; broadcast passes unless RCR.BC_REJ;
+ *   unicast passes on PALR/PAUR or the individual hash, multicast on the
+ *   group hash. Refused frames use no BD and count in rx_dropped_filter.
+ * - MIB: RMON_R_* count every frame that reaches the MAC, IEEE_R_FRAME_OK
+ *   and IEEE_R_OCTETS_OK those written to memory without error; octets
+ *   include the FCS; counting only while MIBC.MIB_DIS=0; counters are
+ *   writable while MIB_DIS=1; MIB_CLEAR zeroes them and reads back 0;
+ *   MIB_IDLE always reads 1.
+ * - Coalescing (§6): with ICEN the frame event (RXF or TXF) is raised when
+ *   ICFT frames completed or ICTT x 64 clock periods passed since the first
+ *   unsignalled one; ICFT=0 or ICTT=0 disables that trigger. ICCS=1 counts
+ *   cfg.clk_ahb_hz; ICCS=0 the MII TX clock (125/25/2.5 MHz at
+ *   1000/100/10 Mb/s). Clearing ICEN with frames pending raises the event.
+ *   TXB/RXB are never coalesced.
+ * - Graceful stop (§4.3, §10.7): GTS drops the fetched frames that have not
+ *   started (their BDs stay R=1 and are fetched again after GTS clears) and
+ *   raises GRA when the frame on the wire has ended, at once if none, never
+ *   without link.
+ * - ETHEREN 1->0 (also by EBERR) and 0->1 rewind both rings and clear
+ *   RDAR/TDAR (§3.4); a frame on the wire then ends early with a bad FCS
+ *   (the peer counts a CRC error), its BDs are not written back.
+ * - DMA errors (§10.11): a BD or buffer (address + length) outside the DMA
+ *   region raises EBERR, clears ETHEREN and counts dma_errors; nothing
+ *   outside the region is read or written. The RX frame in flight is
+ *   dropped; the TX frame is not sent.
+ * - Link: up while both ends are attached and no flap is in progress.
+ *   Frames sent while it is down are lost (counted by the line). A MAC whose
+ *   speed (ECR.SPEED, RCR.RMII_10T) differs from the line's neither sends
+ *   nor receives intelligible frames: they are lost and counted
+ *   (speed_mismatch). RCR.LOOP=1 (its reset value) sends every frame back to
+ *   the MAC's own receiver instead of the line, and the line's frames to
+ *   that MAC are lost (lost_loopback). Half duplex (TCR.FDEN=0,
+ *   RCR.DRT) is not modelled.
+ * - Enhanced BDs: TX write-back sets BDU and clears the ESC error bits;
+ *   RX write-back sets BDU, UC for unicast, ME on a frame error; checksum,
+ *   VLAN and timestamp fields are written 0. Events of a BD without its INT
+ *   bit are not raised (§3.3).
+ * - MDIO (§5): MMFR and MSCR are plain registers (reset 0) until the MDIO
+ *   block (enet_mdio.c) is wired into enet_emu_mdio_read()/_write() in
+ *   enet_emu_regs.c; EIR.MII is raised only through enet_emu_raise_mii().
+ * - Register accesses cost cfg.mmio_latency_ns of busy waiting in real-time
+ *   mode (interconnect latency), nothing on the virtual clock.
+ * - Real time (docs/host.md §4): events are applied at or after their
+ *   physical time, never before. The engine thread sleeps until the
+ *   earliest deadline but wakes at most once per cfg.batch_ns; register
+ *   accesses first apply every event already due. Lateness is counted.
+ *   Between its deadline and its application a frame may use an RX BD
+ *   returned in that window.
+ */
+#ifndef ETHDRV_EMU_ENET_EMU_H
+#define ETHDRV_EMU_ENET_EMU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "ethdrv/mmio.h"
+#include "ethdrv/stats.h"
+
+#define ENET_EMU_WINDOW 0x4000u /* register window (§1.1) */
+#define ENET_EMU_IRQ_LINES 3 /* int0, int1, int2 (§8) */
+#define ENET_EMU_FRAME_MAX 2048u /* largest TX frame the FIFO holds (assumption) */
+
+struct enet_line;
+struct enet_emu;
+
+/* The line between two models. */
+struct enet_line_config {
+	unsigned speed_mbps; /* 10, 100 or 1000; default 1000 */
+	bool realtime; /* true (default): CLOCK_MONOTONIC and an engine thread */
+	uint64_t batch_ns; /* real time: engine wakes at most this often; default 200000 */
+	uint64_t seed; /* PRNG seed for bit errors; default 1 */
+};
+
+/* One controller. */
+struct enet_emu_config {
+	uint64_t dma_bus; /* bus address of the DMA region; default 0x40000000 */
+	size_t dma_size; /* bytes of DMA memory; default 8 MiB, 4 KiB..1 GiB, below 4 GiB */
+	unsigned mmio_latency_ns; /* per register access in real time; default 100 */
+	uint32_t clk_ahb_hz; /* ENET system clock for ICCS=1; default 125000000 */
+	unsigned tx_fifo_frames; /* TX FIFO depth in frames; default 64, 1..4096 */
+	uint8_t node_id; /* for log messages */
+};
+
+/* Faults (enet_emu_inject()); each is counted when it takes effect. */
+enum enet_emu_fault {
+	/* The next @arg frames are dropped as if no RX BD were empty, counted
+	 * in IEEE_R_DROP; RDAR stays set (the ring is not really full, so no
+	 * driver would write RDAR again: real exhaustion clears it). */
+	ENET_EMU_FAULT_RX_EXHAUST,
+	/* The next RX DMA access fails: EBERR, ETHEREN cleared. */
+	ENET_EMU_FAULT_RX_BUS_ERROR,
+	/* The next TX DMA access fails: EBERR, ETHEREN cleared. */
+	ENET_EMU_FAULT_TX_BUS_ERROR,
+	ENET_EMU_FAULT_COUNT
+};
+
+/* Model counters, monotonic since creation (reset does not clear them). */
+struct enet_emu_stats {
+	ethdrv_counter_t reg_reads; /* register reads */
+	ethdrv_counter_t reg_writes; /* register writes */
+	ethdrv_counter_t bad_accesses; /* unaligned, outside the window or unknown offset */
+	ethdrv_counter_t resets; /* ECR.RESET writes */
+	ethdrv_counter_t tx_frames; /* frames that left the MAC */
+	ethdrv_counter_t tx_bytes; /* their bytes incl. FCS and padding */
+	ethdrv_counter_t tx_bad_len; /* frames of length 0 or over 2048 bytes (not sent) */
+	ethdrv_counter_t tx_aborted; /* frames cut by ETHEREN=0 while on the wire */
+	ethdrv_counter_t tx_unstarted_dropped; /* fetched frames put back by GTS or disable */
+	ethdrv_counter_t tx_fetch_waits; /* walks stopped by a full TX FIFO */
+	ethdrv_counter_t rx_frames; /* frames written to memory (good or flagged) */
+	ethdrv_counter_t rx_bytes; /* their length field sum */
+	ethdrv_counter_t rx_dropped_nobd; /* no empty BD or RDAR cleared (IEEE_R_DROP) */
+	ethdrv_counter_t rx_dropped_disabled; /* arrived while ETHEREN=0 */
+	ethdrv_counter_t rx_dropped_filter; /* refused by the address filter */
+	ethdrv_counter_t rx_cut; /* ran out of BDs part-way (L+OV) */
+	ethdrv_counter_t rx_bad_bufsize; /* MRBR below 16 */
+	ethdrv_counter_t rx_crc_errors; /* frames written with CR */
+	ethdrv_counter_t dma_errors; /* EBERR: BD or buffer outside the region */
+	ethdrv_counter_t coal_count_fires; /* coalesced events raised by ICFT */
+	ethdrv_counter_t coal_timer_fires; /* coalesced events raised by ICTT */
+	ethdrv_counter_t irq_asserts; /* interrupt line low -> high transitions */
+	ethdrv_counter_t faults; /* faults that took effect */
+};
+
+/* Line counters. */
+struct enet_line_stats {
+	ethdrv_counter_t frames[2]; /* frames sent by port 0 / 1 that reached the peer */
+	ethdrv_counter_t bytes[2]; /* their wire bytes (preamble, FCS, gap included) */
+	ethdrv_counter_t lost_no_peer; /* sent with no MAC at the other end */
+	ethdrv_counter_t lost_link_down; /* sent while the link was down */
+	ethdrv_counter_t speed_mismatch; /* sent or received at a speed not the line's */
+	ethdrv_counter_t lost_loopback; /* arrived at a MAC in internal loopback (RCR.LOOP) */
+	ethdrv_counter_t bit_errors; /* bits flipped by the set bit error rate */
+	ethdrv_counter_t corrupted; /* frames with at least one flipped bit */
+	ethdrv_counter_t flaps; /* link-down periods */
+	ethdrv_counter_t wakeups; /* engine thread wakeups (real time) */
+	ethdrv_counter_t events; /* events applied (frame ends, timers) */
+	ethdrv_counter_t catchups; /* events applied by a register access */
+};
+
+/* Names for registering the counters in a stats set. */
+extern const struct ethdrv_stat_desc enet_emu_stats_desc[];
+extern const size_t enet_emu_stats_desc_count;
+
+/** enet_line_config_default() - defaults listed above */
+void enet_line_config_default(struct enet_line_config *cfg);
+
+/**
+ * enet_line_new() - create a line; in real time its engine thread starts
+ * @cfg: settings (NULL = defaults); copied
+ * @out: receives the line
+ *
+ * Return: 0, -EINVAL (speed not 10/100/1000, batch_ns over 10 ms), -ENOMEM,
+ * or the -errno of pthread_create.
+ */
+int enet_line_new(const struct enet_line_config *cfg, struct enet_line **out);
+
+/**
+ * enet_line_free() - stop the engine and free the line (NULL is ignored)
+ * @line: a line whose models have all been freed
+ */
+void enet_line_free(struct enet_line *line);
+
+/**
+ * enet_line_now() - the line's clock in ns (CLOCK_MONOTONIC or virtual)
+ * @line: the line
+ */
+uint64_t enet_line_now(struct enet_line *line);
+
+/**
+ * enet_line_run_until() - virtual clock: apply every event up to @t_ns and
+ * set the clock to @t_ns
+ * @line: a line with realtime=false
+ * @t_ns: the new time; earlier than now is -EINVAL
+ *
+ * Return: 0 or -EINVAL (real-time line, or @t_ns in the past).
+ * Context: any thread; takes the line lock.
+ */
+int enet_line_run_until(struct enet_line *line, uint64_t t_ns);
+
+/**
+ * enet_line_next_event() - the earliest pending event time, UINT64_MAX if none
+ * @line: the line
+ */
+uint64_t enet_line_next_event(struct enet_line *line);
+
+/**
+ * enet_line_set_link() - force the link down or let it come up
+ * @line: the line
+ * @up: false: down until set up again; true: up (if both ends are attached)
+ */
+void enet_line_set_link(struct enet_line *line, bool up);
+
+/**
+ * enet_line_flap() - take the link down for @down_ns from now
+ * @line: the line
+ * @down_ns: duration, 1 ns..60 s
+ *
+ * Return: 0 or -EINVAL.
+ */
+int enet_line_flap(struct enet_line *line, uint64_t down_ns);
+
+/**
+ * enet_line_set_ber() - bit error rate of frames sent by @port
+ * @line: the line
+ * @port: 0 or 1
+ * @ber: 0 (default) .. 0.01; corrupted frames arrive with a bad FCS
+ *
+ * Return: 0 or -EINVAL.
+ */
+int enet_line_set_ber(struct enet_line *line, unsigned port, double ber);
+
+/** enet_line_link_up() - true while frames can reach the peer */
+bool enet_line_link_up(struct enet_line *line);
+
+/** enet_line_get_stats() - copy the line counters */
+void enet_line_get_stats(struct enet_line *line, struct enet_line_stats *st);
+
+/**
+ * enet_line_lateness() - how late events were applied against their
+ * physical time, in ns (real time only)
+ * @line: the line
+ *
+ * Return: the histogram, valid until the line is freed.
+ */
+const struct ethdrv_hist *enet_line_lateness(struct enet_line *line);
+
+/** enet_emu_config_default() - defaults listed above */
+void enet_emu_config_default(struct enet_emu_config *cfg);
+
+/**
+ * enet_emu_new() - create a controller in its reset state on @port of @line
+ * @cfg: settings (NULL = defaults); copied
+ * @line: the line
+ * @port: 0 or 1, not yet taken
+ * @out: receives the model
+ *
+ * Return: 0, -EINVAL (bad config or port), -EBUSY (port taken), -ENOMEM,
+ * or the -errno of eventfd().
+ */
+int enet_emu_new(const struct enet_emu_config *cfg, struct enet_line *line, unsigned port,
+		 struct enet_emu **out);
+
+/** enet_emu_free() - detach from the line and free (NULL is ignored) */
+void enet_emu_free(struct enet_emu *emu);
+
+/**
+ * enet_emu_get_bus() - the bus a driver uses
+ * @emu: the model
+ * @bus: filled: read32/write32 below, close NULL (the model owns itself),
+ *       window 0x4000, the DMA region, irq_fd[0..2] = int0..int2 and
+ *       irq_fd[3] = -1 (no pps line), desc "emu:enet"
+ */
+void enet_emu_get_bus(struct enet_emu *emu, struct ethdrv_mmio_bus *bus);
+
+/** enet_emu_read32() - a register read as the bus does it. Any thread. */
+uint32_t enet_emu_read32(struct enet_emu *emu, uint32_t off);
+
+/** enet_emu_write32() - a register write as the bus does it. Any thread. */
+void enet_emu_write32(struct enet_emu *emu, uint32_t off, uint32_t val);
+
+/**
+ * enet_emu_peek_reg() - a register's value without side effects (tests)
+ * @emu: the model
+ * @off: byte offset
+ * @val: receives the value a read would return
+ *
+ * Return: 0 or -ENOENT for an offset outside the register table.
+ */
+int enet_emu_peek_reg(struct enet_emu *emu, uint32_t off, uint32_t *val);
+
+/** enet_emu_irq_asserted() - true while interrupt line @n (0..2) is asserted */
+bool enet_emu_irq_asserted(struct enet_emu *emu, unsigned n);
+
+/**
+ * enet_emu_inject() - inject a fault
+ * @emu: the model
+ * @fault: what
+ * @arg: ENET_EMU_FAULT_RX_EXHAUST: frames (1..1000000); others: ignored
+ *
+ * Return: 0 or -EINVAL.
+ */
+int enet_emu_inject(struct enet_emu *emu, enum enet_emu_fault fault, uint64_t arg);
+
+/**
+ * enet_emu_fault_name() - the name of @fault ("rx_exhaust", ...), NULL if
+ * out of range
+ */
+const char *enet_emu_fault_name(enum enet_emu_fault fault);
+
+/** enet_emu_get_stats() - copy the model counters */
+void enet_emu_get_stats(struct enet_emu *emu, struct enet_emu_stats *st);
+
+/** enet_emu_line() - the line the model is on */
+struct enet_line *enet_emu_line(struct enet_emu *emu);
+
+#endif /* ETHDRV_EMU_ENET_EMU_H */

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The fec driver with threaded pollers on the ENET model in real time: the
+ * line's engine thread, two poller threads per device and the test thread
+ * (running both loops: interrupt handlers, start_xmit, knob changes) all
+ * touch the driver and the model at once. Built twice: with ASan like
+ * every test, and with ThreadSanitizer (test-fec-threaded-tsan,
+ * tests/CMakeLists.txt). It asserts behaviour only, never timing.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "fec_pair.h"
+
+#define RUN_TIMEOUT_NS (120ull * 1000000000ull)
+
+static int setup_rt(void **state)
+{
+	struct fec_config cfg = { 0 };
+
+	return setup_cfg(state, &cfg, true);
+}
+
+/* Run both loops until every flow is through; sleep a little when idle. */
+static void run_real(struct fixture *f, void (*each)(struct fixture *, unsigned))
+{
+	uint64_t deadline = ethdrv_now_ns() + RUN_TIMEOUT_NS;
+
+	for (unsigned i = 0; !flows_done(f) && ethdrv_now_ns() < deadline; i++) {
+		int work = 0;
+
+		flows_offer(f);
+		if (each)
+			each(f, i);
+		for (unsigned n = 0; n < 2; n++)
+			work += ethdrv_loop_run_once(f->n[n].loop, ETHDRV_RUN_NOWAIT);
+		if (!work)
+			usleep(50);
+	}
+	flows_check(f);
+}
+
+/* Run the loops until both devices completed @n frames (TX completions are
+ * coalesced: the last ones come with the timer, after the flows are done). */
+static void run_until_sent(struct fixture *f, uint64_t n)
+{
+	uint64_t deadline = ethdrv_now_ns() + RUN_TIMEOUT_NS;
+
+	while ((stat(&f->n[0], "tx_packets") < n || stat(&f->n[1], "tx_packets") < n) &&
+	       ethdrv_now_ns() < deadline) {
+		if (!ethdrv_loop_run_once(f->n[0].loop, ETHDRV_RUN_NOWAIT) +
+		    ethdrv_loop_run_once(f->n[1].loop, ETHDRV_RUN_NOWAIT))
+			usleep(50);
+	}
+}
+
+/* Every few hundred loop rounds: switch pollers; once, threaded off and on. */
+static void churn(struct fixture *f, unsigned i)
+{
+	if (i % 300 == 0)
+		for (unsigned k = 0; k < 2; k++)
+			set(&f->n[k], "napi_split", (i / 300) % 2 ? "0" : "1");
+	if (i == 2000 || i == 3000)
+		for (unsigned k = 0; k < 2; k++)
+			set(&f->n[k], "threaded", i == 2000 ? "0" : "1");
+}
+
+static void test_threaded_split_switch(void **state)
+{
+	struct fixture *f = *state;
+	struct flow a = { .n = 3000, .len_of = len_mixed, .window = 64 };
+	struct flow b = { .n = 3000, .len_of = len_mixed, .window = 64 };
+
+	add_flow(f, &a, 0, 0);
+	add_flow(f, &b, 1, 1);
+	for (unsigned k = 0; k < 2; k++)
+		set(&f->n[k], "threaded", "1");
+	run_real(f, churn);
+	run_until_sent(f, 3000);
+	for (unsigned k = 0; k < 2; k++) {
+		assert_true(stat(&f->n[k], "napi_rx_thread_wakeups") > 0);
+		assert_int_equal(stat(&f->n[k], "tx_packets"), 3000);
+		assert_int_equal(stat(&f->n[k], "rx_missed_errors"), 0);
+	}
+	end_flows(f);
+}
+
+static void test_threaded_moderation(void **state)
+{
+	struct fixture *f = *state;
+	struct flow a = { .n = 4000, .len_of = len_mixed, .window = 64 };
+	struct flow b = { .n = 1000, .len_of = len_mixed, .window = 16 };
+
+	/* DIM, software coalescing and small coalescing thresholds in threads. */
+	add_flow(f, &a, 0, 0);
+	add_flow(f, &b, 1, 1);
+	for (unsigned k = 0; k < 2; k++) {
+		set(&f->n[k], "threaded", "1");
+		set(&f->n[k], "adaptive-rx", "on");
+		set(&f->n[k], "adaptive-tx", "on");
+		set(&f->n[k], "napi_defer_hard_irqs", "1");
+		set(&f->n[k], "gro_flush_timeout", "20000");
+	}
+	run_real(f, NULL);
+	assert_true(stat(&f->n[1], "fec_irq_rxf") > 0);
+	end_flows(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_threaded_split_switch, setup_rt, teardown),
+		cmocka_unit_test_setup_teardown(test_threaded_moderation, setup_rt, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
