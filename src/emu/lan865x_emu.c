@@ -212,7 +212,7 @@ struct lan865x_emu {
 	unsigned txq_head, txq_count; /* ring; the first txq_inflight are on the wire */
 	unsigned txq_inflight;
 	unsigned tx_wire_gone; /* frames on the wire when a reset flushed the ring */
-	bool kick; /* a frame was queued: kick the medium after unlocking */
+	bool kick; /* a frame was queued: announce it to the medium after unlocking */
 
 	/* RX side: a FIFO ring of frames; the host reads the head at rx_off. */
 	struct rx_frame *rxq;
@@ -1227,7 +1227,7 @@ int lan865x_emu_transfer(struct lan865x_emu *emu, const uint8_t *tx, uint8_t *rx
 	else
 		data_transfer(emu, in, rx, len, t0);
 	miso_errors(emu, rx, len, !ctrl);
-	/* 3. IRQ_N for whatever the last footer did not report; kick outside the lock. */
+	/* 3. IRQ_N for whatever the last footer did not report; announce outside the lock. */
 	irq_update(emu);
 	if (emu->kick && emu->medium) {
 		m = emu->medium;
@@ -1236,7 +1236,7 @@ int lan865x_emu_transfer(struct lan865x_emu *emu, const uint8_t *tx, uint8_t *rx
 	emu->kick = false;
 	pthread_mutex_unlock(&emu->lock);
 	if (m)
-		emu_medium_kick(m, port);
+		emu_medium_announce_tx(m, port);
 	hold_caller(emu, bus_end);
 	return 0;
 }
@@ -1471,7 +1471,7 @@ int lan865x_emu_attach(struct lan865x_emu *emu, struct emu_medium *medium, unsig
 	pending = emu->txq_count > emu->txq_inflight;
 	pthread_mutex_unlock(&emu->lock);
 	if (pending)
-		emu_medium_kick(medium, port);
+		emu_medium_announce_tx(medium, port);
 	return 0;
 }
 

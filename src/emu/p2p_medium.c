@@ -2,8 +2,8 @@
 /*
  * Point-to-point half-duplex 10 Mb/s medium with two ports (medium.h).
  * One thread takes frames from the ports in turn and delivers each to the
- * other port at its absolute end time (host-measurements §4: deadlines
- * are absolute, so a late wakeup never shifts the frames after it).
+ * other port at its absolute end time (docs/host.md §4: deadlines are
+ * absolute, so a late wakeup never shifts the frames after it).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -19,15 +19,15 @@
 struct p2p_port {
 	const struct emu_port_ops *ops; /* NULL = detached */
 	void *node; /* argument of the ops */
-	bool pending; /* kicked and not yet drained */
-	uint64_t kicks; /* kick count, to detect a kick during a tx_pull */
+	bool pending; /* announced a frame and not yet drained */
+	uint64_t announcements; /* announce_tx count, to detect one during a tx_pull */
 	unsigned in_cb; /* port ops running right now */
 };
 
 struct emu_p2p_medium {
 	struct emu_medium base; /* first: emu_medium <-> emu_p2p_medium */
 	pthread_mutex_t lock; /* protects every field below */
-	pthread_cond_t cond; /* kicks, stop, callbacks done, idle (CLOCK_MONOTONIC) */
+	pthread_cond_t cond; /* announcements, stop, callbacks done, idle (CLOCK_MONOTONIC) */
 	pthread_t thread; /* the scheduler */
 	bool stop; /* ask the thread to exit */
 	bool realtime; /* deliver at real deadlines */
@@ -76,7 +76,7 @@ static bool p2p_pull(struct emu_p2p_medium *p, unsigned n, size_t *len, uint64_t
 {
 	struct p2p_port *pt = &p->port[n];
 	const struct emu_port_ops *ops = pt->ops;
-	uint64_t kicks = pt->kicks;
+	uint64_t announcements = pt->announcements;
 	void *node = pt->node;
 	bool ok;
 
@@ -85,8 +85,8 @@ static bool p2p_pull(struct emu_p2p_medium *p, unsigned n, size_t *len, uint64_t
 	ok = ops->tx_pull(node, p->buf, sizeof(p->buf), len, t_ready);
 	pthread_mutex_lock(&p->lock);
 	pt->in_cb--;
-	/* A kick that raced with an empty pull must not be lost. */
-	if (!ok && pt->kicks == kicks)
+	/* An announcement that raced with an empty pull must not be lost. */
+	if (!ok && pt->announcements == announcements)
 		pt->pending = false;
 	pthread_cond_broadcast(&p->cond);
 	return ok;
@@ -133,7 +133,7 @@ static void p2p_send_one(struct emu_p2p_medium *p, unsigned n)
 		return;
 	p->on_wire = true;
 	/* start = max(ready, medium free): absolute, so neither the medium's own
-	 * wakeup lateness nor its reaction to a kick shifts the schedule. */
+	 * wakeup lateness nor its reaction to an announcement shifts the schedule. */
 	start = t_ready > p->free_at ? t_ready : p->free_at;
 	t_end = start + emu_frame_wire_ns(len);
 	p->free_at = t_end + EMU_IFG_NS;
@@ -204,7 +204,7 @@ static void p2p_detach(struct emu_medium *m, unsigned port)
 	pthread_mutex_unlock(&p->lock);
 }
 
-static void p2p_kick(struct emu_medium *m, unsigned port)
+static void p2p_announce_tx(struct emu_medium *m, unsigned port)
 {
 	struct emu_p2p_medium *p = to_p2p(m);
 
@@ -212,7 +212,7 @@ static void p2p_kick(struct emu_medium *m, unsigned port)
 		return;
 	pthread_mutex_lock(&p->lock);
 	p->port[port].pending = true;
-	p->port[port].kicks++;
+	p->port[port].announcements++;
 	pthread_cond_broadcast(&p->cond);
 	pthread_mutex_unlock(&p->lock);
 }
@@ -234,7 +234,7 @@ static void p2p_destroy(struct emu_medium *m)
 static const struct emu_medium_ops p2p_ops = {
 	.attach = p2p_attach,
 	.detach = p2p_detach,
-	.kick = p2p_kick,
+	.announce_tx = p2p_announce_tx,
 	.destroy = p2p_destroy,
 };
 

@@ -4,12 +4,12 @@
  * t1s_medium.h for the behaviour and the accounting).
  *
  * How it runs: the medium thread keeps a committed state (where the
- * timeline stands, the PLCA cycle position). Each round it takes the kicks,
+ * timeline stands, the PLCA cycle position). Each round it takes the announcements,
  * pulls one frame from every attached port that has none staged, and plans
  * from the committed state to the next thing that happens on the wire (a
  * frame or a collision), walking beacons and opportunities on a copy of the
  * state and skipping whole silent cycles arithmetically. In real time it
- * then sleeps until that event ends (absolute deadline); a kick wakes it
+ * then sleeps until that event ends (absolute deadline); an announcement wakes it
  * only while the event has not started yet, because a new frame can then
  * change the plan. The event is committed (counters, pcap, rx, tx_done) at
  * its end and the copy becomes the committed state. Nothing else costs a
@@ -17,8 +17,8 @@
  *
  * Locks: ops_lock protects the port table, staged frames and the committed
  * state and is held while calling port ops (medium -> node order, medium.h);
- * lock protects kicks, the wait handshake, idle, and the counters. Order:
- * ops_lock -> node locks -> lock. kick() takes only lock.
+ * lock protects announcements, the wait handshake, idle, and the counters. Order:
+ * ops_lock -> node locks -> lock. announce_tx() takes only lock.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -110,7 +110,7 @@ struct t1s_port {
 	bool plca_status; /* last status told to the node */
 	size_t len; /* staged frame length incl. FCS */
 	uint64_t ready_ns; /* the staged frame may start from here */
-	uint64_t avail_ns; /* kick time that ended the last drain */
+	uint64_t avail_ns; /* announcement that ended the last drain */
 	uint64_t backoff_ns; /* CSMA/CD: not before */
 	unsigned attempts; /* collisions of the staged frame */
 	uint8_t buf[EMU_FRAME_MAX]; /* the staged frame */
@@ -123,15 +123,15 @@ struct emu_t1s_medium {
 	pthread_mutex_t ops_lock; /* port table, staged frames, st */
 	pthread_mutex_t lock; /* fields below up to stats */
 	pthread_cond_t idle_cond; /* signalled when idle becomes true */
-	uint32_t pending; /* ports kicked since the medium last looked */
-	uint64_t kick_ns[EMU_T1S_MAX_PORTS]; /* first kick since then (real time) */
+	uint32_t announced; /* ports that announced a frame since the medium last looked */
+	uint64_t announce_ns[EMU_T1S_MAX_PORTS]; /* first announcement since then (real time) */
 	bool waiting; /* the medium thread is (about to be) in poll() */
-	uint64_t wake_before; /* kicks wake it only before this time */
+	uint64_t wake_before; /* announcements wake it only before this time */
 	bool reeval; /* a detach changed the ports: plan again */
 	bool stop; /* destroy requested */
 	bool idle; /* nothing pending, staged or on the wire */
 	struct emu_t1s_stats stats; /* counters */
-	int efd; /* eventfd: kicks and stop */
+	int efd; /* eventfd: announcements and stop */
 	int tfd; /* timerfd: absolute deadlines (real time) */
 	struct t1s_port port[EMU_T1S_MAX_PORTS]; /* ops_lock */
 	struct t1s_state st; /* committed state; ops_lock */
@@ -469,23 +469,23 @@ static void t1s_plan(struct emu_t1s_medium *m, struct t1s_state *s, struct t1s_e
 	ev->stuck = true;
 }
 
-/* Take the kicks: a kick after a drain makes the next frames ready no earlier. */
-static void t1s_take_kicks(struct emu_t1s_medium *m)
+/* Take the announcements: one after a drain makes the next frames ready no earlier. */
+static void t1s_take_announcements(struct emu_t1s_medium *m)
 {
 	uint32_t pend;
-	uint64_t kick[EMU_T1S_MAX_PORTS];
+	uint64_t at[EMU_T1S_MAX_PORTS];
 
 	pthread_mutex_lock(&m->lock);
-	pend = m->pending;
-	m->pending = 0;
+	pend = m->announced;
+	m->announced = 0;
 	m->reeval = false;
-	memcpy(kick, m->kick_ns, sizeof(kick));
+	memcpy(at, m->announce_ns, sizeof(at));
 	pthread_mutex_unlock(&m->lock);
 	for (unsigned i = 0; i < m->cfg.ports; i++) {
 		struct t1s_port *p = &m->port[i];
 
 		if ((pend >> i & 1u) && p->drained) {
-			p->avail_ns = kick[i];
+			p->avail_ns = at[i];
 			p->drained = false;
 		}
 	}
@@ -674,8 +674,8 @@ static void t1s_drain(int fd)
 }
 
 /*
- * Sleep until @deadline (T1S_NONE = no timeout) or a kick; kicks wake us
- * only before @wake_before. Return false if a kick was already pending.
+ * Sleep until @deadline (T1S_NONE = no timeout) or an announcement, which
+ * wakes us only before @wake_before. Return false if one was already pending.
  */
 static bool t1s_sleep(struct emu_t1s_medium *m, uint64_t deadline, uint64_t wake_before)
 {
@@ -684,7 +684,7 @@ static bool t1s_sleep(struct emu_t1s_medium *m, uint64_t deadline, uint64_t wake
 	struct itimerspec its = { 0 };
 
 	pthread_mutex_lock(&m->lock);
-	if (m->stop || m->reeval || (m->pending && t1s_now(m) < wake_before)) {
+	if (m->stop || m->reeval || (m->announced && t1s_now(m) < wake_before)) {
 		pthread_mutex_unlock(&m->lock);
 		return false;
 	}
@@ -707,7 +707,7 @@ static bool t1s_sleep(struct emu_t1s_medium *m, uint64_t deadline, uint64_t wake
 	return true;
 }
 
-/* Real time: wait for @ev's end; false if a kick came before its start (replan). */
+/* Real time: wait for @ev's end; false if an announcement came before its start (replan). */
 static bool t1s_wait_event(struct emu_t1s_medium *m, const struct t1s_event *ev)
 {
 	for (;;) {
@@ -722,11 +722,11 @@ static bool t1s_wait_event(struct emu_t1s_medium *m, const struct t1s_event *ev)
 	}
 }
 
-/* Nothing to send: mark idle (if so) and wait for a kick (or a stuck recheck). */
+/* Nothing to send: mark idle (if so) and wait for an announcement (or a stuck recheck). */
 static void t1s_wait_none(struct emu_t1s_medium *m, const struct t1s_event *ev)
 {
 	pthread_mutex_lock(&m->lock);
-	if (!ev->stuck && !m->pending && !m->reeval && !m->idle) {
+	if (!ev->stuck && !m->announced && !m->reeval && !m->idle) {
 		m->idle = true;
 		pthread_cond_broadcast(&m->idle_cond);
 	}
@@ -737,7 +737,7 @@ static void t1s_wait_none(struct emu_t1s_medium *m, const struct t1s_event *ev)
 		t1s_sleep(m, T1S_NONE, T1S_NONE);
 }
 
-/* The medium thread: take kicks, stage, plan, wait, commit (see the top). */
+/* The medium thread: take announcements, stage, plan, wait, commit (see the top). */
 static void *t1s_thread(void *arg)
 {
 	struct emu_t1s_medium *m = arg;
@@ -748,19 +748,19 @@ static void *t1s_thread(void *arg)
 		struct t1s_state s;
 		struct t1s_event ev;
 
-		/* 1. kicks and frames in, plan from the committed state */
+		/* 1. announcements and frames in, plan from the committed state */
 		pthread_mutex_lock(&m->ops_lock);
-		t1s_take_kicks(m);
+		t1s_take_announcements(m);
 		t1s_stage(m);
 		s = m->st;
 		t1s_plan(m, &s, &ev);
 		pthread_mutex_unlock(&m->ops_lock);
-		/* 2. nothing on the wire: sleep until a kick */
+		/* 2. nothing on the wire: sleep until an announcement */
 		if (ev.kind == T1S_EV_NONE) {
 			t1s_wait_none(m, &ev);
 			continue;
 		}
-		/* 3. real time: absolute deadline at the event end; replan on an early kick */
+		/* 3. real time: absolute deadline at the event end; replan on an early announcement */
 		if (m->cfg.realtime && !t1s_wait_event(m, &ev))
 			continue;
 		/* 4. commit: counters, capture, deliveries */
@@ -781,7 +781,7 @@ static void t1s_wake(struct emu_t1s_medium *m)
 }
 
 /* Mark @port pending and wake the medium if it may need to replan. */
-static void t1s_kick(struct emu_medium *b, unsigned port)
+static void t1s_announce_tx(struct emu_medium *b, unsigned port)
 {
 	struct emu_t1s_medium *m = t1s_from_base(b);
 	uint64_t now = t1s_now(m);
@@ -790,9 +790,9 @@ static void t1s_kick(struct emu_medium *b, unsigned port)
 	if (port >= m->cfg.ports)
 		return;
 	pthread_mutex_lock(&m->lock);
-	if (!(m->pending >> port & 1u)) {
-		m->pending |= 1u << port;
-		m->kick_ns[port] = now;
+	if (!(m->announced >> port & 1u)) {
+		m->announced |= 1u << port;
+		m->announce_ns[port] = now;
 	}
 	m->idle = false;
 	wake = m->waiting && (m->wake_before == T1S_NONE || now < m->wake_before);
@@ -827,7 +827,7 @@ static int t1s_attach(struct emu_medium *b, unsigned port, const struct emu_port
 	p->avail_ns = m->origin;
 	pthread_mutex_unlock(&m->ops_lock);
 	/* wake the medium so the new node's settings and status are seen */
-	t1s_kick(b, port);
+	t1s_announce_tx(b, port);
 	return 0;
 }
 
@@ -847,7 +847,7 @@ static void t1s_detach(struct emu_medium *b, unsigned port)
 	p->staged = false;
 	p->gen++;
 	pthread_mutex_lock(&m->lock);
-	m->pending &= ~(1u << port);
+	m->announced &= ~(1u << port);
 	if (lost) {
 		m->stats.port[port].dropped++;
 		m->stats.dropped++;
@@ -883,7 +883,7 @@ static void t1s_destroy(struct emu_medium *b)
 static const struct emu_medium_ops t1s_medium_ops = {
 	.attach = t1s_attach,
 	.detach = t1s_detach,
-	.kick = t1s_kick,
+	.announce_tx = t1s_announce_tx,
 	.destroy = t1s_destroy,
 };
 

@@ -36,11 +36,12 @@
  * Time: in real-time mode the medium thread keeps an exact timeline against
  * CLOCK_MONOTONIC absolute deadlines (host-measurements §4): a late wakeup
  * delays a delivery, never the schedule, and the medium only wakes at a
- * frame end or for a kick that can still change the next start. Silent
- * PLCA cycles cost no wakeups: when a frame arrives the medium computes
- * where the cycle pattern stands and starts the frame at its node's next
- * opportunity. Frames become ready at max(t_ready, time of the kick that
- * announced them); all times are rounded up to whole bit times. In virtual
+ * frame end or for an announcement (emu_medium_announce_tx()) that can
+ * still change the next start. Silent PLCA cycles cost no wakeups: when a
+ * frame arrives the medium computes where the cycle pattern stands and
+ * starts the frame at its node's next opportunity. Frames become ready at
+ * max(t_ready, time of the announcement); all times are rounded up to
+ * whole bit times. In virtual
  * mode (realtime=false) the same schedule runs from t=0 as fast as possible
  * and frames are ready at t_ready.
  *
@@ -124,7 +125,7 @@ struct emu_t1s_stats {
  */
 int emu_t1s_medium_new(const struct emu_t1s_config *cfg, struct emu_t1s_medium **out);
 
-/** emu_t1s_medium_base() - the generic medium handle of @m (attach/kick/free). */
+/** emu_t1s_medium_base() - the generic medium handle of @m (attach/announce_tx/free). */
 struct emu_medium *emu_t1s_medium_base(struct emu_t1s_medium *m);
 
 /**

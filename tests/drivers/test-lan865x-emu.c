@@ -130,7 +130,7 @@ struct fake_medium {
 	struct emu_medium base;
 	const struct emu_port_ops *ops;
 	void *node;
-	unsigned kicks;
+	unsigned announcements;
 };
 
 static int fm_attach(struct emu_medium *m, unsigned port, const struct emu_port_ops *ops,
@@ -148,16 +148,16 @@ static void fm_detach(struct emu_medium *m, unsigned port)
 	((struct fake_medium *)m)->ops = NULL;
 }
 
-static void fm_kick(struct emu_medium *m, unsigned port)
+static void fm_announce_tx(struct emu_medium *m, unsigned port)
 {
-	((struct fake_medium *)m)->kicks++;
+	((struct fake_medium *)m)->announcements++;
 }
 
 static void fm_destroy(struct emu_medium *m)
 {
 }
 
-static const struct emu_medium_ops fm_ops = { fm_attach, fm_detach, fm_kick, fm_destroy };
+static const struct emu_medium_ops fm_ops = { fm_attach, fm_detach, fm_announce_tx, fm_destroy };
 
 /* ---- fixture ---- */
 
@@ -540,12 +540,12 @@ static void check_tx(struct t *t, size_t len)
 	uint8_t fr[1600], out[EMU_FRAME_MAX];
 	uint32_t f[32];
 	size_t n, expect = (len < 60 ? 60 : len) + 4;
-	unsigned kicks = t->fm.kicks;
+	unsigned announcements = t->fm.announcements;
 
 	mkframe(fr, len, MAC_PEER, (uint8_t)len);
 	memset(fr + len, 0, 4); /* the host sends no FCS; padding is zeros */
 	send_frame(t, fr, len, f);
-	assert_true(t->fm.kicks > kicks);
+	assert_true(t->fm.announcements > announcements);
 	assert_true(pull(t, out, &n));
 	assert_int_equal(n, expect);
 	assert_memory_equal(out, fr, len);
