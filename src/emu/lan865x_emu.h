@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Hardware model of the Microchip LAN8650/1 10BASE-T1S MAC-PHY as an OPEN
- * Alliance TC6 SPI slave, at the byte level (architecture.md §5). Written
- * from docs/tc6-facts.md only, not from any driver, so a driver bug is not
- * mirrored here. The driver reaches it through struct ethdrv_spi_bus
- * (lan865x_emu_get_bus()); a medium (medium.h) reaches it through port ops
- * (lan865x_emu_attach()).
+ * Alliance TC6 SPI slave, at the byte level (docs/design.md §5). Written
+ * from the protocol facts in docs/tc6.md only, not from any driver, so a
+ * driver bug is not mirrored here. The driver reaches it through struct
+ * ethdrv_spi_bus (lan865x_emu_get_bus()); a medium (medium.h) reaches it
+ * through port ops (lan865x_emu_attach()). Its files, one concern each,
+ * are listed in lan865x_emu_priv.h.
  *
- * What it models (section numbers are tc6-facts.md):
+ * What it models (a bare "§" in the model's files is a section of
+ * docs/tc6.md):
  * - Control transactions (§1.2-§1.6): MISO is MOSI delayed by one 32-bit
  *   word, header echoed, LEN+1 registers, AID, MMS, protected mode (value,
  *   ~value) in both directions; a bad complement on a write skips that write
@@ -24,7 +26,7 @@
  * - The MAC: FCS append or validation (TXFCSVE), RX address filter
  *   (specific addresses, broadcast, hash, promiscuous), length checks,
  *   FCS check, optional FCS strip (NCFGR.RFCS).
- * - Bus timing on a virtual clock (architecture.md §4) and bit errors on
+ * - Bus timing on a virtual clock (docs/design.md §4) and bit errors on
  *   MOSI/MISO.
  *
  * Assumptions where the facts are unknown (all documented, some are
@@ -147,7 +149,7 @@ struct lan865x_emu_config {
 	int8_t trim_offset2; /* AN1760 indirect 0x08, -16..15; default +2 */
 };
 
-/* Faults that can be injected (architecture.md §5); each is counted. */
+/* Faults that can be injected (docs/design.md §5); each is counted. */
 enum lan865x_emu_fault {
 	/* Drop the RX frame at the head of the buffer (even if partly read:
 	 * the host then sees a frame without EV), or the next frame to arrive
@@ -166,7 +168,7 @@ enum lan865x_emu_fault {
 	LAN865X_EMU_FAULT_INTERNAL,
 	/* A configuration register silently loses its value, as when bit
 	 * errors turn a header into another valid one (an even number of
-	 * flips passes parity, TC6 facts §1.3) and the device executes a
+	 * flips passes parity, §1.3) and the device executes a
 	 * write nobody sent: MAC NCR is cleared, so the MAC stops transmitting
 	 * and receiving. No status bit, no interrupt; SYNC stays 1. */
 	LAN865X_EMU_FAULT_CONFIG_UPSET,
