@@ -163,7 +163,7 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* Wire time by hand (architecture §4): (8 + max(len, 64)) bytes at 800 ns, gap 9600 ns. */
+/* Wire time by hand (docs/design.md §4): (8 + max(len, 64)) bytes at 800 ns, gap 9600 ns. */
 static uint64_t wire(size_t len)
 {
 	return (8 + (len < 64 ? 64 : len)) * 800ull;
@@ -292,7 +292,7 @@ static void test_realtime_deadlines(void **state)
 	assert_int_equal(emu_p2p_medium_wait_idle(t->p, WAIT_NS), 0);
 	assert_int_equal(b->nrx, 3);
 	/* Absolute deadlines: back-to-back frames are exactly wire + gap apart,
-	 * however late the thread woke up (host-measurements §4). */
+	 * however late the thread woke up (docs/host.md §4). */
 	assert_true(b->rx_t[0] >= t0 + wire(1518));
 	assert_int_equal(b->rx_t[1] - b->rx_t[0], wire(1518) + 9600);
 	assert_int_equal(b->rx_t[2] - b->rx_t[1], wire(1518) + 9600);

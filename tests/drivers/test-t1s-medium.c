@@ -3,7 +3,7 @@
  * The 10BASE-T1S segment model against fake nodes, in virtual time (exact
  * and deterministic) plus one real-time idle check.
  *
- * Wire arithmetic used for hand-derived times (TC6 facts §6, bit = 100 ns):
+ * Wire arithmetic used for hand-derived times (docs/tc6.md §6, bit = 100 ns):
  *   64-byte frame: (8 + 64) * 8 bits = 57600 ns on the wire, + IFG 9600 ns
  *   = 67200 ns per frame slot; beacon 20 bits = 2000 ns; TO 32 bits = 3200 ns.
  * Determinism: every test attaches its nodes, waits until the medium is
@@ -177,7 +177,7 @@ struct world {
 	struct fnode node[EMU_T1S_MAX_PORTS];
 };
 
-/* PLCA settings: LAN8650 defaults (TC6 facts §3.6) with the given id/count. */
+/* PLCA settings: LAN8650 defaults (docs/tc6.md §3.6) with the given id/count. */
 static struct emu_plca_cfg plca_cfg(uint8_t id, uint8_t cnt)
 {
 	struct emu_plca_cfg c = {
