@@ -21,7 +21,7 @@ struct p2p_port {
 	void *node; /* argument of the ops */
 	bool pending; /* announced a frame and not yet drained */
 	uint64_t announcements; /* announce_tx count, to detect one during a tx_pull */
-	unsigned in_cb; /* port ops running right now */
+	unsigned ops_running; /* port ops running right now */
 };
 
 struct emu_p2p_medium {
@@ -32,10 +32,10 @@ struct emu_p2p_medium {
 	bool stop; /* ask the thread to exit */
 	bool realtime; /* deliver at real deadlines */
 	bool on_wire; /* a frame has been pulled and not yet delivered */
-	unsigned last; /* port that sent last (alternation) */
+	unsigned last_sender; /* port that sent last (they alternate) */
 	uint64_t free_at; /* medium free: end of the last gap */
 	struct p2p_port port[P2P_PORTS];
-	struct emu_p2p_stats st; /* counters */
+	struct emu_p2p_stats stats; /* counters */
 	struct ethdrv_hist lateness; /* delivery lateness in ns (real-time mode) */
 	uint8_t buf[EMU_FRAME_MAX]; /* the frame on the wire (scheduler thread only) */
 };
@@ -63,7 +63,7 @@ static struct timespec ns_to_ts(uint64_t ns)
 static int p2p_pick(const struct emu_p2p_medium *p)
 {
 	for (unsigned i = 1; i <= P2P_PORTS; i++) {
-		unsigned n = (p->last + i) % P2P_PORTS;
+		unsigned n = (p->last_sender + i) % P2P_PORTS;
 
 		if (p->port[n].ops && p->port[n].pending)
 			return (int)n;
@@ -80,11 +80,11 @@ static bool p2p_pull(struct emu_p2p_medium *p, unsigned n, size_t *len, uint64_t
 	void *node = pt->node;
 	bool ok;
 
-	pt->in_cb++;
+	pt->ops_running++;
 	pthread_mutex_unlock(&p->lock);
 	ok = ops->tx_pull(node, p->buf, sizeof(p->buf), len, t_ready);
 	pthread_mutex_lock(&p->lock);
-	pt->in_cb--;
+	pt->ops_running--;
 	/* An announcement that raced with an empty pull must not be lost. */
 	if (!ok && pt->announcements == announcements)
 		pt->pending = false;
@@ -109,17 +109,17 @@ static void p2p_deliver(struct emu_p2p_medium *p, unsigned from, size_t len, uin
 	void *snode = src->node, *dnode = dst->node;
 
 	if (!dops)
-		p->st.dropped++;
-	src->in_cb += sops != NULL;
-	dst->in_cb += dops != NULL;
+		p->stats.dropped++;
+	src->ops_running += sops != NULL;
+	dst->ops_running += dops != NULL;
 	pthread_mutex_unlock(&p->lock);
 	if (dops)
 		dops->rx(dnode, p->buf, len, t_end);
 	if (sops)
 		sops->tx_done(snode, t_end);
 	pthread_mutex_lock(&p->lock);
-	src->in_cb -= sops != NULL;
-	dst->in_cb -= dops != NULL;
+	src->ops_running -= sops != NULL;
+	dst->ops_running -= dops != NULL;
 	pthread_cond_broadcast(&p->cond);
 }
 
@@ -137,10 +137,10 @@ static void p2p_send_one(struct emu_p2p_medium *p, unsigned n)
 	start = t_ready > p->free_at ? t_ready : p->free_at;
 	t_end = start + emu_frame_wire_ns(len);
 	p->free_at = t_end + EMU_IFG_NS;
-	p->last = n;
-	p->st.frames[n]++;
-	p->st.bytes[n] += len;
-	p->st.busy_ns += emu_frame_wire_ns(len) + EMU_IFG_NS;
+	p->last_sender = n;
+	p->stats.frames[n]++;
+	p->stats.bytes[n] += len;
+	p->stats.busy_ns += emu_frame_wire_ns(len) + EMU_IFG_NS;
 	if (p->realtime) {
 		p2p_wait_until(p, t_end);
 		now = mono_ns();
@@ -148,7 +148,7 @@ static void p2p_send_one(struct emu_p2p_medium *p, unsigned n)
 	}
 	p2p_deliver(p, n, len, t_end);
 	p->on_wire = false;
-	p->st.now_ns = p->free_at;
+	p->stats.now_ns = p->free_at;
 	pthread_cond_broadcast(&p->cond);
 }
 
@@ -199,7 +199,7 @@ static void p2p_detach(struct emu_medium *m, unsigned port)
 	pthread_mutex_lock(&p->lock);
 	p->port[port].ops = NULL;
 	p->port[port].pending = false;
-	while (p->port[port].in_cb)
+	while (p->port[port].ops_running)
 		pthread_cond_wait(&p->cond, &p->lock);
 	pthread_mutex_unlock(&p->lock);
 }
@@ -268,7 +268,7 @@ int emu_p2p_medium_new(const struct emu_p2p_config *cfg, struct emu_p2p_medium *
 	p->realtime = cfg ? cfg->realtime : true;
 	p->lateness.unit = "ns";
 	p->free_at = p->realtime ? mono_ns() : 0;
-	p->last = P2P_PORTS - 1; /* port 0 goes first */
+	p->last_sender = P2P_PORTS - 1; /* port 0 goes first */
 	err = p2p_init_sync(p);
 	if (err)
 		goto err_free;
@@ -294,7 +294,7 @@ struct emu_medium *emu_p2p_medium_base(struct emu_p2p_medium *p)
 void emu_p2p_medium_get_stats(struct emu_p2p_medium *p, struct emu_p2p_stats *st)
 {
 	pthread_mutex_lock(&p->lock);
-	*st = p->st;
+	*st = p->stats;
 	pthread_mutex_unlock(&p->lock);
 }
 
