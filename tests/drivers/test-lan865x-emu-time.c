@@ -62,6 +62,26 @@ static void test_bus_clock(void **state)
 	assert_int_equal(STAT(t, held_ns), 0);
 }
 
+/*
+ * Under valgrind (make memcheck) the first pass through the real-time
+ * transfer path takes milliseconds while the code is translated, more than
+ * the 0.1 ms test_realtime_hold allows before the hold starts. One
+ * real-time transfer before the tests takes that cost out of the
+ * measurement; natively it costs a few microseconds.
+ */
+static int warm_up_realtime_path(void **state)
+{
+	struct lan865x_emu *emu;
+	static uint8_t tx[68], rx[68];
+
+	if (lan865x_emu_new(NULL, &emu))
+		return -1;
+	lan865x_emu_transfer(emu, tx, rx, sizeof(tx));
+	lan865x_emu_free(emu);
+	(void)state;
+	return 0;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -69,5 +89,5 @@ int main(void)
 		FIXTURE_TEST(test_bus_clock),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, warm_up_realtime_path, NULL);
 }
