@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * LAN8650/1 MAC-PHY model, an OPEN Alliance TC6 SPI slave: the device. It
- * owns creating and freeing a model, the SPI slave entry that runs one
- * transfer through the other parts (bus clock, bit errors, control or data
- * transaction, IRQ_N, the medium), and the counters. The parts and what
- * each owns are listed in lan865x_emu_priv.h; behaviour and assumptions in
- * lan865x_emu.h. A bare "§" refers to docs/tc6.md.
+ * LAN8650/1 MAC-PHY model, an OPEN Alliance TC6 SPI slave: the device. It owns
+ * creating and freeing a model, the SPI slave entry that runs one transfer
+ * through the other parts (bus clock, bit errors, control or data transaction,
+ * IRQ_N, the medium), and the counters. The parts and what each owns are listed
+ * in lan865x_emu_priv.h; behaviour and assumptions in lan865x_emu.h.
  */
 #include <errno.h>
 #include <stdio.h>

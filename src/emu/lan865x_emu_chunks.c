@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * LAN8650/1 model: data transactions (§2). It owns the chunk engine (one
- * data header and payload in, one payload and footer out, per chunk), the
- * TX buffer (the frame being assembled, then a ring of frames for the
- * medium, charged in chunks against the 48 credits of §5.4), the RX buffer
- * (a ring of frames the host reads chunk by chunk), the footer fields, and
- * the IRQ_N rules of §2.5. The MAC's TX side (FCS, padding, size limit) is
- * applied when a frame's EV chunk completes it. A bare "§" refers to
- * docs/tc6.md; the assumptions are listed in lan865x_emu.h.
+ * LAN8650/1 model: data transactions (docs/tc6.md §2). It owns the chunk engine
+ * (one data header and payload in, one payload and footer out, per chunk), the
+ * TX buffer (the frame being assembled, then a ring of frames for the medium,
+ * charged in chunks against the 48 credits of docs/tc6.md §5.4), the RX buffer
+ * (a ring of frames the host reads chunk by chunk), the footer fields, and the
+ * IRQ_N rules of docs/tc6.md §2.5. The MAC's TX side (FCS, padding, size limit)
+ * is applied when a frame's EV chunk completes it. The assumptions are listed
+ * in lan865x_emu.h.
  */
 #include <string.h>
 #include <unistd.h>
@@ -39,7 +39,7 @@ struct rx_plan {
 	struct rx_seg seg[2]; /* rest of a frame, start of the next */
 };
 
-/* ---- IRQ_N (§2.5) ---- */
+/* ---- IRQ_N (docs/tc6.md §2.5) ---- */
 
 void lan865x_emu__irq_assert(struct lan865x_emu *emu)
 {
@@ -70,12 +70,12 @@ static bool exst_pending(const struct lan865x_emu *emu)
 
 static unsigned txc_threshold(const struct lan865x_emu *emu)
 {
-	static const unsigned thr[4] = { 1, 4, 8, 16 }; /* §3.3 TXCTHRESH */
+	static const unsigned thr[4] = { 1, 4, 8, 16 }; /* docs/tc6.md §3.3 TXCTHRESH */
 
 	return thr[ETHDRV_FIELD_GET(CFG0_TXCTHRESH, emu->config0)];
 }
 
-/* Assert IRQ_N for any event the last footer did not report (§2.5). */
+/* Assert IRQ_N for any event the last footer did not report (docs/tc6.md §2.5). */
 void lan865x_emu__irq_update(struct lan865x_emu *emu)
 {
 	uint64_t t = lan865x_emu__bus_now(emu);
@@ -141,7 +141,7 @@ static void tx_append(struct lan865x_emu *emu, const uint8_t *p, size_t n)
 	emu->tx_assembly.len += n;
 }
 
-/* The MAC side of EV: FCS, checks, queue for the medium (§2.4, §3.4). */
+/* The MAC side of EV: FCS, checks, queue for the medium (docs/tc6.md §2.4, §3.4). */
 static void tx_finish(struct lan865x_emu *emu, uint64_t t_ready)
 {
 	uint8_t *buf = emu->tx_assembly.buf;
@@ -153,7 +153,7 @@ static void tx_finish(struct lan865x_emu *emu, uint64_t t_ready)
 	if (len > EMU_FRAME_MAX || (!(emu->config0 & CFG0_TXFCSVE) && len + 4 > EMU_FRAME_MAX))
 		return tx_abort(emu, &emu->stats.tx_dropped_oversize);
 	if (emu->config0 & CFG0_TXFCSVE) {
-		/* §2.4: the host supplied the FCS; the MAC validates it. */
+		/* docs/tc6.md §2.4: the host supplied the FCS; the MAC validates it. */
 		if (!emu_fcs_ok(buf, len)) {
 			emu->status0 |= ST0_TXFCSE;
 			return tx_abort(emu, &emu->stats.tx_fcs_errors);
@@ -193,7 +193,7 @@ void lan865x_emu__tx_protocol_error(struct lan865x_emu *emu)
 	tx_abort(emu, &emu->stats.tx_dropped_protocol);
 }
 
-/* LOFE (§3.4): CS rose inside a chunk; the frame being assembled is lost. */
+/* LOFE (docs/tc6.md §3.4): CS rose inside a chunk; the frame being assembled is lost. */
 void lan865x_emu__loss_of_framing(struct lan865x_emu *emu)
 {
 	emu->status0 |= ST0_LOFE;
@@ -212,7 +212,7 @@ static void tx_refuse(struct lan865x_emu *emu, bool sv)
 	}
 }
 
-/* One DV=1 TX chunk (§2.2, §2.4, §2.5). */
+/* One DV=1 TX chunk (docs/tc6.md §2.2, §2.4, §2.5). */
 static void tx_chunk(struct lan865x_emu *emu, uint32_t hdr, const uint8_t *p, unsigned cs,
 		     uint64_t t_end)
 {
@@ -226,12 +226,12 @@ static void tx_chunk(struct lan865x_emu *emu, uint32_t hdr, const uint8_t *p, un
 	/* 1. Offsets must lie inside the payload. */
 	if ((sv && start >= cs) || (ev && ebo >= cs))
 		return tx_refuse(emu, sv);
-	/* 2. Credits: a chunk beyond them is dropped, its frames are cut (§2.5). */
+	/* 2. Credits: a chunk beyond them is dropped, its frames are cut (docs/tc6.md §2.5). */
 	if (ovf) {
 		emu->status0 |= ST0_TXBOE;
 		ethdrv_counter_inc(&emu->stats.txboe);
 	}
-	/* 3. Framing rules (§3.4 TXPE, triggers per lan865x_emu.h). */
+	/* 3. Framing rules (docs/tc6.md §3.4 TXPE, triggers per lan865x_emu.h). */
 	if (emu->tx_assembly.active) {
 		if (sv && !ends_cur)
 			return tx_refuse(emu, true);
@@ -310,7 +310,7 @@ void lan865x_emu__tx_left_wire(struct lan865x_emu *emu)
 	emu->txq_head = (emu->txq_head + 1) % TX_SLOTS;
 	emu->txq_count--;
 	emu->txq_on_wire--;
-	lan865x_emu__irq_update(emu); /* credits came back (§2.5) */
+	lan865x_emu__irq_update(emu); /* credits came back (docs/tc6.md §2.5) */
 }
 
 /* ---- RX buffer ---- */
@@ -329,14 +329,14 @@ static void rx_pop(struct lan865x_emu *emu)
 	emu->rx_head_sent = 0;
 }
 
-/* CONFIG0.RFA: where the model may start an RX frame in a chunk (§2.4). */
+/* CONFIG0.RFA: where the model may start an RX frame in a chunk (docs/tc6.md §2.4). */
 static unsigned rx_frame_alignment(const struct lan865x_emu *emu)
 {
 	return ETHDRV_FIELD_GET(CFG0_RFA, emu->config0);
 }
 
 /*
- * Plan one RX chunk from cursor @c and advance it (§2.3, §2.4): first the
+ * Plan one RX chunk from cursor @c and advance it (docs/tc6.md §2.3, §2.4): first the
  * rest of a frame in progress, then, if allowed, the start of the next
  * visible frame (at word 0 only with ZARFE/CSARFE; without alignment also
  * after an EV in the same chunk, as long as the new frame does not end in
@@ -415,7 +415,7 @@ static uint32_t rx_fill_chunk(struct lan865x_emu *emu, uint8_t *out, unsigned cs
 			      bool first)
 {
 	struct rx_cursor c = { 0, emu->rx_head_sent };
-	/* §2.4 CSARFE: a frame starts only in the first chunk of a transfer. */
+	/* docs/tc6.md §2.4 CSARFE: a frame starts only in the first chunk of a transfer. */
 	bool may_start = !(rx_frame_alignment(emu) & RFA_CSARFE) || first;
 	struct rx_plan pl;
 
@@ -435,13 +435,14 @@ static uint32_t rx_fill_chunk(struct lan865x_emu *emu, uint8_t *out, unsigned cs
 	return pl.bits;
 }
 
-/* Store a frame the MAC accepted, or drop it with RXBOE if it does not fit (§3.4). */
+/* Store a frame the MAC accepted, or drop it with RXBOE if it does not fit (docs/tc6.md §3.4). */
 void lan865x_emu__rx_store(struct lan865x_emu *emu, const uint8_t *f, size_t len, bool fd,
 			   uint64_t t_end)
 {
 	unsigned cs = lan865x_emu_payload_size(emu);
 	unsigned cap = (unsigned)((uint64_t)emu->cfg.rx_buf_chunks * MAX_PAYLOAD / cs);
-	size_t hlen = (emu->mac[MAC_NCFGR] & NCFGR_RFCS) ? len - 4 : len; /* §2.4 RFCS */
+	size_t hlen =
+		(emu->mac[MAC_NCFGR] & NCFGR_RFCS) ? len - 4 : len; /* docs/tc6.md §2.4 RFCS */
 	struct lan865x_emu_rx_frame *r;
 
 	if (lan865x_emu__take_rx_overflow(emu) || emu->rxq_count == emu->rxq_slots ||
@@ -479,7 +480,7 @@ void lan865x_emu__rx_flush(struct lan865x_emu *emu)
 	emu->rx_head_sent = 0;
 }
 
-/* ---- data transactions (§2) ---- */
+/* ---- data transactions (docs/tc6.md §2) ---- */
 
 static uint32_t data_footer(struct lan865x_emu *emu, bool hdrb, uint32_t rxbits, uint64_t t_vis)
 {
@@ -491,29 +492,29 @@ static uint32_t data_footer(struct lan865x_emu *emu, bool hdrb, uint32_t rxbits,
 		rca = lan865x_emu__rx_chunks_pending(emu, t_vis, 31);
 	f = (exst ? DF_EXST : 0) | (hdrb ? DF_HDRB : 0) | (sync ? DF_SYNC : 0) |
 	    ETHDRV_FIELD_PREP(DF_RCA, rca) | rxbits | ETHDRV_FIELD_PREP(DF_TXC, txc);
-	/* Remember what the host has been told (§2.5 "not already reported"). */
+	/* Remember what the host has been told (docs/tc6.md §2.5 "not already reported"). */
 	emu->last_footer.rca_nonzero = rca > 0;
 	emu->last_footer.txc_at_threshold = txc >= txc_threshold(emu);
 	emu->last_footer.exst = exst;
 	return lan865x_emu_with_parity(f);
 }
 
-/* One chunk: MOSI header+payload in @in, MISO payload+footer to @out (§2.1). */
+/* One chunk: MOSI header+payload in @in, MISO payload+footer to @out (docs/tc6.md §2.1). */
 static void data_chunk(struct lan865x_emu *emu, const uint8_t *in, uint8_t *out, unsigned cs,
 		       uint64_t t_start, uint64_t t_end, bool first)
 {
 	uint32_t hdr = lan865x_emu__header_as_received(emu, lan865x_emu_get_be32(in)), rxbits = 0;
-	bool enabled = lan865x_emu_frame_data_enabled(emu); /* §4.1, §6 */
+	bool enabled = lan865x_emu_frame_data_enabled(emu); /* docs/tc6.md §4.1, §6 */
 
 	ethdrv_counter_inc(&emu->stats.chunks);
 	memset(out, 0, cs);
 	if (!lan865x_emu_parity_ok(hdr) || !(hdr & HDR_DNC)) {
-		emu->status0 |= ST0_HDRE; /* §2.3 HDRB: the chunk is not accepted */
+		emu->status0 |= ST0_HDRE; /* docs/tc6.md §2.3 HDRB: the chunk is not accepted */
 		ethdrv_counter_inc(&emu->stats.hdr_errors);
 		lan865x_emu_put_be32(out, cs + 4, cs, data_footer(emu, true, 0, t_start));
 		return;
 	}
-	irq_deassert(emu); /* §2.5: the next data header releases IRQ_N */
+	irq_deassert(emu); /* docs/tc6.md §2.5: the next data header releases IRQ_N */
 	if (enabled && (hdr & DH_DV))
 		tx_chunk(emu, hdr, in + 4, cs, t_end);
 	/* An internal fault discards frame data; a frame begun now is lost here
@@ -542,7 +543,7 @@ void lan865x_emu__data_transfer(struct lan865x_emu *emu, const uint8_t *in, uint
 	}
 	if (!rest)
 		return;
-	/* Loss of framing: CS rose inside a chunk (§3.4, assumption in the header). */
+	/* Loss of framing: CS rose inside a chunk (docs/tc6.md §3.4, assumption in the header). */
 	memset(out + n * clen, 0, rest);
 	lan865x_emu__loss_of_framing(emu);
 }

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * LAN8650/1 model: faults. It owns lan865x_emu_inject(), the one point
- * where a fault enters the model (docs/design.md §5), the faults it arms
- * for a later event (a header parity error, an RX overflow), and the bit
- * errors of the SPI "wire": MOSI and MISO bits flipped at a configured rate
- * from a seeded PRNG, with counters for the errors parity cannot see. A
- * bare "§" refers to docs/tc6.md.
+ * LAN8650/1 model: faults. It owns lan865x_emu_inject(), the one point where a
+ * fault enters the model (docs/design.md §5), the faults it arms for a later
+ * event (a header parity error, an RX overflow), and the bit errors of the SPI
+ * "wire": MOSI and MISO bits flipped at a configured rate from a seeded PRNG,
+ * with counters for the errors parity cannot see.
  */
 #include <errno.h>
 #include <math.h>

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * LAN8650/1 model: the medium port and time. It owns the port ops a medium
- * calls (medium.h): a frame pulled for the wire and its completion, and a
- * frame arriving from the wire, which the MAC checks (SYNC, enables,
- * length, FCS, address filter) before the RX buffer stores it; attaching to
- * a medium and telling it a frame waits (emu_medium_announce_tx()). It also
- * owns the model's clock (docs/design.md §4): the bus clock an SPI transfer
- * advances, and holding the caller in real-time mode while the bus runs
- * ahead of real time. A bare "§" refers to docs/tc6.md.
+ * calls (medium.h): a frame pulled for the wire and its completion, and a frame
+ * arriving from the wire, which the MAC checks (SYNC, enables, length, FCS,
+ * address filter) before the RX buffer stores it; attaching to a medium and
+ * telling it a frame waits (emu_medium_announce_tx()). It also owns the model's
+ * clock (docs/design.md §4): the bus clock an SPI transfer advances, and
+ * holding the caller in real-time mode while the bus runs ahead of real time.
  */
 #include <errno.h>
 #include <string.h>
@@ -17,7 +16,7 @@
 #include "ethdrv/compiler.h"
 #include "lan865x_emu_priv.h"
 
-#define RX_MAX_LEN_DEFAULT 1518u /* §2.4 */
+#define RX_MAX_LEN_DEFAULT 1518u /* docs/tc6.md §2.4 */
 #define RX_MAX_LEN_VLAN 1522u
 
 /* ---- time ---- */
@@ -98,9 +97,9 @@ uint64_t lan865x_emu_bus_time(struct lan865x_emu *emu)
 	return t;
 }
 
-/* ---- the MAC receive checks (§2.4, §4.2, §5.2) ---- */
+/* ---- the MAC receive checks (docs/tc6.md §2.4, §4.2, §5.2) ---- */
 
-/* §4.2: 6-bit index, bit j = XOR of DA bits j, j+6, ... (bit 0 = LSB of byte 0). */
+/* docs/tc6.md §4.2: 6-bit index, bit j = XOR of DA bits j, j+6, ... (bit 0 = LSB of byte 0). */
 static unsigned hash_index(const uint8_t *da)
 {
 	unsigned idx = 0;
@@ -120,7 +119,7 @@ static bool hash_match(const struct lan865x_emu *emu, const uint8_t *da)
 
 static bool specific_addr_match(const struct lan865x_emu *emu, const uint8_t *da)
 {
-	/* §5.2: SAB = bytes 0-3 little-endian, SAT 15:0 = bytes 4-5. */
+	/* docs/tc6.md §5.2: SAB = bytes 0-3 little-endian, SAT 15:0 = bytes 4-5. */
 	uint32_t lo = da[0] | da[1] << 8 | da[2] << 16 | (uint32_t)da[3] << 24;
 	uint32_t hi = da[4] | da[5] << 8;
 
@@ -161,7 +160,8 @@ static ethdrv_counter_t *rx_verdict(struct lan865x_emu *emu, const uint8_t *f, s
 {
 	*fd = false;
 	if (!(emu->config0 & CFG0_SYNC))
-		return &emu->stats.rx_dropped_sync; /* §4.1: no frame data while SYNC=0 */
+		return &emu->stats
+				.rx_dropped_sync; /* docs/tc6.md §4.1: no frame data while SYNC=0 */
 	if (emu->internal_fault || !(emu->mac[MAC_NCR] & NCR_RXEN))
 		return &emu->stats.rx_dropped_disabled;
 	if (len < EMU_MIN_FRAME || len > rx_max_len(emu, f))

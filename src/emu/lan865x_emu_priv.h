@@ -3,15 +3,15 @@
  * LAN8650/1 model, private: the device state every file of the model shares,
  * the TC6 wire-format and register names they use, and the calls between
  * them. The public API and the documented assumptions are in lan865x_emu.h.
- * A bare "§" refers to docs/tc6.md.
  *
  * The model is one device in five files, each owning one concern:
  *   lan865x_emu.c         the device: create/free, the SPI slave entry
  *                         (one transfer, step by step), counters
  *   lan865x_emu_regs.c    the register table, its read/write dispatch, reset,
- *                         and control transactions (§1)
- *   lan865x_emu_chunks.c  data transactions (§2): the chunk engine, the TX
- *                         and RX buffers, footers and the IRQ_N rules
+ *                         and control transactions (docs/tc6.md §1)
+ *   lan865x_emu_chunks.c  data transactions (docs/tc6.md §2): the chunk
+ *                         engine, the TX and RX buffers, footers and the
+ *                         IRQ_N rules
  *   lan865x_emu_faults.c  bit errors on MOSI/MISO and lan865x_emu_inject(),
  *                         the one point where faults enter
  *   lan865x_emu_port.c    the medium port (frames to and from the wire, the
@@ -34,7 +34,7 @@
 #include "ethdrv/stats.h"
 #include "lan865x_emu.h"
 
-/* Control header fields (§1.2). */
+/* Control header fields (docs/tc6.md §1.2). */
 #define HDR_DNC ETHDRV_BIT(31)
 #define HDR_HDRB ETHDRV_BIT(30)
 #define CTL_WNR ETHDRV_BIT(29)
@@ -42,14 +42,14 @@
 #define CTL_MMS ETHDRV_GENMASK(27, 24)
 #define CTL_ADDR ETHDRV_GENMASK(23, 8)
 #define CTL_LEN ETHDRV_GENMASK(7, 1)
-/* Data header fields (§2.2). */
+/* Data header fields (docs/tc6.md §2.2). */
 #define DH_NORX ETHDRV_BIT(29)
 #define DH_DV ETHDRV_BIT(21)
 #define DH_SV ETHDRV_BIT(20)
 #define DH_SWO ETHDRV_GENMASK(19, 16)
 #define DH_EV ETHDRV_BIT(14)
 #define DH_EBO ETHDRV_GENMASK(13, 8)
-/* Data footer fields (§2.3). */
+/* Data footer fields (docs/tc6.md §2.3). */
 #define DF_EXST ETHDRV_BIT(31)
 #define DF_HDRB ETHDRV_BIT(30)
 #define DF_SYNC ETHDRV_BIT(29)
@@ -62,7 +62,7 @@
 #define DF_EBO ETHDRV_GENMASK(13, 8)
 #define DF_TXC ETHDRV_GENMASK(5, 1)
 
-/* MMS0 registers (§3.2-§3.5) and the fields other files use. */
+/* MMS0 registers (docs/tc6.md §3.2-§3.5) and the fields other files use. */
 #define R_IDVER 0x00
 #define R_PHYID 0x01
 #define R_STDCAP 0x02
@@ -95,7 +95,7 @@
 #define ST0_ALL ETHDRV_GENMASK(12, 0)
 #define ST1_FSMSTER ETHDRV_BIT(17)
 
-/* MMS1 MAC registers (§5.2). */
+/* MMS1 MAC registers (docs/tc6.md §5.2). */
 #define MAC_NCR 0x00
 #define MAC_NCFGR 0x01
 #define MAC_HRB 0x20
@@ -118,7 +118,8 @@
 #define NCFGR_RFCS ETHDRV_BIT(17)
 #define NCFGR_IRXFCS ETHDRV_BIT(26)
 
-/* MMS4 = MMD 31, VEND2 (§3.1): registers 0x00-0xFF (AN1760, §5.3) and PLCA (§3.6). */
+/* MMS4 = MMD 31, VEND2 (docs/tc6.md §3.1): 0x00-0xFF for AN1760 (docs/tc6.md §5.3)
+ * and PLCA (docs/tc6.md §3.6). */
 #define VEND2_NREGS 0x100
 #define PLCA_IDVER 0xCA00
 #define PLCA_CTRL0 0xCA01
@@ -154,7 +155,7 @@ struct lan865x_emu {
 	int irq_fd; /* eventfd: IRQ_N, readable while asserted */
 	bool irq_asserted; /* IRQ_N is low */
 
-	/* Registers (lan865x_emu_regs.c; §3, §5). */
+	/* Registers (lan865x_emu_regs.c; docs/tc6.md §3, §5). */
 	uint32_t config0, status0, status1, imask0, imask1;
 	uint32_t bmcr; /* PHY basic control, MMS0 0xFF00 */
 	uint32_t mac[MAC_NREGS]; /* MMS1 0x00-0x77 */
@@ -163,9 +164,9 @@ struct lan865x_emu {
 	uint32_t plca_ctrl0, plca_ctrl1, plca_totmr, plca_burst; /* MMS4 0xCA01-0xCA05 */
 	bool plca_active; /* PLCA STATUS.PST: the medium reports beacons */
 	uint32_t qtxcfg, qrxcfg, padctrl, clkoctl, misc; /* MMS10, stored only */
-	bool internal_fault; /* STATUS1.FSMSTER: frame data stopped until a reset (§3.5) */
+	bool internal_fault; /* STATUS1.FSMSTER: frame data stopped until a reset (docs/tc6.md §3.5) */
 
-	/* What the last data footer told the host, for the IRQ_N rules (§2.5). */
+	/* What the last data footer told the host, for the IRQ_N rules (docs/tc6.md §2.5). */
 	struct {
 		bool rca_nonzero; /* RX chunks were available */
 		bool txc_at_threshold; /* TX credits reached CONFIG0.TXCTHRESH */
@@ -213,7 +214,7 @@ struct lan865x_emu {
 	struct lan865x_emu_stats stats;
 };
 
-/* §1.1: words are big-endian on the wire. */
+/* docs/tc6.md §1.1: words are big-endian on the wire. */
 static inline uint32_t lan865x_emu_get_be32(const uint8_t *p)
 {
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
@@ -226,7 +227,7 @@ static inline void lan865x_emu_put_be32(uint8_t *buf, size_t len, size_t off, ui
 		buf[off + i] = (uint8_t)(v >> (24 - 8 * i));
 }
 
-/* Odd parity over the whole word (§1.3). */
+/* Odd parity over the whole word (docs/tc6.md §1.3). */
 static inline bool lan865x_emu_parity_ok(uint32_t w)
 {
 	return __builtin_popcount(w) & 1;
@@ -238,13 +239,13 @@ static inline uint32_t lan865x_emu_with_parity(uint32_t w)
 	return w | ethdrv_odd_parity_bit(w);
 }
 
-/* §2.1: CPS 5 = 32 B, 6 = 64 B; CONFIG0 writes accept only these two. */
+/* docs/tc6.md §2.1: CPS 5 = 32 B, 6 = 64 B; CONFIG0 writes accept only these two. */
 static inline unsigned lan865x_emu_payload_size(const struct lan865x_emu *emu)
 {
 	return ETHDRV_FIELD_GET(CFG0_CPS, emu->config0) == 5 ? 32u : 64u;
 }
 
-/* Frame data moves only with SYNC=1 and no internal fault (§4.1, §3.5). */
+/* Frame data moves only with SYNC=1 and no internal fault (docs/tc6.md §3.5, §4.1). */
 static inline bool lan865x_emu_frame_data_enabled(const struct lan865x_emu *emu)
 {
 	return (emu->config0 & CFG0_SYNC) && !emu->internal_fault;

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * LAN8650/1 model: the registers and the control path. It owns the register
- * table (every implemented register with its reset value, write mask and
- * the fact it follows), the read and write dispatch through that table, the
- * device reset, and control transactions (§1.2-§1.6) with their header
- * echo, protected mode and error rules. A bare "§" refers to docs/tc6.md;
- * the assumptions behind the values are listed in lan865x_emu.h.
+ * table (every implemented register with its reset value, write mask and the
+ * fact it follows), the read and write dispatch through that table, the device
+ * reset, and control transactions (docs/tc6.md §1.2-§1.6) with their header
+ * echo, protected mode and error rules. The assumptions behind the values are
+ * listed in lan865x_emu.h.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -31,7 +31,7 @@ ETHDRV_LOG_MODULE(lan865x_emu);
 #define BMCR_RESET ETHDRV_BIT(15) /* self-clearing PHY reset */
 #define RESET_SWRESET ETHDRV_BIT(0)
 
-/* MMS4 vendor registers (§5.3) and PLCA (§3.6). */
+/* MMS4 vendor registers and PLCA (docs/tc6.md §3.6, §5.3). */
 #define V2_COL_DET_CTRL0 0x87
 #define COL_DET_CTRL0_RESET 0x8083u
 #define V2_IND_ADDR 0xD8
@@ -42,7 +42,7 @@ ETHDRV_LOG_MODULE(lan865x_emu);
 #define PLCA_CTRL0_RST ETHDRV_BIT(14)
 #define PLCA_STATUS_PST ETHDRV_BIT(15)
 
-/* MMS10 (§3.1, §5.1). */
+/* MMS10 (docs/tc6.md §3.1, §5.1). */
 #define MISC_QTXCFG 0x81
 #define MISC_QRXCFG 0x82
 #define MISC_PADCTRL 0x88
@@ -105,7 +105,7 @@ static uint32_t bufsts_read(struct lan865x_emu *emu, uint16_t addr)
 	unsigned txc = ETHDRV_MIN(lan865x_emu__tx_free(emu), 255u);
 	unsigned rca = lan865x_emu__rx_chunks_pending(emu, lan865x_emu__bus_now(emu), 255);
 
-	/* §2.3: the footer's counters, 8 bits wide, not saturated at 31. */
+	/* docs/tc6.md §2.3: the footer's counters, 8 bits wide, not saturated at 31. */
 	return ETHDRV_FIELD_PREP(ETHDRV_GENMASK(15, 8), txc) | rca;
 }
 
@@ -114,7 +114,7 @@ static void reset_write(struct lan865x_emu *emu, uint16_t addr, uint32_t val)
 	if (!(val & RESET_SWRESET))
 		return;
 	ethdrv_dbg(NULL, "emu%u: software reset", emu->cfg.node_id);
-	lan865x_emu__reset(emu); /* SWRESET, self-clearing (§3.2) */
+	lan865x_emu__reset(emu); /* SWRESET, self-clearing (docs/tc6.md §3.2) */
 }
 
 static void config0_write(struct lan865x_emu *emu, uint16_t addr, uint32_t val)
@@ -122,8 +122,8 @@ static void config0_write(struct lan865x_emu *emu, uint16_t addr, uint32_t val)
 	uint32_t cps = ETHDRV_FIELD_GET(CFG0_CPS, val);
 	uint32_t nv = (val & ETHDRV_GENMASK(15, 4)) | (emu->config0 & CFG0_SYNC);
 
-	/* §3.3: SYNC is set by the host and cleared only by a reset; LAN8650
-	 * supports CPS 32/64 only (§2.1); bit 3 is reserved. */
+	/* docs/tc6.md §3.3: SYNC is set by the host and cleared only by a reset; LAN8650
+	 * supports CPS 32/64 only (docs/tc6.md §2.1); bit 3 is reserved. */
 	nv |= (cps == 5 || cps == 6) ? (val & CFG0_CPS) : (emu->config0 & CFG0_CPS);
 	emu->config0 = nv;
 }
@@ -146,11 +146,11 @@ static void sa_write(struct lan865x_emu *emu, uint16_t addr, uint32_t val)
 	unsigned n = (addr - MAC_SAB1) / 2u;
 
 	emu->mac[addr] = val;
-	/* §5.2 (Cadence-GEM convention): SABn disables filter n, SATn enables it. */
+	/* docs/tc6.md §5.2 (Cadence-GEM convention): SABn disables filter n, SATn enables it. */
 	emu->sa_filter_enabled[n] = (addr - MAC_SAB1) & 1u;
 }
 
-/* AN1760 indirect trim values (§5.3), per lan865x_emu.h. */
+/* AN1760 indirect trim values (docs/tc6.md §5.3), per lan865x_emu.h. */
 static uint16_t indirect_value(const struct lan865x_emu *emu, uint32_t addr)
 {
 	switch (addr) {
@@ -167,7 +167,7 @@ static uint16_t indirect_value(const struct lan865x_emu *emu, uint32_t addr)
 
 static void indirect_ctrl_write(struct lan865x_emu *emu, uint16_t addr, uint32_t val)
 {
-	/* §5.3: 0xD8 = address, 0xDA = 0x0002 latches the value into 0xD9. */
+	/* docs/tc6.md §5.3: 0xD8 = address, 0xDA = 0x0002 latches the value into 0xD9. */
 	if (val & IND_CTRL_READ)
 		emu->vend2[V2_IND_DATA] = indirect_value(emu, emu->vend2[V2_IND_ADDR]);
 }
@@ -177,7 +177,7 @@ static void plca_reset(struct lan865x_emu *emu);
 static void plca_ctrl0_write(struct lan865x_emu *emu, uint16_t addr, uint32_t val)
 {
 	if (val & PLCA_CTRL0_RST)
-		plca_reset(emu); /* §3.6 CTRL0.RST, self-clearing */
+		plca_reset(emu); /* docs/tc6.md §3.6 CTRL0.RST, self-clearing */
 	else
 		emu->plca_ctrl0 = val & PLCA_CTRL0_EN;
 }
@@ -189,33 +189,33 @@ static uint32_t plca_status_read(struct lan865x_emu *emu, uint16_t addr)
 
 static uint32_t devid_read(struct lan865x_emu *emu, uint16_t addr)
 {
-	/* §5.1 DEVID: MODEL 19:4, REV 3:0. */
+	/* docs/tc6.md §5.1 DEVID: MODEL 19:4, REV 3:0. */
 	return (uint32_t)emu->cfg.model << 4 | emu->cfg.rev;
 }
 
 /* Every implemented register; any other address reads 0 and ignores writes. */
 static const struct lan865x_emu_reg lan865x_emu_regs[] = {
-	/* MMS0: OPEN Alliance standard registers (§3.2-§3.5). */
+	/* MMS0: OPEN Alliance standard registers (docs/tc6.md §3.2-§3.5). */
 	REG_CONST(0, R_IDVER, 1, IDVER_VAL),
 	REG_CONST(0, R_PHYID, 1, PHYID_VAL),
 	REG_CONST(0, R_STDCAP, 1, STDCAP_VAL),
 	REG_ACTION(0, R_RESET, reset_write),
 	REG_WRITE(0, R_CONFIG0, 1, config0, CONFIG0_RESET, config0_write),
-	/* PHYINT follows the PHY, not the host (§3.4). */
+	/* PHYINT follows the PHY, not the host (docs/tc6.md §3.4). */
 	REG_W1C(0, R_STATUS0, status0, ST0_RESETC, ST0_ALL & ~ST0_PHYINT),
 	REG_W1C(0, R_STATUS1, status1, 0, ~0u),
 	REG_READ(0, R_BUFSTS, bufsts_read),
-	/* RESETC cannot be masked (§3.4). */
+	/* RESETC cannot be masked (docs/tc6.md §3.4). */
 	REG_RW(0, R_IMASK0, 1, imask0, IMASK0_RESET, ST0_ALL & ~ST0_RESETC),
 	REG_RW(0, R_IMASK1, 1, imask1, IMASK1_RESET, ~0u),
 	REG_CONST(0, R_TTSCAH, 6, 0), /* no timestamps are captured */
-	/* Clause-22 PHY registers (§5.7: the link is always up). */
+	/* Clause-22 PHY registers (docs/tc6.md §5.7: the link is always up). */
 	REG_WRITE(0, R_PHY_BASE + 0, 1, bmcr, 0, bmcr_write),
 	REG_CONST(0, R_PHY_BASE + 1, 1, BMSR_VAL),
 	REG_CONST(0, R_PHY_BASE + 2, 1, PHYID1_VAL),
 	REG_CONST(0, R_PHY_BASE + 3, 1, PHYID2_VAL),
 
-	/* MMS1: the MAC (§5.2). */
+	/* MMS1: the MAC (docs/tc6.md §5.2). */
 	REG_WRITE(1, MAC_NCR, 1, mac[MAC_NCR], 0, ncr_write),
 	REG_RW(1, MAC_NCFGR, 1, mac[MAC_NCFGR], NCFGR_RESET, ~0u),
 	REG_RW(1, MAC_HRB, 2, mac[MAC_HRB], 0, ~0u),
@@ -224,7 +224,7 @@ static const struct lan865x_emu_reg lan865x_emu_regs[] = {
 	REG_RW(1, MAC_TSU_FIRST, MAC_TI - MAC_TSU_FIRST + 1, mac[MAC_TSU_FIRST], 0, ~0u),
 
 	/* MMS4 0x00-0xFF: 16-bit storage, so every AN1760 write and read-modify-write
-	 * works (§5.3). */
+	 * works (docs/tc6.md §5.3). */
 	REG_RW(4, 0x00, V2_COL_DET_CTRL0, vend2[0], 0, 0xFFFFu),
 	REG_RW(4, V2_COL_DET_CTRL0, 1, vend2[V2_COL_DET_CTRL0], COL_DET_CTRL0_RESET, 0xFFFFu),
 	REG_RW(4, V2_COL_DET_CTRL0 + 1, V2_IND_ADDR - V2_COL_DET_CTRL0, vend2[V2_COL_DET_CTRL0 + 1],
@@ -233,7 +233,7 @@ static const struct lan865x_emu_reg lan865x_emu_regs[] = {
 	REG_ACTION(4, V2_IND_CTRL, indirect_ctrl_write),
 	REG_RW(4, V2_IND_CTRL + 1, VEND2_NREGS - V2_IND_CTRL - 1, vend2[V2_IND_CTRL + 1], 0,
 	       0xFFFFu),
-	/* MMS4: PLCA (§3.6). */
+	/* MMS4: PLCA (docs/tc6.md §3.6). */
 	REG_CONST(4, PLCA_IDVER, 1, PLCA_IDVER_VAL),
 	REG_WRITE(4, PLCA_CTRL0, 1, plca_ctrl0, 0, plca_ctrl0_write),
 	REG_RW(4, PLCA_CTRL1, 1, plca_ctrl1, 0x08FFu, 0xFFFFu), /* ID 0xFF: PLCA off */
@@ -241,7 +241,7 @@ static const struct lan865x_emu_reg lan865x_emu_regs[] = {
 	REG_RW(4, PLCA_TOTMR, 1, plca_totmr, 0x0020u, 0xFFFFu),
 	REG_RW(4, PLCA_BURST, 1, plca_burst, 0x0080u, 0xFFFFu),
 
-	/* MMS10: identification and stored-only settings (§3.1, §5.1). */
+	/* MMS10: identification and stored-only settings (docs/tc6.md §3.1, §5.1). */
 	REG_RW(10, MISC_QTXCFG, 1, qtxcfg, 0, ~0u),
 	REG_RW(10, MISC_QRXCFG, 1, qrxcfg, 0, ~0u),
 	REG_RW(10, MISC_PADCTRL, 1, padctrl, 0, ~0u),
@@ -319,7 +319,7 @@ static void reg_write(struct lan865x_emu *emu, unsigned mms, uint16_t addr, uint
 		*slot = ((*slot & ~r->wmask) | (val & r->wmask)) & ~(val & r->w1c);
 }
 
-/* Registers, TX/RX buffers and SYNC to their reset state; RESETC and IRQ_N (§4.1). */
+/* Registers, TX/RX buffers and SYNC to their reset state; RESETC and IRQ_N (docs/tc6.md §4.1). */
 void lan865x_emu__reset(struct lan865x_emu *emu)
 {
 	for (size_t i = 0; i < ETHDRV_ARRAY_SIZE(lan865x_emu_regs); i++)
@@ -334,11 +334,11 @@ void lan865x_emu__reset(struct lan865x_emu *emu)
 	lan865x_emu__irq_assert(emu);
 }
 
-/* ---- control transactions (§1.2-§1.6) ---- */
+/* ---- control transactions (docs/tc6.md §1.2-§1.6) ---- */
 
 /*
  * Register @i of the transaction with header @hdr, in the protection mode
- * the transaction began in; a write needs its value (and complement, §1.5).
+ * the transaction began in; a write needs its value (and complement, docs/tc6.md §1.5).
  */
 static void ctrl_access(struct lan865x_emu *emu, uint32_t hdr, bool prot, unsigned i,
 			const uint8_t *in, uint8_t *out, size_t len)
@@ -353,7 +353,7 @@ static void ctrl_access(struct lan865x_emu *emu, uint32_t hdr, bool prot, unsign
 	if (hdr & CTL_WNR) {
 		val = lan865x_emu_get_be32(in + off);
 		if (prot && (val ^ lan865x_emu_get_be32(in + off + 4)) != 0xFFFFFFFFu) {
-			emu->status0 |= ST0_CDPE; /* §1.5: write not performed */
+			emu->status0 |= ST0_CDPE; /* docs/tc6.md §1.5: write not performed */
 			ethdrv_counter_inc(&emu->stats.cdpe);
 			return;
 		}
@@ -378,7 +378,7 @@ void lan865x_emu__ctrl_transfer(struct lan865x_emu *emu, const uint8_t *in, uint
 	size_t echo = ETHDRV_MIN(len, expect);
 
 	ethdrv_counter_inc(&emu->stats.ctrl_transfers);
-	/* 1. Bad header parity: echo with HDRB, no access, HDRE (§1.2, §3.4). */
+	/* 1. Bad header parity: echo with HDRB, no access, HDRE (docs/tc6.md §1.2, §3.4). */
 	if (!lan865x_emu_parity_ok(hdr)) {
 		lan865x_emu_put_be32(out, len, 4, lan865x_emu_with_parity(hdr | HDR_HDRB));
 		emu->status0 |= ST0_HDRE;
@@ -387,7 +387,7 @@ void lan865x_emu__ctrl_transfer(struct lan865x_emu *emu, const uint8_t *in, uint
 	}
 	if (len != expect)
 		ethdrv_counter_inc(&emu->stats.ctrl_len_errors);
-	/* 2. MISO is MOSI delayed by one word: header echo, then write data (§1.4). */
+	/* 2. MISO is MOSI delayed by one word: header echo, then write data (docs/tc6.md §1.4). */
 	lan865x_emu_put_be32(out, len, 4, hdr);
 	if (wnr && echo > 8)
 		memcpy(out + 8, in + 4, echo - 8);

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * The LAN8650 model's faults: injected ones (reset, internal fault, header
- * parity; docs/design.md §5) and bit errors on MOSI and MISO (§1.3; a bare
- * "§" refers to docs/tc6.md). Helpers and fixture:
- * tests/helpers/lan865x_emu_harness.h.
+ * parity; docs/design.md §5) and bit errors on MOSI and MISO
+ * (docs/tc6.md §1.3). Helpers and fixture: tests/helpers/lan865x_emu_harness.h.
  */
 #include <errno.h>
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * The LAN8650 model's registers and control transactions, against
- * hand-built SPI byte streams: reset values, the one-word MISO delay,
- * multi-register and protected access, header parity, software reset and
- * IRQ_N, PLCA and AN1760 registers (§1, §3, §4.1, §5.3; a bare "§" refers
- * to docs/tc6.md). Helpers and fixture: tests/helpers/lan865x_emu_harness.h.
+ * The LAN8650 model's registers and control transactions, against hand-built
+ * SPI byte streams: reset values, the one-word MISO delay, multi-register and
+ * protected access, header parity, software reset and IRQ_N, PLCA and AN1760
+ * registers (docs/tc6.md §1, §3, §4.1, §5.3). Helpers and fixture:
+ * tests/helpers/lan865x_emu_harness.h.
  */
 #include <errno.h>
 
@@ -13,7 +13,8 @@
 static void test_ctrl_read_reset_values(void **state)
 {
 	struct emu_fixture *t = *state;
-	/* IDVER: header 0x00000000 has no ones, so P=1 (§1.3); value 0x11 (§3.2). */
+	/* IDVER: header 0x00000000 has no ones, so P=1 (docs/tc6.md §1.3); value
+	 * 0x11 (docs/tc6.md §3.2). */
 	static const uint8_t idver[12] = { 0, 0, 0, 0, 0, 0, 0, 0x01, 0, 0, 0, 0x11 };
 	static const uint8_t config0[12] = { 0, 0, 0, 0, 0, 0, 0x04, 0x00, 0, 0, 0, 0x06 };
 	static const uint8_t imask0[12] = { 0, 0, 0, 0, 0, 0, 0x0C, 0x01, 0, 0, 0x1F, 0xBF };
@@ -32,7 +33,7 @@ static void test_ctrl_read_reset_values(void **state)
 	spi_xfer(t, 12);
 	assert_memory_equal(t->rx, imask0, 12);
 	assert_int_equal(read_reg(t, 0, 0x08), 0x40); /* STATUS0.RESETC after power-on */
-	assert_int_equal(read_reg(t, 0, 0x0B), 0x3000); /* BUFSTS TXC=48 (§2.3) */
+	assert_int_equal(read_reg(t, 0, 0x0B), 0x3000); /* BUFSTS TXC=48 (docs/tc6.md §2.3) */
 	assert_int_equal(read_reg(t, 0, 0xFF02), 0x0007);
 	assert_int_equal(read_reg(t, 0, 0xFF03), 0xC1B3);
 	assert_int_equal(read_reg(t, 1, 0x01), 0x00080000); /* NCFGR */
@@ -56,7 +57,7 @@ static void test_ctrl_write_echo(void **state)
 	spi_xfer(t, 12);
 	assert_memory_equal(t->rx, miso, 12);
 	assert_int_equal(read_reg(t, 0, 0x0C), 0x100);
-	/* RESETC's mask bit is read-only 0 (§3.4). */
+	/* RESETC's mask bit is read-only 0 (docs/tc6.md §3.4). */
 	write_reg(t, 0, 0x0C, 0xFFFFFFFF);
 	assert_int_equal(read_reg(t, 0, 0x0C), 0x1FBF);
 	/* Writes to unimplemented or read-only registers are ignored. */
@@ -104,7 +105,7 @@ static void test_ctrl_protected(void **state)
 	struct emu_fixture *t = *state;
 	uint32_t v, imask = 0x100;
 
-	write_reg(t, 0, 0x04, 0x0026); /* PROTE + 64 B, sent unprotected (§1.5) */
+	write_reg(t, 0, 0x04, 0x0026); /* PROTE + 64 B, sent unprotected (docs/tc6.md §1.5) */
 	read_regs(t, true, 0, 0x04, 1, &v);
 	assert_int_equal(v, 0x0026);
 	assert_int_equal(t->rx[15], (uint8_t)~0x26); /* complement on the wire */
@@ -155,7 +156,7 @@ static void test_reset_flow(void **state)
 	assert_true(irq_readable(t));
 	write_reg(t, 0, 0x08, 0x40); /* clear RESETC */
 	assert_int_equal(read_reg(t, 0, 0x08), 0);
-	/* Register access never releases IRQ_N (§2.5). */
+	/* Register access never releases IRQ_N (docs/tc6.md §2.5). */
 	assert_true(irq_readable(t));
 	f = empty_chunk(t, true);
 	assert_false(irq_readable(t));
@@ -198,7 +199,7 @@ static void test_plca_and_trim(void **state)
 	lan865x_emu_get_plca(t->emu, &pc);
 	assert_false(pc.enabled);
 	assert_int_equal(pc.node_id, 0xFF);
-	/* AN1760 indirect reads (§5.3): offset1 = -3 -> 0x1D, offset2 = +2, 0x05 bit 6. */
+	/* AN1760 indirect reads (docs/tc6.md §5.3): offset1 = -3 -> 0x1D, offset2 = +2, 0x05 bit 6. */
 	write_reg(t, 4, 0xD8, 0x04);
 	write_reg(t, 4, 0xDA, 0x02);
 	assert_int_equal(read_reg(t, 4, 0xD9), 0x1D);

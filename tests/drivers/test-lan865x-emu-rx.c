@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * The LAN8650 model's RX data path, against hand-built SPI byte streams:
- * one frame, two frames per chunk (ZARFE, unaligned), NORX and FCS strip,
- * overflow, SYNC, the address filters, length and FCS checks, 32-byte
- * chunks, CSARFE (§2, §4.2, §5.2; a bare "§" refers to docs/tc6.md).
- * Helpers and fixture: tests/helpers/lan865x_emu_harness.h.
+ * The LAN8650 model's RX data path, against hand-built SPI byte streams: one
+ * frame, two frames per chunk (ZARFE, unaligned), NORX and FCS strip, overflow,
+ * SYNC, the address filters, length and FCS checks, 32-byte chunks, CSARFE
+ * (docs/tc6.md §2, §4.2, §5.2). Helpers and fixture:
+ * tests/helpers/lan865x_emu_harness.h.
  */
 #include <errno.h>
 
@@ -35,7 +35,7 @@ static void test_rx_one_frame(void **state)
 	assert_int_equal(F_RCA(f[1]), 0);
 	assert_int_equal(F_FD(f[1]), 0);
 	assert_memory_equal(t->rx, fr, 64);
-	assert_memory_equal(t->rx + CH, fr + 64, 36); /* FCS included (§2.4) */
+	assert_memory_equal(t->rx + CH, fr + 64, 36); /* FCS included (docs/tc6.md §2.4) */
 	assert_int_equal(STAT(t, rx_delivered), 1);
 }
 
@@ -67,7 +67,7 @@ static void test_rx_unaligned_two_frames(void **state)
 	uint8_t a[100], b[100];
 	uint32_t h[3], f[3];
 
-	bring_up(t, 0); /* RFA = 0: a frame may start in any word (§2.4) */
+	bring_up(t, 0); /* RFA = 0: a frame may start in any word (docs/tc6.md §2.4) */
 	deliver_frame(t, a, make_frame(a, 66, MAC_US, 1));
 	deliver_frame(t, b, make_frame(b, 66, MAC_US, 2));
 	for (int k = 0; k < 3; k++)
@@ -173,7 +173,7 @@ static void test_rx_filter(void **state)
 	write_reg(t, 1, 0x01, 0x00080000 | (1u << 5)); /* NBC */
 	deliver_frame(t, a, make_frame(a, 60, bcast, 1));
 	assert_int_equal(STAT(t, rx_dropped_filter), 2);
-	/* Hash of 01:00:5E:00:00:01 (§4.2): set DA bits are 0, 17, 18, 19, 20, 22, 40;
+	/* Hash of 01:00:5E:00:00:01 (docs/tc6.md §4.2): set DA bits are 0, 17, 18, 19, 20, 22, 40;
 	 * index bit j = XOR of the bits = j mod 6 -> j0 = b0^b18 = 0, j1 = b19 = 1,
 	 * j2 = b20 = 1, j3 = 0, j4 = b22^b40 = 0, j5 = b17 = 1 -> 0b100110 = 38. */
 	write_reg(t, 1, 0x01, 0x00080000 | (1u << 6)); /* MTIHEN */
@@ -186,7 +186,7 @@ static void test_rx_filter(void **state)
 	write_reg(t, 1, 0x20, 0xFFFFFFFF); /* only HRB: index 38 stays out */
 	deliver_frame(t, a, make_frame(a, 60, mcast, 1));
 	assert_int_equal(STAT(t, rx_dropped_filter), 4);
-	/* A write to SAB1 disables filter 1 until SAT1 is written (§5.2). */
+	/* A write to SAB1 disables filter 1 until SAT1 is written (docs/tc6.md §5.2). */
 	write_reg(t, 1, 0x22, 0x00000002);
 	deliver_frame(t, a, make_frame(a, 60, MAC_US, 1));
 	assert_int_equal(STAT(t, rx_dropped_filter), 5);
@@ -227,7 +227,8 @@ static void test_rx_32_byte_chunks(void **state)
 	uint32_t f[3];
 
 	bring_up(t, 1u << 12);
-	write_reg(t, 0, 0x04, 0x9004); /* CPS=4 (16 B) is not supported: ignored (§2.1) */
+	write_reg(t, 0, 0x04,
+		  0x9004); /* CPS=4 (16 B) is not supported: ignored (docs/tc6.md §2.1) */
 	assert_int_equal(read_reg(t, 0, 0x04), 0x9006);
 	write_reg(t, 0, 0x04, 0x9005); /* CPS=5: 32-byte payloads, 36-byte chunks */
 	deliver_frame(t, a, make_frame(a, 66, MAC_US, 3)); /* 70 bytes: 32 + 32 + 6 */

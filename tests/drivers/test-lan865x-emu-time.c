@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * The LAN8650 model's time: the bus clock (setup + bytes at spi_hz) and
- * holding the caller in real-time mode (docs/design.md §4). Helpers and
- * fixture: tests/helpers/lan865x_emu_harness.h.
+ * The LAN8650 model's time: the bus clock (setup + bytes at spi_hz) and holding
+ * the caller in real-time mode (docs/design.md §4). Helpers and fixture:
+ * tests/helpers/lan865x_emu_harness.h.
  */
 #include <errno.h>
 #include <time.h>

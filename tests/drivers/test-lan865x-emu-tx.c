@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * The LAN8650 model's TX data path, against hand-built SPI byte streams:
- * frames in chunks, padding and FCS, TXFCSVE, credits, freeing at tx_done,
- * protocol errors, two frames in one chunk, loss of framing (§2, §3.4; a
- * bare "§" refers to docs/tc6.md). Helpers and fixture:
- * tests/helpers/lan865x_emu_harness.h.
+ * The LAN8650 model's TX data path, against hand-built SPI byte streams: frames
+ * in chunks, padding and FCS, TXFCSVE, credits, freeing at tx_done, protocol
+ * errors, two frames in one chunk, loss of framing (docs/tc6.md §2, §3.4).
+ * Helpers and fixture: tests/helpers/lan865x_emu_harness.h.
  */
 #include <errno.h>
 
@@ -94,7 +93,7 @@ static void test_tx_credits(void **state)
 		assert_int_equal(out[14], (uint8_t)(14 * 7 + k));
 	}
 	assert_false(pull_frame(t, out, &n));
-	/* The footer said TXC=0; a freed chunk raises IRQ_N (§2.5). */
+	/* The footer said TXC=0; a freed chunk raises IRQ_N (docs/tc6.md §2.5). */
 	assert_false(irq_readable(t));
 	t->fm.ops->tx_done(t->fm.node, 0);
 	assert_int_equal(read_reg(t, 0, 0x0B), 0x0100);

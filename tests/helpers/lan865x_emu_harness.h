@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Test harness for the LAN8650 model (src/emu/lan865x_emu*): the TC6 byte
- * stream encoded by hand from docs/tc6.md (a bare "§" refers to it), a
- * fake medium the test plays itself, and a fixture holding one model. The
- * helpers share no code with the driver or with the model (a bitwise CRC
- * here, a table CRC in the model), so a wrong encoding cannot cancel out.
+ * stream encoded by hand from docs/tc6.md, a fake medium the test plays itself,
+ * and a fixture holding one model. The helpers share no code with the driver or
+ * with the model (a bitwise CRC here, a table CRC in the model), so a wrong
+ * encoding cannot cancel out.
  *
  * Header-only (static inline) because every .c file in tests/helpers is linked
  * into every test program, also those built without the library.
@@ -26,7 +26,7 @@
 #define CS 64u /* chunk payload (CPS=6) */
 #define CH (CS + 4u) /* chunk on the wire */
 
-/* ---- encoding helpers (§1-§2, written independently) ---- */
+/* ---- encoding helpers (docs/tc6.md §1-§2, written independently) ---- */
 
 static inline unsigned ones(uint32_t w)
 {
@@ -37,7 +37,7 @@ static inline unsigned ones(uint32_t w)
 	return n;
 }
 
-/* Set bit 0 so the word has an odd number of ones (§1.3). */
+/* Set bit 0 so the word has an odd number of ones (docs/tc6.md §1.3). */
 static inline uint32_t with_parity(uint32_t w)
 {
 	w &= ~1u;
@@ -57,21 +57,21 @@ static inline uint32_t get32(const uint8_t *p)
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-/* Control header (§1.2). */
+/* Control header (docs/tc6.md §1.2). */
 static inline uint32_t ctrl_hdr(int wnr, int aid, unsigned mms, unsigned addr, unsigned n)
 {
 	return with_parity((uint32_t)wnr << 29 | (uint32_t)aid << 28 | mms << 24 | addr << 8 |
 			   (n - 1) << 1);
 }
 
-/* Data header (§2.2). */
+/* Data header (docs/tc6.md §2.2). */
 static inline uint32_t data_hdr(int dv, int sv, unsigned swo, int ev, unsigned ebo, int norx)
 {
 	return with_parity(1u << 31 | (uint32_t)norx << 29 | (uint32_t)dv << 21 |
 			   (uint32_t)sv << 20 | swo << 16 | (uint32_t)ev << 14 | ebo << 8);
 }
 
-/* Footer fields (§2.3). */
+/* Footer fields (docs/tc6.md §2.3). */
 #define F_EXST(f) (((f) >> 31) & 1)
 #define F_HDRB(f) (((f) >> 30) & 1)
 #define F_SYNC(f) (((f) >> 29) & 1)
@@ -209,7 +209,7 @@ static inline void spi_xfer(struct emu_fixture *t, size_t len)
 	assert_int_equal(lan865x_emu_transfer(t->emu, t->tx, t->rx, len), 0);
 }
 
-/* Unprotected or protected read of @n registers; checks the echo (§1.4, §1.5). */
+/* Unprotected or protected read of @n registers; checks the echo (docs/tc6.md §1.4, §1.5). */
 static inline void read_regs(struct emu_fixture *t, bool prot, unsigned mms, unsigned addr,
 			     unsigned n, uint32_t *v)
 {
@@ -252,7 +252,7 @@ static inline void write_regs(struct emu_fixture *t, bool prot, unsigned mms, un
 			put32(t->tx + 8 + stride * i, ~v[i] ^ (bad_cpl && i == 0 ? 0x10u : 0));
 	}
 	spi_xfer(t, len);
-	/* MISO = MOSI delayed by one word (§1.4), even for a failed protected write. */
+	/* MISO = MOSI delayed by one word (docs/tc6.md §1.4), even for a failed protected write. */
 	assert_int_equal(get32(t->rx), 0);
 	assert_memory_equal(t->rx + 4, t->tx, len - 4);
 }
@@ -277,7 +277,7 @@ static inline void data_xfer(struct emu_fixture *t, const uint32_t *h, const uin
 	spi_xfer(t, n * CH);
 	for (unsigned k = 0; k < n; k++) {
 		f[k] = get32(t->rx + k * CH + CS);
-		assert_int_equal(ones(f[k]) % 2, 1); /* §1.3 footer parity is odd */
+		assert_int_equal(ones(f[k]) % 2, 1); /* docs/tc6.md §1.3 footer parity is odd */
 	}
 }
 
@@ -289,12 +289,14 @@ static inline uint32_t empty_chunk(struct emu_fixture *t, bool norx)
 	return f;
 }
 
-/* Bring-up as in §4.1: clear RESETC, MAC TXEN|RXEN, station address, SYNC, empty chunk. */
+/* Bring-up as in docs/tc6.md §4.1: clear RESETC, MAC TXEN|RXEN, station
+ * address, SYNC, empty chunk. */
 static inline void bring_up(struct emu_fixture *t, uint32_t config0_extra)
 {
 	write_reg(t, 0, 0x08, 0x40);
 	write_reg(t, 1, 0x00, 0x0C);
-	write_reg(t, 1, 0x22, 0x00000002); /* SAB1 = bytes 0-3 of MAC_US, little-endian (§5.2) */
+	/* SAB1 = bytes 0-3 of MAC_US, little-endian (docs/tc6.md §5.2) */
+	write_reg(t, 1, 0x22, 0x00000002);
 	write_reg(t, 1, 0x23, 0x0100); /* SAT1 = bytes 4-5 */
 	write_reg(t, 0, 0x04, 0x8006 | config0_extra);
 	empty_chunk(t, true);
