@@ -1,120 +1,122 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Hardware model of the Microchip LAN8650/1 10BASE-T1S MAC-PHY as an OPEN
- * Alliance TC6 SPI slave, at the byte level (architecture.md §5). Written
- * from docs/tc6-facts.md only, not from any driver, so a driver bug is not
- * mirrored here. The driver reaches it through struct ethdrv_spi_bus
+ * Alliance TC6 SPI slave, at the byte level (docs/design.md §5). Written from
+ * the protocol facts in docs/tc6.md only, not from any driver, so a driver bug
+ * is not mirrored here. The driver reaches it through struct ethdrv_spi_bus
  * (lan865x_emu_get_bus()); a medium (medium.h) reaches it through port ops
- * (lan865x_emu_attach()).
+ * (lan865x_emu_attach()). Its files, one concern each, are listed in
+ * lan865x_emu_priv.h.
  *
- * What it models (section numbers are tc6-facts.md):
- * - Control transactions (§1.2-§1.6): MISO is MOSI delayed by one 32-bit
- *   word, header echoed, LEN+1 registers, AID, MMS, protected mode (value,
- *   ~value) in both directions; a bad complement on a write skips that write
- *   and sets STATUS0.CDPE; a header with bad parity is echoed with HDRB=1
+ * What it models:
+ * - Control transactions (docs/tc6.md §1.2-§1.6): MISO is MOSI delayed by one
+ *   32-bit word, header echoed, LEN+1 registers, AID, MMS, protected mode
+ *   (value, ~value) in both directions; a bad complement on a write skips that
+ *   write and sets STATUS0.CDPE; a header with bad parity is echoed with HDRB=1
  *   (parity recomputed), nothing is accessed and STATUS0.HDRE is set.
- * - Data chunks (§2): 64 or 32 byte payloads (CONFIG0.CPS), header/footer
- *   odd parity, TX credits (48-chunk TX buffer, §5.4), RCA, SV/SWO/EV/EBO in
- *   both directions, ZARFE/CSARFE or unaligned RX frame starts (two frames in
- *   one chunk), NORX, EXST, SYNC, HDRB, FD.
- * - IRQ_N (§2.5) as a level eventfd: readable while asserted.
- * - Registers with reset values (§3, §5): MMS0 standard + PHY clause 22 at
- *   0xFF00, MMS1 MAC filters, MMS4 PLCA + AN1760 registers + indirect trim
- *   reads, MMS10 DEVID/QTXCFG/QRXCFG.
- * - The MAC: FCS append or validation (TXFCSVE), RX address filter
- *   (specific addresses, broadcast, hash, promiscuous), length checks,
- *   FCS check, optional FCS strip (NCFGR.RFCS).
- * - Bus timing on a virtual clock (architecture.md §4) and bit errors on
+ * - Data chunks (docs/tc6.md §2): 64 or 32 byte payloads (CONFIG0.CPS),
+ *   header/footer odd parity, TX credits (48-chunk TX buffer,
+ *   docs/tc6.md §5.4), RCA, SV/SWO/EV/EBO in both directions, ZARFE/CSARFE or
+ *   unaligned RX frame starts (two frames in one chunk), NORX, EXST, SYNC,
+ *   HDRB, FD.
+ * - IRQ_N (docs/tc6.md §2.5) as a level eventfd: readable while asserted.
+ * - Registers with reset values (docs/tc6.md §3, §5): MMS0 standard + PHY
+ *   clause 22 at 0xFF00, MMS1 MAC filters, MMS4 PLCA + AN1760 registers +
+ *   indirect trim reads, MMS10 DEVID/QTXCFG/QRXCFG.
+ * - The MAC: FCS append or validation (TXFCSVE), RX address filter (specific
+ *   addresses, broadcast, hash, promiscuous), length checks, FCS check,
+ *   optional FCS strip (NCFGR.RFCS).
+ * - Bus timing on a virtual clock (docs/design.md §4) and bit errors on
  *   MOSI/MISO.
  *
- * Assumptions where the facts are unknown (all documented, some are
- * config fields):
+ * Assumptions where the facts are unknown (all documented, some are config
+ * fields):
  * - RX buffer size: cfg.rx_buf_chunks 64-byte blocks (default 64 = 4 KiB;
- *   §5.4 says the figure is unknown). With CPS=32 it holds twice as many
- *   32-byte chunks. A frame occupies ceil(len / payload size) chunks.
+ *   docs/tc6.md §5.4 says the figure is unknown). With CPS=32 it holds twice as
+ *   many 32-byte chunks. A frame occupies ceil(len / payload size) chunks.
  * - OA PHYID (MMS0 0x01) = 0x0007C1B3: OUI/model/rev taken from the clause-22
- *   PHY ID 0x0007/0xC1B3 (§5.1) in the OA field layout (§3.2).
+ *   PHY ID 0x0007/0xC1B3 (docs/tc6.md §5.1) in the OA field layout
+ *   (docs/tc6.md §3.2).
  * - STDCAP = 0x0525: TXFCSVC, DPRAC, AIDC, MINBPS=5 (32 B); no cut-through,
  *   timestamps, SEQ or indirect PHY access.
  * - IMASK1 resets to 0x3FFE0003 (every STATUS1 bit masked), like IMASK0.
- * - CONFIG0: SYNC can only be set by a write (a reset clears it, §3.3); a
- *   CPS value other than 5 or 6 is ignored (the field keeps its old value).
- *   SEQ, cut-through, timestamps (FTSE) and TXCTHRESH other than the IRQ
- *   threshold are stored but have no effect.
- * - BMCR resets to 0x0000; BMSR reads 0x0805 (10 Mb/s half duplex capable,
- *   link up, extended capability) because the link is always up (§5.7).
- * - MAC specific-address filter n is disabled by a write to SABn and
- *   enabled by a write to SATn (Cadence-GEM convention, §5.2 unverified);
- *   only the destination address is compared (FLTTYP/FLTBM ignored).
+ * - CONFIG0: SYNC can only be set by a write (a reset clears it,
+ *   docs/tc6.md §3.3); a CPS value other than 5 or 6 is ignored (the field
+ *   keeps its old value). SEQ, cut-through, timestamps (FTSE) and TXCTHRESH
+ *   other than the IRQ threshold are stored but have no effect.
+ * - BMCR resets to 0x0000; BMSR reads 0x0805 (10 Mb/s half duplex capable, link
+ *   up, extended capability) because the link is always up (docs/tc6.md §5.7).
+ * - MAC specific-address filter n is disabled by a write to SABn and enabled by
+ *   a write to SATn (Cadence-GEM convention, docs/tc6.md §5.2 unverified); only
+ *   the destination address is compared (FLTTYP/FLTBM ignored).
  * - Hash filter: index bit j = XOR of DA bits j, j+6, ..., j+42, bit 0 being
  *   the LSB of DA byte 0; index < 32 selects HRB bit index, else HRT
- *   (§4.2). Used for multicast when NCFGR.MTIHEN, for unicast when UNIHEN.
- * - RX: a frame with a bad FCS is dropped (counted) unless NCFGR.IRXFCS,
- *   in which case it is delivered with FD=1 in its EV footer.
- * - TX: the MAC pads frames shorter than 60 bytes with zeros before
- *   appending the FCS; a frame longer than 1536 bytes incl. FCS is dropped
- *   (counted tx_dropped_oversize). Frames completed while NCR.TXEN=0 are
- *   dropped (tx_dropped_disabled). NCR.LBL (loopback) is not modelled.
- * - TX protocol errors (STATUS0.TXPE, §3.4 trigger unverified): DV=1 with no
- *   frame in progress and no SV; SV while a frame is in progress (unless EV
- *   ends it earlier in the same chunk); EV with no frame in progress. The
- *   frame in progress is dropped and the chunk ignored.
+ *   (docs/tc6.md §4.2). Used for multicast when NCFGR.MTIHEN, for unicast when
+ *   UNIHEN.
+ * - RX: a frame with a bad FCS is dropped (counted) unless NCFGR.IRXFCS, in
+ *   which case it is delivered with FD=1 in its EV footer.
+ * - TX: the MAC pads frames shorter than 60 bytes with zeros before appending
+ *   the FCS; a frame longer than 1536 bytes incl. FCS is dropped (counted
+ *   tx_dropped_oversize). Frames completed while NCR.TXEN=0 are dropped
+ *   (tx_dropped_disabled). NCR.LBL (loopback) is not modelled.
+ * - TX protocol errors (STATUS0.TXPE, docs/tc6.md §3.4 trigger unverified):
+ *   DV=1 with no frame in progress and no SV; SV while a frame is in progress
+ *   (unless EV ends it earlier in the same chunk); EV with no frame in
+ *   progress. The frame in progress is dropped and the chunk ignored.
  * - TXBOE: a DV=1 chunk with no free TX chunk is dropped; the rest of that
  *   frame is discarded up to its EV (counted once, no TXPE cascade).
  * - A chunk that carries the end of frame n and the start of frame n+1 is
  *   charged to frame n (it is freed when frame n leaves the wire).
- * - LOFE (§3.4: "CS deasserted before the chunk ended"): a data transfer
- *   whose length is not a whole number of chunks. The whole chunks are
- *   processed; the trailing partial chunk is ignored (MISO zeros for it),
- *   the TX frame in progress is dropped and STATUS0.LOFE is set.
- * - A chunk with bad header parity (or DNC=0 inside a data transfer) gets
- *   a footer with HDRB=1 and DV=0; no TX or RX data moves in it; STATUS0.HDRE.
+ * - LOFE (docs/tc6.md §3.4: "CS deasserted before the chunk ended"): a data
+ *   transfer whose length is not a whole number of chunks. The whole chunks are
+ *   processed; the trailing partial chunk is ignored (MISO zeros for it), the
+ *   TX frame in progress is dropped and STATUS0.LOFE is set.
+ * - A chunk with bad header parity (or DNC=0 inside a data transfer) gets a
+ *   footer with HDRB=1 and DV=0; no TX or RX data moves in it; STATUS0.HDRE.
  *   Only chunks with a good header release IRQ_N.
  * - A control transfer whose length does not match LEN (8+4N / 8+8N bytes):
  *   register i is written only if its data word (and complement) arrived
- *   completely, reads fill what fits, bytes beyond the expected length read
- *   0; counted in ctrl_len_errors, no status bit.
+ *   completely, reads fill what fits, bytes beyond the expected length read 0;
+ *   counted in ctrl_len_errors, no status bit.
  * - RCA counts chunks of frames already visible; for CSARFE it assumes each
  *   frame starts at word 0 of a chunk. BUFSTS RCA/TXC are not saturated.
- * - IRQ_N is asserted when (§2.5): RX chunks are pending and the last footer
- *   reported RCA=0; TX credits reach the CONFIG0.TXCTHRESH threshold and the
- *   last footer reported fewer; EXST becomes pending and was not reported
- *   in a footer since it was last clear; a reset completes.
- * - Trim offsets for AN1760 (indirect reads via 0xD8/0xDA/0xD9, §5.3):
- *   cfg.trim_offset1/2 as 5-bit two's complement in bits 4:0 (defaults -3
- *   and +2); indirect address 0x05 reads 0x0040 (bit 6: no chip error);
- *   any other indirect address reads 0. MMS4 0x0000-0x00FF is plain
- *   read/write storage (reset 0) except COL_DET_CTRL0 0x87 (reset 0x8083)
- *   and 0xD8-0xDA, so every AN1760 write and read-modify-write works.
- * - PLCA IDVER reads 0x0A10; CTRL0.RST (bit 14) restores the PLCA
- *   registers to their reset values and self-clears.
+ * - IRQ_N is asserted when (docs/tc6.md §2.5): RX chunks are pending and the
+ *   last footer reported RCA=0; TX credits reach the CONFIG0.TXCTHRESH
+ *   threshold and the last footer reported fewer; EXST becomes pending and was
+ *   not reported in a footer since it was last clear; a reset completes.
+ * - Trim offsets for AN1760 (indirect reads via 0xD8/0xDA/0xD9,
+ *   docs/tc6.md §5.3): cfg.trim_offset1/2 as 5-bit two's complement in bits 4:0
+ *   (defaults -3 and +2); indirect address 0x05 reads 0x0040 (bit 6: no chip
+ *   error); any other indirect address reads 0. MMS4 0x0000-0x00FF is plain
+ *   read/write storage (reset 0) except COL_DET_CTRL0 0x87 (reset 0x8083) and
+ *   0xD8-0xDA, so every AN1760 write and read-modify-write works.
+ * - PLCA IDVER reads 0x0A10; CTRL0.RST (bit 14) restores the PLCA registers to
+ *   their reset values and self-clears.
  * - MAC TI (MMS1 0x77) resets to 0; QTXCFG/QRXCFG reset to 0 and are stored
  *   only (their BUFSZ is not checked against CPS).
  * - A TX frame may be pulled by the medium as soon as its EV chunk has been
  *   processed; its t_ready is the bus time of the end of that chunk.
- * - Frame accounting (every frame ends in exactly one counter):
- *   TX: an SV chunk with a good header is a frame the host handed over
- *   (tx_started), even if the framing rules refuse it (then it is a
- *   tx_dropped_protocol at once); tx_started = tx_frames + tx_fcs_errors + tx_dropped_protocol +
+ * - Frame accounting (every frame ends in exactly one counter): TX: an SV chunk
+ *   with a good header is a frame the host handed over (tx_started), even if
+ *   the framing rules refuse it (then it is a tx_dropped_protocol at once);
+ *   tx_started = tx_frames + tx_fcs_errors + tx_dropped_protocol +
  *   tx_dropped_overflow + tx_dropped_disabled + tx_dropped_oversize +
- *   tx_flushed + (frames in progress or queued). A frame the medium has
- *   pulled when a reset comes is on the wire already: it is not flushed
- *   but counted in tx_frames when the medium reports it done.
- *   RX: every frame the medium offers is dropped on arrival
- *   (rx_dropped_* but rx_overflow_buffered) or stored (rx_frames); a stored
- *   one is delivered (rx_delivered), flushed (rx_flushed), dropped by an
- *   injected overflow (rx_overflow_buffered) or still buffered. Of the
- *   stored ones, rx_started had their first chunk sent and
- *   rx_started = rx_delivered + rx_cut (+ one in progress).
- *   Bit errors are the SPI "wire": miso_sv_hidden counts frame starts the
- *   host cannot see (the footer with SV fails parity); the *_undetected
- *   counters count words corrupted with an even number of flips, which
- *   parity cannot catch.
+ *   tx_flushed + (frames in progress or queued). A frame the medium has pulled
+ *   when a reset comes is on the wire already: it is not flushed but counted in
+ *   tx_frames when the medium reports it done. RX: every frame the medium
+ *   offers is dropped on arrival (rx_dropped_* but rx_overflow_buffered) or
+ *   stored (rx_frames); a stored one is delivered (rx_delivered), flushed
+ *   (rx_flushed), dropped by an injected overflow (rx_overflow_buffered) or
+ *   still buffered. Of the stored ones, rx_started had their first chunk sent
+ *   and rx_started = rx_delivered + rx_cut (+ one in progress). Bit errors are
+ *   the SPI "wire": miso_sv_hidden counts frame starts the host cannot see (the
+ *   footer with SV fails parity); the *_undetected counters count words
+ *   corrupted with an even number of flips, which parity cannot catch.
  * - Timing: a transfer of len bytes takes setup_ns + len*8e9/spi_hz ns
  *   (truncated to whole ns) on the bus clock. In real-time mode the clock
  *   starts each transfer at max(bus clock, CLOCK_MONOTONIC now); with
- *   realtime=false "now" is the latest time the model has seen (bus clock or
- *   an RX frame's t_end), so nothing ever sleeps.
+ *   realtime=false "now" is the latest time the model has seen (bus clock or an
+ *   RX frame's t_end), so nothing ever sleeps.
  */
 #ifndef ETHDRV_EMU_LAN865X_EMU_H
 #define ETHDRV_EMU_LAN865X_EMU_H
@@ -126,28 +128,30 @@
 #include "ethdrv/stats.h"
 #include "medium.h"
 
-#define LAN865X_EMU_TX_CHUNKS 48u /* TX buffer in chunks: BUFSTS.TXC reset (§2.3, §5.4) */
+/* TX buffer in chunks: the BUFSTS.TXC reset value (docs/tc6.md §2.3, §5.4). */
+#define LAN865X_EMU_TX_CHUNKS 48u
 
 struct lan865x_emu;
 
 struct lan865x_emu_config {
-	uint32_t spi_hz; /* SCLK; default 25000000 (§1.1) */
+	uint32_t spi_hz; /* SCLK; default 25000000 (docs/tc6.md §1.1) */
 	uint32_t
 		setup_ns; /* per-transfer CS/setup overhead; default 1000 ns (assumed host+CS cost) */
 	uint64_t slack_ns; /* bus clock may run this far ahead of real time; default 200000 */
-	unsigned rx_buf_chunks; /* RX buffer in 64-byte blocks; default 64 (assumption, §5.4) */
+	/* RX buffer in 64-byte blocks; default 64 (an assumption, docs/tc6.md §5.4) */
+	unsigned rx_buf_chunks;
 	uint8_t node_id; /* for log messages */
 	uint64_t seed; /* PRNG seed for bit errors; default 1 */
 	double mosi_ber; /* bit error rate host -> model; default 0 */
 	double miso_ber; /* bit error rate model -> host; default 0 */
 	bool realtime; /* false: never sleep (unit tests); the bus clock still advances */
-	uint16_t model; /* DEVID model: 0x8650 (default) or 0x8651 (§5.1) */
+	uint16_t model; /* DEVID model: 0x8650 (default) or 0x8651 (docs/tc6.md §5.1) */
 	uint8_t rev; /* DEVID revision: 2 = B1 (default), 1 = B0 */
-	int8_t trim_offset1; /* AN1760 indirect 0x04, -16..15; default -3 (§5.3) */
+	int8_t trim_offset1; /* AN1760 indirect 0x04, -16..15; default -3 (docs/tc6.md §5.3) */
 	int8_t trim_offset2; /* AN1760 indirect 0x08, -16..15; default +2 */
 };
 
-/* Faults that can be injected (architecture.md §5); each is counted. */
+/* Faults that can be injected (docs/design.md §5); each is counted. */
 enum lan865x_emu_fault {
 	/* Drop the RX frame at the head of the buffer (even if partly read:
 	 * the host then sees a frame without EV), or the next frame to arrive
@@ -161,12 +165,12 @@ enum lan865x_emu_fault {
 	LAN865X_EMU_FAULT_TX_PROTOCOL,
 	/* The next header (control or data) is received with a parity error. */
 	LAN865X_EMU_FAULT_HDR_PARITY,
-	/* Internal fault STATUS1.FSMSTER (§3.5): frame data stops (footers DV=0,
+	/* Internal fault STATUS1.FSMSTER (docs/tc6.md §3.5): frame data stops (footers DV=0,
 	 * TX chunks ignored, RX frames dropped) until a reset. */
 	LAN865X_EMU_FAULT_INTERNAL,
 	/* A configuration register silently loses its value, as when bit
 	 * errors turn a header into another valid one (an even number of
-	 * flips passes parity, TC6 facts §1.3) and the device executes a
+	 * flips passes parity, docs/tc6.md §1.3) and the device executes a
 	 * write nobody sent: MAC NCR is cleared, so the MAC stops transmitting
 	 * and receiving. No status bit, no interrupt; SYNC stays 1. */
 	LAN865X_EMU_FAULT_CONFIG_UPSET,
@@ -238,7 +242,7 @@ void lan865x_emu_config_default(struct lan865x_emu_config *cfg);
  * @cfg: settings (NULL = defaults); copied
  * @out: receives the model
  *
- * After creation IRQ_N is asserted and STATUS0.RESETC is set (§4.1).
+ * After creation IRQ_N is asserted and STATUS0.RESETC is set (docs/tc6.md §4.1).
  *
  * Return: 0, -EINVAL (spi_hz 0, rx_buf_chunks 0 or > 65536, BER outside
  * 0..0.5, trim offsets outside -16..15), -ENOMEM, or the -errno of eventfd().
@@ -339,7 +343,7 @@ void lan865x_emu_get_ber(struct lan865x_emu *emu, double *mosi_ber, double *miso
 void lan865x_emu_get_stats(struct lan865x_emu *emu, struct lan865x_emu_stats *st);
 
 /**
- * lan865x_emu_get_plca() - the PLCA settings in MMS4 0xCA01-0xCA05 (§3.6)
+ * lan865x_emu_get_plca() - the PLCA settings in MMS4 0xCA01-0xCA05 (docs/tc6.md §3.6)
  * @emu: the model
  * @cfg: receives them
  */

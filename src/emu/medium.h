@@ -1,21 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The medium interface between emulated MAC-PHYs (nodes) and an emulated
- * wire (architecture.md §4). It is pull-style so that a PLCA segment
- * (src/emu/t1s_medium.c, later) can grant transmit opportunities in node-id
- * order: a node only says "I have something" (emu_medium_kick()), and the
- * medium takes the frame when the node may transmit.
+ * wire (docs/design.md §4). It is pull-style so that a PLCA segment
+ * (src/emu/t1s_medium.c) can grant transmit opportunities in node-id
+ * order: a node only says "I have something" (emu_medium_announce_tx()),
+ * and the medium takes the frame when the node may transmit.
  *
  * Times are in ns on one timeline shared by the medium and its nodes:
  * CLOCK_MONOTONIC in real-time mode, a virtual clock (starting at 0) when
  * both sides run with realtime=false. Do not mix the two modes.
  *
  * Locking contract: the medium calls port ops from its own thread (or from
- * emu_medium_kick() in a non-threaded medium) WITHOUT holding any lock a
- * node might take in emu_medium_kick(); nodes call emu_medium_kick() without
- * holding their own lock. So the only lock order is medium -> node.
+ * emu_medium_announce_tx() in a non-threaded medium) WITHOUT holding any
+ * lock a node might take in emu_medium_announce_tx(); nodes call
+ * emu_medium_announce_tx() without holding their own lock. So the only lock
+ * order is medium -> node.
  *
- * Shared wire arithmetic (10 Mb/s, TC6 facts §6): one bit time is 100 ns;
+ * Shared wire arithmetic (10 Mb/s, docs/tc6.md §6): one bit time is 100 ns;
  * a frame occupies preamble+SFD (8 bytes) + the frame with FCS, padded to 64
  * bytes, and is followed by an inter-frame gap of 96 bit times.
  */
@@ -28,11 +29,11 @@
 
 struct ethdrv_hist;
 
-#define EMU_BIT_NS 100u /* 10 Mb/s: one bit time (TC6 facts §6) */
+#define EMU_BIT_NS 100u /* 10 Mb/s: one bit time (docs/tc6.md §6) */
 #define EMU_PREAMBLE_BYTES 8u /* preamble + SFD */
 #define EMU_MIN_FRAME 64u /* minimum frame incl. FCS */
 #define EMU_IFG_NS (96u * EMU_BIT_NS) /* inter-frame gap: 9.6 us */
-/* Largest frame (with FCS) a medium carries: LAN8650 MAXFS (TC6 facts §2.4). */
+/* Largest frame (with FCS) a medium carries: LAN8650 MAXFS (docs/tc6.md §2.4). */
 #define EMU_FRAME_MAX 1536u
 
 /* Wire time of one frame of @len bytes incl. FCS, from the first preamble
@@ -44,7 +45,7 @@ static inline uint64_t emu_frame_wire_ns(size_t len)
 	return (uint64_t)(EMU_PREAMBLE_BYTES + l) * 8u * EMU_BIT_NS;
 }
 
-/* PLCA settings of a node as programmed in its registers (TC6 facts §3.6). */
+/* PLCA settings of a node as programmed in its registers (docs/tc6.md §3.6). */
 struct emu_plca_cfg {
 	bool enabled; /* PLCA CTRL0.EN */
 	uint8_t node_id; /* CTRL1.ID: 0 = coordinator, 0xFF = PLCA off */
@@ -85,7 +86,7 @@ struct emu_medium_ops {
 	/** Disconnect @port; returns after any port op running on it has returned. */
 	void (*detach)(struct emu_medium *m, unsigned port);
 	/** @port has a frame to send (cheap, callable from any thread). */
-	void (*kick)(struct emu_medium *m, unsigned port);
+	void (*announce_tx)(struct emu_medium *m, unsigned port);
 	/** Stop the medium and free it; all ports must be detached. */
 	void (*destroy)(struct emu_medium *m);
 };
@@ -126,7 +127,7 @@ static inline void emu_medium_detach(struct emu_medium *m, unsigned port)
 }
 
 /**
- * emu_medium_kick() - @port has at least one frame to send
+ * emu_medium_announce_tx() - tell @m that @port has at least one frame to send
  * @m: the medium
  * @port: the port
  *
@@ -134,9 +135,9 @@ static inline void emu_medium_detach(struct emu_medium *m, unsigned port)
  * and keep calling it until it returns false.
  * Context: any thread; the caller must not hold its node lock.
  */
-static inline void emu_medium_kick(struct emu_medium *m, unsigned port)
+static inline void emu_medium_announce_tx(struct emu_medium *m, unsigned port)
 {
-	m->ops->kick(m, port);
+	m->ops->announce_tx(m, port);
 }
 
 /**
@@ -153,8 +154,8 @@ static inline void emu_medium_free(struct emu_medium *m)
  * The point-to-point medium (p2p_medium.c): two ports on one half-duplex
  * 10 Mb/s channel, one frame on the wire at a time, alternating between
  * ports that have frames; a frame from one port is delivered to the other.
- * One thread schedules frames against absolute deadlines (host-measurements
- * §4: a late wakeup never shifts later frames).
+ * One thread schedules frames against absolute deadlines (docs/host.md §4:
+ * a late wakeup never shifts later frames).
  *
  * A frame starts at max(t_ready, medium free) (never at "when the thread got
  * round to it", so its wakeup lateness does not accumulate), ends at
@@ -188,7 +189,7 @@ struct emu_p2p_stats {
  */
 int emu_p2p_medium_new(const struct emu_p2p_config *cfg, struct emu_p2p_medium **out);
 
-/** emu_p2p_medium_base() - the generic medium handle of @p (for attach/kick/free). */
+/** emu_p2p_medium_base() - the generic medium handle of @p (attach/announce_tx/free). */
 struct emu_medium *emu_p2p_medium_base(struct emu_p2p_medium *p);
 
 /**
@@ -209,7 +210,7 @@ const struct ethdrv_hist *emu_p2p_medium_lateness(struct emu_p2p_medium *p);
 
 /**
  * emu_p2p_medium_wait_idle() - wait until no port has a frame pending and the
- * wire is idle (every kicked port's tx_pull returned false)
+ * wire is idle (every announcing port's tx_pull returned false)
  * @p: the medium
  * @timeout_ns: real-time bound on the wait
  *

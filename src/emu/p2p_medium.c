@@ -2,8 +2,8 @@
 /*
  * Point-to-point half-duplex 10 Mb/s medium with two ports (medium.h).
  * One thread takes frames from the ports in turn and delivers each to the
- * other port at its absolute end time (host-measurements §4: deadlines
- * are absolute, so a late wakeup never shifts the frames after it).
+ * other port at its absolute end time (docs/host.md §4: deadlines are
+ * absolute, so a late wakeup never shifts the frames after it).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -19,23 +19,23 @@
 struct p2p_port {
 	const struct emu_port_ops *ops; /* NULL = detached */
 	void *node; /* argument of the ops */
-	bool pending; /* kicked and not yet drained */
-	uint64_t kicks; /* kick count, to detect a kick during a tx_pull */
-	unsigned in_cb; /* port ops running right now */
+	bool pending; /* announced a frame and not yet drained */
+	uint64_t announcements; /* announce_tx count, to detect one during a tx_pull */
+	unsigned ops_running; /* port ops running right now */
 };
 
 struct emu_p2p_medium {
 	struct emu_medium base; /* first: emu_medium <-> emu_p2p_medium */
 	pthread_mutex_t lock; /* protects every field below */
-	pthread_cond_t cond; /* kicks, stop, callbacks done, idle (CLOCK_MONOTONIC) */
+	pthread_cond_t cond; /* announcements, stop, callbacks done, idle (CLOCK_MONOTONIC) */
 	pthread_t thread; /* the scheduler */
 	bool stop; /* ask the thread to exit */
 	bool realtime; /* deliver at real deadlines */
 	bool on_wire; /* a frame has been pulled and not yet delivered */
-	unsigned last; /* port that sent last (alternation) */
+	unsigned last_sender; /* port that sent last (they alternate) */
 	uint64_t free_at; /* medium free: end of the last gap */
 	struct p2p_port port[P2P_PORTS];
-	struct emu_p2p_stats st; /* counters */
+	struct emu_p2p_stats stats; /* counters */
 	struct ethdrv_hist lateness; /* delivery lateness in ns (real-time mode) */
 	uint8_t buf[EMU_FRAME_MAX]; /* the frame on the wire (scheduler thread only) */
 };
@@ -63,7 +63,7 @@ static struct timespec ns_to_ts(uint64_t ns)
 static int p2p_pick(const struct emu_p2p_medium *p)
 {
 	for (unsigned i = 1; i <= P2P_PORTS; i++) {
-		unsigned n = (p->last + i) % P2P_PORTS;
+		unsigned n = (p->last_sender + i) % P2P_PORTS;
 
 		if (p->port[n].ops && p->port[n].pending)
 			return (int)n;
@@ -76,17 +76,17 @@ static bool p2p_pull(struct emu_p2p_medium *p, unsigned n, size_t *len, uint64_t
 {
 	struct p2p_port *pt = &p->port[n];
 	const struct emu_port_ops *ops = pt->ops;
-	uint64_t kicks = pt->kicks;
+	uint64_t announcements = pt->announcements;
 	void *node = pt->node;
 	bool ok;
 
-	pt->in_cb++;
+	pt->ops_running++;
 	pthread_mutex_unlock(&p->lock);
 	ok = ops->tx_pull(node, p->buf, sizeof(p->buf), len, t_ready);
 	pthread_mutex_lock(&p->lock);
-	pt->in_cb--;
-	/* A kick that raced with an empty pull must not be lost. */
-	if (!ok && pt->kicks == kicks)
+	pt->ops_running--;
+	/* An announcement that raced with an empty pull must not be lost. */
+	if (!ok && pt->announcements == announcements)
 		pt->pending = false;
 	pthread_cond_broadcast(&p->cond);
 	return ok;
@@ -109,17 +109,17 @@ static void p2p_deliver(struct emu_p2p_medium *p, unsigned from, size_t len, uin
 	void *snode = src->node, *dnode = dst->node;
 
 	if (!dops)
-		p->st.dropped++;
-	src->in_cb += sops != NULL;
-	dst->in_cb += dops != NULL;
+		p->stats.dropped++;
+	src->ops_running += sops != NULL;
+	dst->ops_running += dops != NULL;
 	pthread_mutex_unlock(&p->lock);
 	if (dops)
 		dops->rx(dnode, p->buf, len, t_end);
 	if (sops)
 		sops->tx_done(snode, t_end);
 	pthread_mutex_lock(&p->lock);
-	src->in_cb -= sops != NULL;
-	dst->in_cb -= dops != NULL;
+	src->ops_running -= sops != NULL;
+	dst->ops_running -= dops != NULL;
 	pthread_cond_broadcast(&p->cond);
 }
 
@@ -133,14 +133,14 @@ static void p2p_send_one(struct emu_p2p_medium *p, unsigned n)
 		return;
 	p->on_wire = true;
 	/* start = max(ready, medium free): absolute, so neither the medium's own
-	 * wakeup lateness nor its reaction to a kick shifts the schedule. */
+	 * wakeup lateness nor its reaction to an announcement shifts the schedule. */
 	start = t_ready > p->free_at ? t_ready : p->free_at;
 	t_end = start + emu_frame_wire_ns(len);
 	p->free_at = t_end + EMU_IFG_NS;
-	p->last = n;
-	p->st.frames[n]++;
-	p->st.bytes[n] += len;
-	p->st.busy_ns += emu_frame_wire_ns(len) + EMU_IFG_NS;
+	p->last_sender = n;
+	p->stats.frames[n]++;
+	p->stats.bytes[n] += len;
+	p->stats.busy_ns += emu_frame_wire_ns(len) + EMU_IFG_NS;
 	if (p->realtime) {
 		p2p_wait_until(p, t_end);
 		now = mono_ns();
@@ -148,7 +148,7 @@ static void p2p_send_one(struct emu_p2p_medium *p, unsigned n)
 	}
 	p2p_deliver(p, n, len, t_end);
 	p->on_wire = false;
-	p->st.now_ns = p->free_at;
+	p->stats.now_ns = p->free_at;
 	pthread_cond_broadcast(&p->cond);
 }
 
@@ -199,12 +199,12 @@ static void p2p_detach(struct emu_medium *m, unsigned port)
 	pthread_mutex_lock(&p->lock);
 	p->port[port].ops = NULL;
 	p->port[port].pending = false;
-	while (p->port[port].in_cb)
+	while (p->port[port].ops_running)
 		pthread_cond_wait(&p->cond, &p->lock);
 	pthread_mutex_unlock(&p->lock);
 }
 
-static void p2p_kick(struct emu_medium *m, unsigned port)
+static void p2p_announce_tx(struct emu_medium *m, unsigned port)
 {
 	struct emu_p2p_medium *p = to_p2p(m);
 
@@ -212,7 +212,7 @@ static void p2p_kick(struct emu_medium *m, unsigned port)
 		return;
 	pthread_mutex_lock(&p->lock);
 	p->port[port].pending = true;
-	p->port[port].kicks++;
+	p->port[port].announcements++;
 	pthread_cond_broadcast(&p->cond);
 	pthread_mutex_unlock(&p->lock);
 }
@@ -234,7 +234,7 @@ static void p2p_destroy(struct emu_medium *m)
 static const struct emu_medium_ops p2p_ops = {
 	.attach = p2p_attach,
 	.detach = p2p_detach,
-	.kick = p2p_kick,
+	.announce_tx = p2p_announce_tx,
 	.destroy = p2p_destroy,
 };
 
@@ -268,7 +268,7 @@ int emu_p2p_medium_new(const struct emu_p2p_config *cfg, struct emu_p2p_medium *
 	p->realtime = cfg ? cfg->realtime : true;
 	p->lateness.unit = "ns";
 	p->free_at = p->realtime ? mono_ns() : 0;
-	p->last = P2P_PORTS - 1; /* port 0 goes first */
+	p->last_sender = P2P_PORTS - 1; /* port 0 goes first */
 	err = p2p_init_sync(p);
 	if (err)
 		goto err_free;
@@ -294,7 +294,7 @@ struct emu_medium *emu_p2p_medium_base(struct emu_p2p_medium *p)
 void emu_p2p_medium_get_stats(struct emu_p2p_medium *p, struct emu_p2p_stats *st)
 {
 	pthread_mutex_lock(&p->lock);
-	*st = p->st;
+	*st = p->stats;
 	pthread_mutex_unlock(&p->lock);
 }
 

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A shared half-duplex 10 Mb/s 10BASE-T1S segment (architecture.md §4) with
+ * A shared half-duplex 10 Mb/s 10BASE-T1S segment (docs/design.md §4) with
  * 2..32 ports, implementing struct emu_medium_ops (medium.h). Every frame
  * is a bus frame: each other attached port gets rx() at the frame's end, the
  * sender gets tx_done() then.
  *
- * PLCA (IEEE 802.3cg clause 148; TC6 facts §3.6, §5.7, §6) runs while a
+ * PLCA (IEEE 802.3cg clause 148; docs/tc6.md §3.6, §5.7, §6) runs while a
  * coordinator (PLCA enabled, node_id 0) is attached. A cycle is:
- *   BEACON (EMU_T1S_BEACON_BT; an assumption, TC6 facts §6 marks it
+ *   BEACON (EMU_T1S_BEACON_BT; an assumption, docs/tc6.md §6 marks it
  *   unverified), then one transmit opportunity per id 0..node_cnt-1. The
  *   owner of an opportunity with a frame ready sends it (preamble + frame +
  *   IFG). It may start any time before its TO timer expires (coordinator's
@@ -34,13 +34,14 @@
  * empty opportunities; its frame uses the current opportunity.
  *
  * Time: in real-time mode the medium thread keeps an exact timeline against
- * CLOCK_MONOTONIC absolute deadlines (host-measurements §4): a late wakeup
+ * CLOCK_MONOTONIC absolute deadlines (docs/host.md §4): a late wakeup
  * delays a delivery, never the schedule, and the medium only wakes at a
- * frame end or for a kick that can still change the next start. Silent
- * PLCA cycles cost no wakeups: when a frame arrives the medium computes
- * where the cycle pattern stands and starts the frame at its node's next
- * opportunity. Frames become ready at max(t_ready, time of the kick that
- * announced them); all times are rounded up to whole bit times. In virtual
+ * frame end or for an announcement (emu_medium_announce_tx()) that can
+ * still change the next start. Silent PLCA cycles cost no wakeups: when a
+ * frame arrives the medium computes where the cycle pattern stands and
+ * starts the frame at its node's next opportunity. Frames become ready at
+ * max(t_ready, time of the announcement); all times are rounded up to
+ * whole bit times. In virtual
  * mode (realtime=false) the same schedule runs from t=0 as fast as possible
  * and frames are ready at t_ready.
  *
@@ -61,9 +62,9 @@
 
 #define EMU_T1S_MAX_PORTS 32u
 #define EMU_T1S_MIN_PORTS 2u
-/* BEACON length in bit times: an assumption (TC6 facts §6, unverified). */
+/* BEACON length in bit times: an assumption (docs/tc6.md §6, unverified). */
 #define EMU_T1S_BEACON_BT 20u
-#define EMU_T1S_IFG_BT 96u /* inter-frame gap (TC6 facts §6) */
+#define EMU_T1S_IFG_BT 96u /* inter-frame gap (docs/tc6.md §6) */
 #define EMU_T1S_SLOT_BT 512u /* CSMA/CD backoff slot */
 #define EMU_T1S_JAM_BT 32u /* jam after a detected collision */
 #define EMU_T1S_ATTEMPTS 16u /* attempt limit: frame dropped after 16 collisions */
@@ -124,7 +125,7 @@ struct emu_t1s_stats {
  */
 int emu_t1s_medium_new(const struct emu_t1s_config *cfg, struct emu_t1s_medium **out);
 
-/** emu_t1s_medium_base() - the generic medium handle of @m (attach/kick/free). */
+/** emu_t1s_medium_base() - the generic medium handle of @m (attach/announce_tx/free). */
 struct emu_medium *emu_t1s_medium_base(struct emu_t1s_medium *m);
 
 /**

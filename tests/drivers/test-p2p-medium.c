@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The point-to-point medium with two fake ports: delivery order, counts,
- * timestamps spaced by the exact wire time, kick semantics, and one run of
+ * timestamps spaced by the exact wire time, announce_tx semantics, and one run of
  * two LAN8650 models talking over it.
  */
 #include <setjmp.h>
@@ -163,7 +163,7 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* Wire time by hand (architecture §4): (8 + max(len, 64)) bytes at 800 ns, gap 9600 ns. */
+/* Wire time by hand (docs/design.md §4): (8 + max(len, 64)) bytes at 800 ns, gap 9600 ns. */
 static uint64_t wire(size_t len)
 {
 	return (8 + (len < 64 ? 64 : len)) * 800ull;
@@ -180,12 +180,12 @@ static void test_exchange_order_and_times(void **state)
 	fp_queue(a, 1518, 0);
 	fp_queue(b, 200, 0);
 	fp_queue(b, 60, 0); /* padded to the 64-byte minimum on the wire */
-	/* Hold port 0's first pull until port 1 is kicked too: fixed alternation. */
+	/* Hold port 0's first pull until port 1 has announced too: fixed alternation. */
 	fp_gate(a, true);
-	emu_medium_kick(t->m, 0);
+	emu_medium_announce_tx(t->m, 0);
 	while (fp_pull_calls(a) == 0)
 		sched_yield();
-	emu_medium_kick(t->m, 1);
+	emu_medium_announce_tx(t->m, 1);
 	fp_gate(a, false);
 	assert_int_equal(emu_p2p_medium_wait_idle(t->p, WAIT_NS), 0);
 	/* Order on the wire: a0 b0 a1 b1 a2; each peer gets the other's frames in order. */
@@ -229,42 +229,42 @@ static void test_ready_time(void **state)
 	/* A frame ready after the medium went idle starts when it is ready. */
 	fp_queue(a, 64, 0);
 	fp_queue(a, 64, 1000000);
-	emu_medium_kick(t->m, 0);
+	emu_medium_announce_tx(t->m, 0);
 	assert_int_equal(emu_p2p_medium_wait_idle(t->p, WAIT_NS), 0);
 	assert_int_equal(b->nrx, 2);
 	assert_int_equal(b->rx_t[0], 57600);
 	assert_int_equal(b->rx_t[1], 1000000 + 57600);
 }
 
-static void test_kick_semantics(void **state)
+static void test_announce_semantics(void **state)
 {
 	struct t *t = *state;
 	struct fport *a = &t->port[0], *b = &t->port[1];
 	struct emu_p2p_stats st;
 
-	/* No kick, no pull. */
+	/* No announcement, no pull. */
 	fp_queue(a, 64, 0);
 	assert_int_equal(emu_p2p_medium_wait_idle(t->p, WAIT_NS), 0);
 	assert_int_equal(fp_pull_calls(a), 0);
-	/* One kick drains the port: pulls until tx_pull says no. */
+	/* One announcement drains the port: pulls until tx_pull says no. */
 	fp_queue(a, 64, 0);
-	emu_medium_kick(t->m, 0);
+	emu_medium_announce_tx(t->m, 0);
 	assert_int_equal(emu_p2p_medium_wait_idle(t->p, WAIT_NS), 0);
 	assert_int_equal(b->nrx, 2);
 	assert_int_equal(fp_pull_calls(a), 3);
-	/* A kick with nothing queued costs one empty pull. */
-	emu_medium_kick(t->m, 1);
+	/* An announcement with nothing queued costs one empty pull. */
+	emu_medium_announce_tx(t->m, 1);
 	assert_int_equal(emu_p2p_medium_wait_idle(t->p, WAIT_NS), 0);
 	assert_int_equal(fp_pull_calls(b), 1);
 	assert_int_equal(a->nrx, 0);
 	/* Bad ports are refused or ignored. */
 	assert_int_equal(emu_medium_attach(t->m, 2, &fp_ops, a), -EINVAL);
 	assert_int_equal(emu_medium_attach(t->m, 0, &fp_ops, a), -EBUSY);
-	emu_medium_kick(t->m, 7);
+	emu_medium_announce_tx(t->m, 7);
 	/* With the peer detached, frames are sent and counted as dropped. */
 	emu_medium_detach(t->m, 1);
 	fp_queue(a, 100, 0);
-	emu_medium_kick(t->m, 0);
+	emu_medium_announce_tx(t->m, 0);
 	assert_int_equal(emu_p2p_medium_wait_idle(t->p, WAIT_NS), 0);
 	emu_p2p_medium_get_stats(t->p, &st);
 	assert_int_equal(st.dropped, 1);
@@ -288,11 +288,11 @@ static void test_realtime_deadlines(void **state)
 
 	for (int i = 0; i < 3; i++)
 		fp_queue(a, 1518, t0);
-	emu_medium_kick(t->m, 0);
+	emu_medium_announce_tx(t->m, 0);
 	assert_int_equal(emu_p2p_medium_wait_idle(t->p, WAIT_NS), 0);
 	assert_int_equal(b->nrx, 3);
 	/* Absolute deadlines: back-to-back frames are exactly wire + gap apart,
-	 * however late the thread woke up (host-measurements §4). */
+	 * however late the thread woke up (docs/host.md §4). */
 	assert_true(b->rx_t[0] >= t0 + wire(1518));
 	assert_int_equal(b->rx_t[1] - b->rx_t[0], wire(1518) + 9600);
 	assert_int_equal(b->rx_t[2] - b->rx_t[1], wire(1518) + 9600);
@@ -376,7 +376,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_exchange_order_and_times, setup_virtual,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_ready_time, setup_virtual, teardown),
-		cmocka_unit_test_setup_teardown(test_kick_semantics, setup_virtual, teardown),
+		cmocka_unit_test_setup_teardown(test_announce_semantics, setup_virtual, teardown),
 		cmocka_unit_test_setup_teardown(test_realtime_deadlines, setup_realtime, teardown),
 		cmocka_unit_test_setup_teardown(test_two_models, setup_virtual, teardown),
 	};

@@ -3,11 +3,11 @@
  * The 10BASE-T1S segment model against fake nodes, in virtual time (exact
  * and deterministic) plus one real-time idle check.
  *
- * Wire arithmetic used for hand-derived times (TC6 facts §6, bit = 100 ns):
+ * Wire arithmetic used for hand-derived times (docs/tc6.md §6, bit = 100 ns):
  *   64-byte frame: (8 + 64) * 8 bits = 57600 ns on the wire, + IFG 9600 ns
  *   = 67200 ns per frame slot; beacon 20 bits = 2000 ns; TO 32 bits = 3200 ns.
  * Determinism: every test attaches its nodes, waits until the medium is
- * idle, fills the queues and only then kicks, so the medium's first plan
+ * idle, fills the queues and only then announces, so the medium's first plan
  * already sees every queued frame.
  */
 #include <errno.h>
@@ -177,7 +177,7 @@ struct world {
 	struct fnode node[EMU_T1S_MAX_PORTS];
 };
 
-/* PLCA settings: LAN8650 defaults (TC6 facts §3.6) with the given id/count. */
+/* PLCA settings: LAN8650 defaults (docs/tc6.md §3.6) with the given id/count. */
 static struct emu_plca_cfg plca_cfg(uint8_t id, uint8_t cnt)
 {
 	struct emu_plca_cfg c = {
@@ -240,10 +240,10 @@ static void queue(struct fnode *n, unsigned count, size_t len, uint64_t t_ready)
 	pthread_mutex_unlock(&n->lock);
 }
 
-static void kick_all_and_wait(struct world *w)
+static void announce_all_and_wait(struct world *w)
 {
 	for (unsigned i = 0; i < w->n; i++)
-		emu_medium_kick(w->b, i);
+		emu_medium_announce_tx(w->b, i);
 	assert_int_equal(emu_t1s_medium_wait_idle(w->m, IDLE_TIMEOUT_NS), 0);
 }
 
@@ -272,7 +272,7 @@ static void test_plca_order(void **state)
 	world_attach(w);
 	for (unsigned i = 0; i < 4; i++)
 		queue(&w->node[i], 3, 64, 0);
-	kick_all_and_wait(w);
+	announce_all_and_wait(w);
 
 	assert_int_equal(g_order_n, 12);
 	for (unsigned k = 0; k < 12; k++)
@@ -331,7 +331,7 @@ static void test_plca_fairness(void **state)
 		w->node[i].endless = true;
 		w->node[i].endless_len = 64 + 400 * i;
 	}
-	kick_all_and_wait(w);
+	announce_all_and_wait(w);
 	emu_t1s_medium_get_stats(w->m, &st);
 	for (unsigned i = 0; i < 4; i++) {
 		long d = (long)st.port[i].frames - (long)st.port[0].frames;
@@ -356,7 +356,7 @@ static void test_plca_empty_opportunities(void **state)
 	world_attach(w);
 	queue(&w->node[0], 5, 64, 0);
 	queue(&w->node[1], 5, 64, 0);
-	kick_all_and_wait(w);
+	announce_all_and_wait(w);
 	emu_t1s_medium_get_stats(w->m, &st);
 	/*
 	 * One cycle: beacon 2000 + 2 slots 134400 + 6 x TO 19200 = 155600 ns.
@@ -389,7 +389,7 @@ static void test_plca_burst(void **state)
 	queue(&w->node[0], 1, 64, 0);
 	queue(&w->node[1], 5, 64, 0);
 	queue(&w->node[2], 1, 64, 0);
-	kick_all_and_wait(w);
+	announce_all_and_wait(w);
 	/*
 	 * Cycle 1: beacon [0,2000); node 0 [2000,59600); node 1 bursts, each
 	 * next frame one IFG after the last: ends 126800, 194000, 261200; node 2
@@ -428,7 +428,7 @@ static void test_plca_runtime_node_cnt(void **state)
 	queue(&w->node[0], 3, 64, 0);
 	for (unsigned i = 1; i < 4; i++)
 		queue(&w->node[i], 2, 64, 0);
-	kick_all_and_wait(w);
+	announce_all_and_wait(w);
 	/*
 	 * Cycle 1 keeps 4 opportunities: 2000 + 4 x 67200 = 270800. Cycle 2 has
 	 * 6: 270800 + 2000 + 4 x 67200 + 2 x 3200 = 548000. Node 0's third
@@ -457,7 +457,7 @@ static uint64_t run_csma_pair(uint64_t seed, uint64_t *last_end)
 	world_attach(w);
 	queue(&w->node[0], 3, 64, 0);
 	queue(&w->node[1], 3, 64, 0);
-	kick_all_and_wait(w);
+	announce_all_and_wait(w);
 	emu_t1s_medium_get_stats(w->m, &st);
 	assert_int_equal(st.port[0].frames, 3);
 	assert_int_equal(st.port[1].frames, 3);
@@ -498,7 +498,7 @@ static void test_csma_excessive_collisions(void **state)
 	w->node[1].plca.enabled = false;
 	world_attach(w);
 	queue(&w->node[0], 1, 64, 0);
-	kick_all_and_wait(w);
+	announce_all_and_wait(w);
 	emu_t1s_medium_get_stats(w->m, &st);
 	assert_int_equal(st.collisions, 16);
 	assert_int_equal(st.port[0].collisions, 16);
@@ -525,7 +525,7 @@ static void test_mixed_csma_on_plca(void **state)
 	assert_true(w->node[1].status);
 	assert_false(w->node[2].status);
 	queue(&w->node[2], 1, 64, 0);
-	kick_all_and_wait(w);
+	announce_all_and_wait(w);
 	/*
 	 * Beacon [0,2000) then empty opportunities 0..2 of 3200 ns each; the
 	 * medium has been quiet for 96 bits at 11600 = opportunity 3's start,
@@ -554,7 +554,7 @@ static void test_bus_delivery(void **state)
 		queue(&w->node[i], i + 1, 64 + 100 * i, 0);
 		total += i + 1;
 	}
-	kick_all_and_wait(w);
+	announce_all_and_wait(w);
 	for (unsigned r = 0; r < 5; r++) {
 		unsigned seen[5][8] = { { 0 } };
 		struct fnode *n = &w->node[r];
@@ -583,7 +583,7 @@ static void test_detach_drops(void **state)
 	queue(&w->node[2], 4, 64, 0);
 	queue(&w->node[1], 2, 64, 0);
 	for (unsigned i = 0; i < 3; i++)
-		emu_medium_kick(w->b, i);
+		emu_medium_announce_tx(w->b, i);
 	assert_int_equal(emu_t1s_medium_wait_idle(w->m, 200000000ull), -ETIMEDOUT);
 	emu_medium_detach(w->b, 2);
 	assert_int_equal(emu_t1s_medium_wait_idle(w->m, IDLE_TIMEOUT_NS), 0);
@@ -597,7 +597,7 @@ static void test_detach_drops(void **state)
 	assert_int_equal(emu_medium_attach(w->b, 2, &fnode_ops, &w->node[2]), -EBUSY);
 	assert_int_equal(emu_medium_attach(w->b, 4, &fnode_ops, &w->node[2]), -EINVAL);
 	queue(&w->node[0], 20, 64, 0);
-	emu_medium_kick(w->b, 0);
+	emu_medium_announce_tx(w->b, 0);
 	emu_medium_detach(w->b, 0);
 	emu_medium_detach(w->b, 0);
 	world_free(w);
@@ -617,7 +617,7 @@ static void test_realtime_idle(void **state)
 	assert_true(st.wakeups < 20);
 	/* 200 ms of silent cycles were skipped, not walked */
 	queue(&w->node[2], 1, 64, 0);
-	emu_medium_kick(w->b, 2);
+	emu_medium_announce_tx(w->b, 2);
 	assert_int_equal(emu_t1s_medium_wait_idle(w->m, IDLE_TIMEOUT_NS), 0);
 	emu_t1s_medium_get_stats(w->m, &st);
 	assert_int_equal(st.port[2].frames, 1);

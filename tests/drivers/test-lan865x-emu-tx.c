@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The LAN8650 model's TX data path, against hand-built SPI byte streams: frames
+ * in chunks, padding and FCS, TXFCSVE, credits, freeing at tx_done, protocol
+ * errors, two frames in one chunk, loss of framing (docs/tc6.md §2, §3.4).
+ * Helpers and fixture: tests/helpers/lan865x_emu_harness.h.
+ */
+#include <errno.h>
+
+#include "lan865x_emu_harness.h"
+
+static void check_tx(struct emu_fixture *t, size_t len)
+{
+	uint8_t fr[1600], out[EMU_FRAME_MAX];
+	uint32_t f[32];
+	size_t n, expect = (len < 60 ? 60 : len) + 4;
+	unsigned announcements = t->fm.announcements;
+
+	make_frame(fr, len, MAC_PEER, (uint8_t)len);
+	memset(fr + len, 0, 4); /* the host sends no FCS; padding is zeros */
+	send_frame(t, fr, len, f);
+	assert_true(t->fm.announcements > announcements);
+	assert_true(pull_frame(t, out, &n));
+	assert_int_equal(n, expect);
+	assert_memory_equal(out, fr, len);
+	for (size_t i = len; i < expect - 4; i++)
+		assert_int_equal(out[i], 0);
+	assert_true(fcs_good(out, n));
+	assert_false(pull_frame(t, out, &n));
+	t->fm.ops->tx_done(t->fm.node, 0);
+}
+
+static void test_tx_frames(void **state)
+{
+	struct emu_fixture *t = *state;
+
+	bring_up(t, 0);
+	check_tx(t, 60);
+	check_tx(t, 64);
+	check_tx(t, 65);
+	check_tx(t, 1514);
+	check_tx(t, 42); /* padded to 60 by the MAC */
+	assert_int_equal(STAT(t, tx_frames), 5);
+	assert_int_equal(STAT(t, tx_bytes), 64 + 68 + 69 + 1518 + 64);
+	assert_int_equal(read_reg(t, 0, 0x0B) >> 8, 48);
+}
+
+static void test_tx_fcs_validation(void **state)
+{
+	struct emu_fixture *t = *state;
+	uint8_t fr[200], out[EMU_FRAME_MAX];
+	uint32_t f[4];
+	size_t n, len = make_frame(fr, 96, MAC_PEER, 3);
+
+	bring_up(t, 1u << 14); /* TXFCSVE */
+	send_frame(t, fr, len, f);
+	assert_true(pull_frame(t, out, &n));
+	assert_int_equal(n, len);
+	assert_memory_equal(out, fr, len);
+	t->fm.ops->tx_done(t->fm.node, 0);
+	fr[len - 1] ^= 0x80;
+	send_frame(t, fr, len, f);
+	assert_false(pull_frame(t, out, &n));
+	assert_int_equal(read_reg(t, 0, 0x08) & (1u << 11), 1u << 11); /* TXFCSE */
+	assert_int_equal(STAT(t, tx_fcs_errors), 1);
+	assert_int_equal(read_reg(t, 0, 0x0B) >> 8, 48); /* the bad frame's chunks are free */
+}
+
+static void test_tx_credits(void **state)
+{
+	struct emu_fixture *t = *state;
+	uint32_t h[49], f[49];
+	uint8_t p[49 * CS], out[EMU_FRAME_MAX];
+	size_t n;
+
+	bring_up(t, 0);
+	memset(p, 0, sizeof(p));
+	for (unsigned k = 0; k < 49; k++) {
+		make_frame(p + k * CS, 60, MAC_PEER, (uint8_t)k);
+		h[k] = data_hdr(1, 1, 0, 1, 59, 0);
+	}
+	data_xfer(t, h, p, 49, f);
+	for (unsigned k = 0; k < 48; k++)
+		assert_int_equal(F_TXC(f[k]), 47 - k > 31 ? 31 : 47 - k);
+	assert_int_equal(F_TXC(f[48]), 0);
+	assert_int_equal(read_reg(t, 0, 0x08) & 2, 2); /* TXBOE */
+	assert_int_equal(STAT(t, txboe), 1);
+	assert_int_equal(STAT(t, tx_dropped_overflow), 1);
+	assert_int_equal(read_reg(t, 0, 0x0B), 0x0000);
+	/* 48 frames are queued; the last one (chunk 48) was dropped. */
+	for (unsigned k = 0; k < 48; k++) {
+		assert_true(pull_frame(t, out, &n));
+		assert_int_equal(out[14], (uint8_t)(14 * 7 + k));
+	}
+	assert_false(pull_frame(t, out, &n));
+	/* The footer said TXC=0; a freed chunk raises IRQ_N (docs/tc6.md §2.5). */
+	assert_false(irq_readable(t));
+	t->fm.ops->tx_done(t->fm.node, 0);
+	assert_int_equal(read_reg(t, 0, 0x0B), 0x0100);
+	assert_true(irq_readable(t));
+}
+
+static void test_tx_freed_at_tx_done(void **state)
+{
+	struct emu_fixture *t = *state;
+	uint8_t fr[200], out[EMU_FRAME_MAX];
+	uint32_t f[4];
+	size_t n;
+
+	bring_up(t, 0);
+	make_frame(fr, 150, MAC_PEER, 9);
+	send_frame(t, fr, 150, f);
+	assert_int_equal(F_TXC(f[2]), 31);
+	assert_int_equal(read_reg(t, 0, 0x0B) >> 8, 45);
+	assert_true(pull_frame(t, out, &n));
+	assert_int_equal(read_reg(t, 0, 0x0B) >> 8, 45); /* on the wire: still held */
+	t->fm.ops->tx_done(t->fm.node, 0);
+	assert_int_equal(read_reg(t, 0, 0x0B) >> 8, 48);
+	/* A second tx_done with nothing on the wire changes nothing. */
+	t->fm.ops->tx_done(t->fm.node, 0);
+	assert_int_equal(STAT(t, tx_frames), 1);
+}
+
+static void test_tx_protocol_errors(void **state)
+{
+	struct emu_fixture *t = *state;
+	uint32_t h[2], f[2];
+	uint8_t out[EMU_FRAME_MAX];
+	size_t n;
+
+	bring_up(t, 0);
+	h[0] = data_hdr(1, 0, 0, 0, 0, 0); /* DV without a frame in progress or SV */
+	data_xfer(t, h, NULL, 1, f);
+	assert_int_equal(read_reg(t, 0, 0x08) & 1, 1);
+	write_reg(t, 0, 0x08, 1);
+	h[0] = data_hdr(1, 1, 0, 0, 0, 0); /* SV, then SV again while in progress */
+	h[1] = data_hdr(1, 1, 0, 1, 10, 0);
+	data_xfer(t, h, NULL, 2, f);
+	assert_int_equal(read_reg(t, 0, 0x08) & 1, 1);
+	assert_int_equal(STAT(t, txpe), 2);
+	/* Both frames the host handed over are lost, each counted once: the
+	 * one in progress, and the one whose SV was refused. */
+	assert_int_equal(STAT(t, tx_started), 2);
+	assert_int_equal(STAT(t, tx_dropped_protocol), 2);
+	assert_false(pull_frame(t, out, &n));
+	assert_int_equal(read_reg(t, 0, 0x0B) >> 8, 48);
+	/* TXPE unmasked: the next footer has EXST. */
+	write_reg(t, 0, 0x0C, 0x1FBE);
+	assert_int_equal(F_EXST(empty_chunk(t, true)), 1);
+}
+
+static void test_tx_concatenated(void **state)
+{
+	struct emu_fixture *t = *state;
+	uint8_t a[200], b[200], p[3 * CS], out[EMU_FRAME_MAX];
+	uint32_t h[3], f[3];
+	size_t n;
+
+	bring_up(t, 0);
+	make_frame(a, 70, MAC_PEER, 1);
+	make_frame(b, 100, MAC_PEER, 2);
+	/* A: 64 + 6 bytes; B starts at word 2 of chunk 1 (56 bytes), ends in chunk 2. */
+	memset(p, 0, sizeof(p));
+	memcpy(p, a, 64);
+	memcpy(p + CS, a + 64, 6);
+	memcpy(p + CS + 8, b, 56);
+	memcpy(p + 2 * CS, b + 56, 44);
+	h[0] = data_hdr(1, 1, 0, 0, 0, 0);
+	h[1] = data_hdr(1, 1, 2, 1, 5, 0);
+	h[2] = data_hdr(1, 0, 0, 1, 43, 0);
+	data_xfer(t, h, p, 3, f);
+	assert_true(pull_frame(t, out, &n));
+	assert_int_equal(n, 74);
+	assert_memory_equal(out, a, 70);
+	assert_true(pull_frame(t, out, &n));
+	assert_int_equal(n, 104);
+	assert_memory_equal(out, b, 100);
+	assert_int_equal(STAT(t, txpe), 0);
+}
+
+static void test_lofe(void **state)
+{
+	struct emu_fixture *t = *state;
+	uint8_t zero[10] = { 0 };
+
+	bring_up(t, 0);
+	memset(t->tx, 0, CH + 10);
+	put32(t->tx, data_hdr(0, 0, 0, 0, 0, 0));
+	put32(t->tx + CH, data_hdr(1, 1, 0, 0, 0, 0));
+	memset(t->rx, 0xEE, CH + 10);
+	spi_xfer(t, CH + 10);
+	assert_memory_equal(t->rx + CH, zero, 10);
+	assert_int_equal(read_reg(t, 0, 0x08) & (1u << 4), 1u << 4);
+	assert_int_equal(STAT(t, lofe), 1);
+	assert_int_equal(STAT(t, chunks), 2); /* bring-up's empty chunk + one whole chunk */
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		FIXTURE_TEST(test_tx_frames),
+		FIXTURE_TEST(test_tx_fcs_validation),
+		FIXTURE_TEST(test_tx_credits),
+		FIXTURE_TEST(test_tx_freed_at_tx_done),
+		FIXTURE_TEST(test_tx_protocol_errors),
+		FIXTURE_TEST(test_tx_concatenated),
+		FIXTURE_TEST(test_lofe),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
