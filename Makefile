@@ -1,4 +1,4 @@
-# Thin wrapper around CMake (style.md S12). Targets:
+# Thin wrapper around CMake (docs/style.md S12). Targets:
 #   make               build (build/)
 #   make check         install missing packages (as root), build with ASan and
 #                      UBSan and -Werror (build-check/), run every test with ctest

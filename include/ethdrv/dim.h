@@ -3,8 +3,8 @@
  * Dynamic interrupt moderation: a small policy module any driver with
  * hardware interrupt coalescing can use for ethtool's adaptive-rx and
  * adaptive-tx (docs/style.md S7: adaptive policy is its own module, not logic
- * woven into drivers). The algorithm is Linux's net DIM (docs/napi.md
- * §5.2):
+ * woven into drivers). The algorithm is Linux's net DIM
+ * (docs/napi.md §5.2):
  *
  * - The driver feeds a sample (events, packets, bytes, time) on every
  *   interrupt it services, typically when its poller completes.

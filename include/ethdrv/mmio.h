@@ -9,8 +9,8 @@
  *
  * The same struct is filled by the hardware models (src/emu/enet_emu.c) and
  * would be filled by a real-board backend (a UIO or vfio-platform register
- * window, a physically contiguous DMA buffer and the IRQ fds, docs/enet.md
- * §13), so a driver never knows which one it talks to.
+ * window, a physically contiguous DMA buffer and the IRQ fds,
+ * docs/enet.md §13), so a driver never knows which one it talks to.
  *
  * Memory ordering, as the kernel's writel()/readl() and dma_wmb()/dma_rmb():
  * - ethdrv_mmio_write32() is ordered after every earlier store the CPU made
