@@ -1604,6 +1604,14 @@ const char *lan865x_emu_fault_name(enum lan865x_emu_fault fault)
 	return (unsigned)fault < LAN865X_EMU_FAULT_COUNT ? names[fault] : NULL;
 }
 
+void lan865x_emu_hw_reset(struct lan865x_emu *emu)
+{
+	pthread_mutex_lock(&emu->lock);
+	do_reset(emu);
+	irq_update(emu);
+	pthread_mutex_unlock(&emu->lock);
+}
+
 int lan865x_emu_inject(struct lan865x_emu *emu, enum lan865x_emu_fault fault)
 {
 	if ((unsigned)fault >= LAN865X_EMU_FAULT_COUNT)
