@@ -50,6 +50,29 @@ expect 2 "usage: ethdrv bench" "tc6-irq-policy" -- bench
 expect 2 "unknown benchmark 'nope'" "tc6-irq-policy" -- bench nope
 expect 2 "unknown benchmark '../bench/tc6-latency'" -- bench ../bench/tc6-latency
 expect 2 "unknown benchmark 'ethdrv_bench'" -- bench ethdrv_bench
+# The summary is the first docstring line without its quotes, whatever the
+# docstring's form (a one-line docstring used to keep its closing quotes).
+if "$ETHDRV" bench --help | grep -qF -e '"""' -e "'''"; then
+	echo "FAIL: ethdrv bench --help shows docstring quotes:"; "$ETHDRV" bench --help
+	errors=$((errors + 1))
+fi
+docs=$(mktemp -d /tmp/ethdrv-benchdoc.XXXXXX)
+mkdir "$docs/bench"
+printf '"""One line."""\nimport sys\n' >"$docs/bench/one.py"
+printf '"""First of several.\n\nMore.\n"""\n' >"$docs/bench/multi.py"
+printf "'''Single quotes.'''\n" >"$docs/bench/single.py"
+printf '"""Carriage return.\r\n"""\r\n' >"$docs/bench/crlf.py"
+printf 'import sys\n' >"$docs/bench/nodoc.py"
+list=$(ETHDRV_SOURCE_DIR=$docs "$ETHDRV" bench --help)
+for row in "one|One line." "multi|First of several." "single|Single quotes." \
+	"crlf|Carriage return." "nodoc|"; do
+	want=$(printf '  %-18s %s' "${row%%|*}" "${row#*|}")
+	if ! grep -qxF -- "$want" <<<"$list"; then
+		echo "FAIL: ethdrv bench --help lacks the row '$want':"; echo "$list"
+		errors=$((errors + 1))
+	fi
+done
+rm -rf "$docs"
 
 # segment
 expect 2 "--nodes" "'1'" "2..16" -- segment --nodes 1
