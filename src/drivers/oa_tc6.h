@@ -170,7 +170,7 @@ struct oa_tc6_id {
  * @dev: the device (initialised with ethdrv_netdev_init()); the RX poller
  *       "rx" and the driver counters are registered on it
  * @bus: the SPI bus; copied, the caller keeps ownership and closes it after
- *       oa_tc6_destroy(); its irq_fd (or -1 to poll every millisecond) is
+ *       oa_tc6_destroy(); its irq_fd (or -1 to poll every @cfg->poll_us) is
  *       attached to the poller
  * @cfg: configuration
  * @ops: chip operations
@@ -338,7 +338,8 @@ int oa_tc6_sw_reset(struct oa_tc6 *tc6);
  * @config0_extra: chip bits for CONFIG0 (e.g. OA_TC6_CONFIG0_ZARFE)
  *
  * Writes IMASK0 from the interrupt policy and IMASK1 (all unmasked but the
- * non-fatal bits), clears STATUS1, writes CONFIG0 = CPS | TXFCSVE | PROTE |
+ * non-fatal bits), clears STATUS1, writes CONFIG0 = CPS | TXFCSVE (when the
+ * probe found STDCAP.TXFCSVC) | PROTE |
  * @config0_extra (protected framing applies from the next transaction),
  * then sets SYNC with a separate write (docs/tc6.md §4.1 steps 5-6) and reads BUFSTS
  * for the initial credits (step 7).
@@ -371,8 +372,9 @@ void oa_tc6_stop(struct oa_tc6 *tc6);
 /**
  * oa_tc6_start_xmit() - queue one frame for transmission
  * @tc6: the framework
- * @pkt: the frame without FCS; runts are padded to 60 bytes and the FCS is
- *       appended here (CONFIG0.TXFCSVE: the MAC-PHY validates it)
+ * @pkt: the frame without FCS; runts are padded to 60 bytes and, where the
+ *       MAC-PHY validates it (CONFIG0.TXFCSVE after STDCAP.TXFCSVC), the FCS
+ *       is appended here; otherwise the MAC appends it
  *
  * Return: ETHDRV_TX_OK (queued, or dropped and counted), or ETHDRV_TX_BUSY
  * after stopping the queue when txq_max frames are queued.
