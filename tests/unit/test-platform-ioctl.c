@@ -507,18 +507,19 @@ static void test_spidev_bus_lines(void **state)
 	assert_int_equal(fake_open_count(FD_SPI), 0);
 }
 
+/* Every test runs against a fresh fake kernel and must give back every fd. */
+#define FAKE_KERNEL_TEST(fn) cmocka_unit_test_setup_teardown(fn, fake_setup, fake_teardown)
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_spidev_configure_readback, fake_setup,
-						fake_teardown),
-		cmocka_unit_test_setup_teardown(test_spidev_configure_errors, fake_setup,
-						fake_teardown),
-		cmocka_unit_test_setup_teardown(test_spidev_transfer, fake_setup, fake_teardown),
-		cmocka_unit_test_setup_teardown(test_gpio_irq_mirror, fake_setup, fake_teardown),
-		cmocka_unit_test_setup_teardown(test_gpio_out, fake_setup, fake_teardown),
-		cmocka_unit_test_setup_teardown(test_gpio_line_errors, fake_setup, fake_teardown),
-		cmocka_unit_test_setup_teardown(test_spidev_bus_lines, fake_setup, fake_teardown),
+		FAKE_KERNEL_TEST(test_spidev_configure_readback),
+		FAKE_KERNEL_TEST(test_spidev_configure_errors),
+		FAKE_KERNEL_TEST(test_spidev_transfer),
+		FAKE_KERNEL_TEST(test_gpio_irq_mirror),
+		FAKE_KERNEL_TEST(test_gpio_out),
+		FAKE_KERNEL_TEST(test_gpio_line_errors),
+		FAKE_KERNEL_TEST(test_spidev_bus_lines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
