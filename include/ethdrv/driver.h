@@ -9,6 +9,7 @@
 #ifndef ETHDRV_DRIVER_H
 #define ETHDRV_DRIVER_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -212,13 +213,19 @@ struct ethdrv_spi_ops {
 	int (*transfer)(void *ctx, const uint8_t *tx, uint8_t *rx, size_t len);
 	/** Release the bus (close fds, stop threads). May be NULL. */
 	void (*close)(void *ctx);
+	/**
+	 * Drive the device's reset line (RESET_N): @asserted true holds the
+	 * device in reset, false releases it. NULL when the bus has no reset
+	 * line. Returns 0 or -errno.
+	 */
+	int (*set_reset)(void *ctx, bool asserted);
 };
 
 struct ethdrv_spi_bus {
 	const struct ethdrv_spi_ops *ops; /* transfer and close */
 	void *ctx; /* backend state */
 	int irq_fd; /* level IRQ: readable while IRQ_N is asserted; -1 = none (poll) */
-	uint32_t hz; /* SCLK, for reporting */
+	uint32_t hz; /* SCLK the backend applies (spidev: as read back), for reporting */
 	char desc[96]; /* "spidev:/dev/spidev0.0" or "emu:lan8650", for messages */
 };
 
@@ -235,6 +242,21 @@ static inline int ethdrv_spi_transfer(const struct ethdrv_spi_bus *bus, const ui
 				      uint8_t *rx, size_t len)
 {
 	return bus->ops->transfer(bus->ctx, tx, rx, len);
+}
+
+/**
+ * ethdrv_spi_set_reset() - assert or release the reset line of @bus
+ * @bus: the bus
+ * @asserted: true to hold the device in reset, false to release it
+ *
+ * The caller times the pulse (the device's minimum width and boot time).
+ *
+ * Return: 0, -EOPNOTSUPP when the bus has no reset line, or the backend's
+ * -errno.
+ */
+static inline int ethdrv_spi_set_reset(const struct ethdrv_spi_bus *bus, bool asserted)
+{
+	return bus->ops->set_reset ? bus->ops->set_reset(bus->ctx, asserted) : -EOPNOTSUPP;
 }
 
 /**

@@ -57,9 +57,19 @@ static void spi_trace_close(void *ctx)
 	free(t);
 }
 
+/* The reset line is not a transfer: passed through, not traced. */
+static int spi_trace_set_reset(void *ctx, bool asserted)
+{
+	struct spi_trace *t = ctx;
+
+	return t->inner_ops->set_reset ? t->inner_ops->set_reset(t->inner_ctx, asserted) :
+					 -EOPNOTSUPP;
+}
+
 static const struct ethdrv_spi_ops spi_trace_ops = {
 	.transfer = spi_trace_transfer,
 	.close = spi_trace_close,
+	.set_reset = spi_trace_set_reset,
 };
 
 int ethdrv_spi_trace_start(struct ethdrv_spi_bus *bus, const char *path)

@@ -32,6 +32,8 @@ struct lan865x_priv {
 	struct ethdrv_netdev dev; /* must be first (docs/style.md S3) */
 	struct lan865x_config cfg; /* immutable configuration */
 	struct oa_tc6 *tc6; /* the protocol framework */
+	const struct lan865x_rev *rev; /* silicon revision found by the probe */
+	struct lan865x_info info; /* what the probe read */
 	uint8_t mac[ETHDRV_ETH_ALEN]; /* station address to program (bus lock) */
 	struct lan865x_plca plca; /* PLCA settings to program (bus lock) */
 	struct lan865x_rx_filter rx; /* receive filter to program (bus lock) */
@@ -47,25 +49,51 @@ struct lan865x_reg_val {
 };
 
 /*
- * Fixed AN1760 configuration writes for Rev B0/B1 silicon, MMS 4, in the
- * order of AN1760 Rev F (DS60001760G, June 2024) as listed in
- * docs/tc6.md §5.3 steps 2 and 4. The trim-dependent registers are computed
+ * AN1760 configuration writes, MMS 4, in the order of AN1760 Rev F
+ * (DS60001760G, June 2024) as listed in docs/tc6.md §5.3 steps 2 and 4.
+ * Step 2 and the 0xF8 write of step 4 differ by silicon revision
+ * (docs/tc6.md §5.3.1); the trim-dependent registers are computed
  * separately.
  */
-static const struct lan865x_reg_val lan865x_an1760_pre[] = {
+static const struct lan865x_reg_val lan865x_an1760_pre_b0[] = {
+	{ LAN865X_MMS_VEND2, 0xD0, 0x5F21 },
+};
+
+static const struct lan865x_reg_val lan865x_an1760_pre_b1[] = {
 	{ LAN865X_MMS_VEND2, 0xD0, 0x3F31 },
 	{ LAN865X_MMS_VEND2, 0xE0, 0xC000 },
 };
 
-static const struct lan865x_reg_val lan865x_an1760_fixed[] = {
-	{ LAN865X_MMS_VEND2, 0xE9, 0x9E50 }, { LAN865X_MMS_VEND2, 0xF5, 0x1CF8 },
-	{ LAN865X_MMS_VEND2, 0xF4, 0xC020 }, { LAN865X_MMS_VEND2, 0xF8, 0xB900 },
+/* Step 4 up to 0xF8, and from 0xF9 on. */
+static const struct lan865x_reg_val lan865x_an1760_fixed_a[] = {
+	{ LAN865X_MMS_VEND2, 0xE9, 0x9E50 },
+	{ LAN865X_MMS_VEND2, 0xF5, 0x1CF8 },
+	{ LAN865X_MMS_VEND2, 0xF4, 0xC020 },
+};
+
+static const struct lan865x_reg_val lan865x_an1760_fixed_b[] = {
 	{ LAN865X_MMS_VEND2, 0xF9, 0x4E53 }, { LAN865X_MMS_VEND2, 0x81, 0x0080 },
 	{ LAN865X_MMS_VEND2, 0x91, 0x9660 }, { LAN865X_MMS_VEND2, 0x43, 0x00FF },
 	{ LAN865X_MMS_VEND2, 0x44, 0xFFFF }, { LAN865X_MMS_VEND2, 0x45, 0x0000 },
 	{ LAN865X_MMS_VEND2, 0x53, 0x00FF }, { LAN865X_MMS_VEND2, 0x54, 0xFFFF },
 	{ LAN865X_MMS_VEND2, 0x55, 0x0000 }, { LAN865X_MMS_VEND2, 0x40, 0x0002 },
 	{ LAN865X_MMS_VEND2, 0x50, 0x0002 },
+};
+
+/* A silicon revision the driver knows, and its AN1760 values (docs/tc6.md §5.3.1). */
+struct lan865x_rev {
+	unsigned devid_rev; /* DEVID.REV */
+	const char *name; /* "B0", "B1" */
+	const struct lan865x_reg_val *pre; /* step 2 */
+	size_t pre_len; /* its entries */
+	uint16_t f8; /* step 4, MMS 4 0xF8 */
+};
+
+static const struct lan865x_rev lan865x_revs[] = {
+	{ LAN865X_DEVID_REV_B0, "B0", lan865x_an1760_pre_b0,
+	  ETHDRV_ARRAY_SIZE(lan865x_an1760_pre_b0), 0x9B00 },
+	{ LAN865X_DEVID_REV_B1, "B1", lan865x_an1760_pre_b1,
+	  ETHDRV_ARRAY_SIZE(lan865x_an1760_pre_b1), 0xB900 },
 };
 
 /* SQI table 0xB0..0xBB (AN1760, docs/tc6.md §5.3 step 6), one transaction. */
@@ -147,22 +175,26 @@ static int lan865x_write_trimmed(struct lan865x_priv *priv, int o1, int o2)
 	if (!ret)
 		ret = oa_tc6_write_reg(priv->tc6, LAN865X_MMS_VEND2, LAN865X_REG_CFGPARAM2, p2);
 	if (!ret)
-		ret = lan865x_write_table(priv, lan865x_an1760_fixed,
-					  ETHDRV_ARRAY_SIZE(lan865x_an1760_fixed));
+		ret = lan865x_write_table(priv, lan865x_an1760_fixed_a,
+					  ETHDRV_ARRAY_SIZE(lan865x_an1760_fixed_a));
+	if (!ret)
+		ret = oa_tc6_write_reg(priv->tc6, LAN865X_MMS_VEND2, 0xF8, priv->rev->f8);
+	if (!ret)
+		ret = lan865x_write_table(priv, lan865x_an1760_fixed_b,
+					  ETHDRV_ARRAY_SIZE(lan865x_an1760_fixed_b));
 	if (!ret)
 		ret = oa_tc6_write_regs(priv->tc6, LAN865X_MMS_VEND2, LAN865X_REG_SQI_CFG0, sqi, 3);
 	return ret;
 }
 
-/* AN1760 configuration, docs/tc6.md §5.3 steps 1-6 in order. */
+/* AN1760 configuration for the probed revision, docs/tc6.md §5.3 steps 1-6 in order. */
 static int lan865x_an1760_config(struct lan865x_priv *priv)
 {
 	int o1, o2, ret;
 
 	ret = lan865x_read_trims(priv, &o1, &o2);
 	if (!ret)
-		ret = lan865x_write_table(priv, lan865x_an1760_pre,
-					  ETHDRV_ARRAY_SIZE(lan865x_an1760_pre));
+		ret = lan865x_write_table(priv, priv->rev->pre, priv->rev->pre_len);
 	if (!ret)
 		ret = lan865x_write_trimmed(priv, o1, o2);
 	if (!ret)
@@ -255,8 +287,7 @@ static void lan865x_plca_ctrl(const struct lan865x_priv *priv, uint32_t ctrl[2])
 	const struct lan865x_plca *p = &priv->plca;
 
 	ctrl[0] = p->enable ? LAN865X_PLCA_CTRL0_EN : 0;
-	ctrl[1] = ETHDRV_FIELD_PREP(LAN865X_PLCA_CTRL1_NCNT,
-				    p->node_cnt ? p->node_cnt : LAN865X_PLCA_NCNT_DEFAULT) |
+	ctrl[1] = ETHDRV_FIELD_PREP(LAN865X_PLCA_CTRL1_NCNT, p->node_cnt) |
 		  ETHDRV_FIELD_PREP(LAN865X_PLCA_CTRL1_ID, p->node_id);
 }
 
@@ -267,10 +298,9 @@ static int lan865x_write_plca(struct lan865x_priv *priv)
 	uint32_t coldet = LAN865X_COL_DET_CTRL0_BASE | (p->enable ? 0 : LAN865X_COL_DET_CTRL0_EN);
 	uint32_t ctrl[2];
 	uint32_t tmr[2] = {
-		p->to_tmr ? p->to_tmr : LAN865X_PLCA_TOTMR_DEFAULT,
+		p->to_tmr,
 		ETHDRV_FIELD_PREP(LAN865X_PLCA_BURST_MAXBC, p->burst_cnt) |
-			ETHDRV_FIELD_PREP(LAN865X_PLCA_BURST_BTMR,
-					  p->burst_tmr ? p->burst_tmr : LAN865X_PLCA_BTMR_DEFAULT),
+			ETHDRV_FIELD_PREP(LAN865X_PLCA_BURST_BTMR, p->burst_tmr),
 	};
 	struct oa_tc6 *tc6 = priv->tc6;
 	int ret;
@@ -431,6 +461,21 @@ static int lan865x_get_link(struct ethdrv_netdev *dev, struct ethdrv_link_state 
 	return ret;
 }
 
+/*
+ * 0 in node-cnt, to-tmr and burst-tmr stands for the reset value
+ * (docs/tc6.md §3.6, §5.7). Keep the value the chip is given, so a read
+ * reports what is in effect, as ethtool --get-plca-cfg does.
+ */
+static void lan865x_plca_effective(struct lan865x_plca *p)
+{
+	if (!p->node_cnt)
+		p->node_cnt = LAN865X_PLCA_NCNT_DEFAULT;
+	if (!p->to_tmr)
+		p->to_tmr = LAN865X_PLCA_TOTMR_DEFAULT;
+	if (!p->burst_tmr)
+		p->burst_tmr = LAN865X_PLCA_BTMR_DEFAULT;
+}
+
 /* The uint8_t PLCA field a knob names, or NULL. */
 static uint8_t *lan865x_plca_field(struct lan865x_plca *p, const char *key)
 {
@@ -468,6 +513,7 @@ static int lan865x_set_param(struct ethdrv_netdev *dev, const char *key, const c
 			return -EINVAL;
 		*field = (uint8_t)v;
 	}
+	lan865x_plca_effective(&plca);
 	oa_tc6_lock(priv->tc6);
 	priv->plca = plca;
 	ret = dev->up ? lan865x_write_plca(priv) : 0;
@@ -516,6 +562,81 @@ static bool lan865x_mac_valid(const uint8_t *m)
 	return !(m[0] & 1) && (m[0] | m[1] | m[2] | m[3] | m[4] | m[5]);
 }
 
+/* The OA PHYID of a LAN8650/1: Microchip's OUI and the LAN865x model (docs/tc6.md §5.1). */
+static int lan865x_check_phyid(struct lan865x_priv *priv, uint32_t phyid)
+{
+	if (ETHDRV_FIELD_GET(OA_TC6_PHYID_OUI, phyid) == LAN865X_PHYID_OUI &&
+	    ETHDRV_FIELD_GET(OA_TC6_PHYID_MODEL, phyid) == LAN865X_PHYID_MODEL)
+		return 0;
+	ethdrv_err(&priv->dev,
+		   "the TC6 device is not a LAN8650/1: PHYID 0x%08x, expected OUI 0x%03x "
+		   "model 0x%02x",
+		   phyid, LAN865X_PHYID_OUI, LAN865X_PHYID_MODEL);
+	return -ENODEV;
+}
+
+/*
+ * Model and silicon revision from DEVID, the only register that tells B0
+ * from B1 (docs/tc6.md §5.1); the AN1760 values follow the revision
+ * (docs/tc6.md §5.3.1), so an unknown one is refused rather than guessed.
+ */
+static int lan865x_identify(struct lan865x_priv *priv)
+{
+	struct lan865x_info *info = &priv->info;
+	unsigned rev;
+	int ret;
+
+	ret = oa_tc6_read_reg(priv->tc6, LAN865X_MMS_MISC, LAN865X_REG_DEVID, &info->devid);
+	if (ret)
+		return ret;
+	info->model = (uint16_t)ETHDRV_FIELD_GET(LAN865X_DEVID_MODEL, info->devid);
+	rev = ETHDRV_FIELD_GET(LAN865X_DEVID_REV, info->devid);
+	if (info->model != LAN865X_DEVID_MODEL_8650 && info->model != LAN865X_DEVID_MODEL_8651) {
+		ethdrv_err(&priv->dev, "DEVID 0x%08x: model 0x%04x is not a LAN8650 or LAN8651",
+			   info->devid, info->model);
+		return -ENODEV;
+	}
+	for (size_t i = 0; i < ETHDRV_ARRAY_SIZE(lan865x_revs); i++)
+		if (lan865x_revs[i].devid_rev == rev)
+			priv->rev = &lan865x_revs[i];
+	if (!priv->rev) {
+		ethdrv_err(&priv->dev,
+			   "LAN%04x silicon revision %u (DEVID 0x%08x) is unknown: the AN1760 "
+			   "values are known for B0 (1) and B1 (2) only",
+			   info->model, rev, info->devid);
+		return -ENODEV;
+	}
+	info->rev = priv->rev->name;
+	return 0;
+}
+
+/* Reset and identify the chip before the first open (docs/tc6.md §3.2, §5.1). */
+static int lan865x_probe(struct lan865x_priv *priv, const struct ethdrv_spi_bus *bus)
+{
+	struct lan865x_info *info = &priv->info;
+	struct oa_tc6_id id;
+	int ret;
+
+	ret = oa_tc6_probe(priv->tc6, &id);
+	if (!ret)
+		ret = lan865x_check_phyid(priv, id.phyid);
+	if (!ret)
+		ret = lan865x_identify(priv);
+	if (ret)
+		return ret;
+	info->idver = id.idver;
+	info->phyid = id.phyid;
+	info->stdcap = id.stdcap;
+	ethdrv_info(&priv->dev, "LAN%04x rev %s (DEVID 0x%08x) on %s at %u Hz", info->model,
+		    info->rev, info->devid, bus->desc, bus->hz);
+	return 0;
+}
+
+void lan865x_get_info(struct ethdrv_netdev *dev, struct lan865x_info *info)
+{
+	*info = LAN865X_FROM_NETDEV(dev)->info;
+}
+
 int lan865x_create(const struct lan865x_config *cfg, const struct ethdrv_spi_bus *bus,
 		   struct ethdrv_loop *loop, struct ethdrv_pkt_pool *pool,
 		   struct ethdrv_netdev **out)
@@ -524,6 +645,7 @@ int lan865x_create(const struct lan865x_config *cfg, const struct ethdrv_spi_bus
 		.cps = cfg->cps,
 		.protected_mode = cfg->protected_mode,
 		.xfer_cap = cfg->xfer_cap,
+		.poll_us = cfg->poll_us,
 	};
 	struct lan865x_priv *priv;
 	int ret;
@@ -535,6 +657,7 @@ int lan865x_create(const struct lan865x_config *cfg, const struct ethdrv_spi_bus
 		return -ENOMEM;
 	priv->cfg = *cfg;
 	priv->plca = cfg->plca;
+	lan865x_plca_effective(&priv->plca);
 	memcpy(priv->mac, cfg->mac, ETHDRV_ETH_ALEN);
 	ret = ethdrv_netdev_init(&priv->dev, cfg->name, &lan865x_ops, loop, pool);
 	if (ret)
@@ -545,9 +668,14 @@ int lan865x_create(const struct lan865x_config *cfg, const struct ethdrv_spi_bus
 	ret = oa_tc6_create(&priv->dev, bus, &tc6_cfg, &lan865x_chip_ops, priv, &priv->tc6);
 	if (ret)
 		goto err_cleanup;
+	ret = lan865x_probe(priv, bus);
+	if (ret)
+		goto err_destroy_tc6;
 	*out = &priv->dev;
 	return 0;
 
+err_destroy_tc6:
+	oa_tc6_destroy(priv->tc6);
 err_cleanup:
 	ethdrv_netdev_cleanup(&priv->dev);
 err_free:

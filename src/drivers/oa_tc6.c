@@ -11,7 +11,9 @@
 #include "oa_tc6_priv.h"
 
 #define OA_TC6_WATCHDOG_NS (100ull * 1000 * 1000)
-#define OA_TC6_POLL_MODE_NS (1000ull * 1000) /* no IRQ line: poll every ms */
+#define OA_TC6_POLL_US_DEFAULT 1000 /* no IRQ line: poll every ms */
+#define OA_TC6_POLL_US_MIN 50
+#define OA_TC6_POLL_US_MAX 1000000
 /* config_check_ms default: once a second, as NuttX checks (docs/tc6.md §4.5). */
 #define OA_TC6_CONFIG_CHECK_MS 1000
 
@@ -22,9 +24,14 @@ static int oa_tc6_apply_config(struct oa_tc6 *tc6, const struct oa_tc6_config *c
 	tc6->xfer_cap = cfg->xfer_cap ? cfg->xfer_cap : OA_TC6_XFER_CAP_DEFAULT;
 	tc6->txq_max = cfg->txq_max ? cfg->txq_max : OA_TC6_TXQ_MAX_DEFAULT;
 	tc6->protected_mode = cfg->protected_mode;
+	tc6->poll_ns = (cfg->poll_us ? cfg->poll_us : OA_TC6_POLL_US_DEFAULT) * 1000ull;
 	if ((tc6->cps != 32 && tc6->cps != 64) || tc6->xfer_cap > OA_TC6_XFER_CAP_MAX ||
-	    cfg->weight > ETHDRV_NAPI_WEIGHT)
+	    cfg->weight > ETHDRV_NAPI_WEIGHT ||
+	    (cfg->poll_us &&
+	     (cfg->poll_us < OA_TC6_POLL_US_MIN || cfg->poll_us > OA_TC6_POLL_US_MAX)))
 		return -EINVAL;
+	/* Until oa_tc6_probe() reads STDCAP.TXFCSVC: the host supplies the FCS. */
+	tc6->tx_fcs_len = ETHDRV_ETH_FCS_LEN;
 	/* Policy 1 (Linux mainline) until set_param says otherwise. */
 	tc6->imask0 = OA_TC6_STATUS0_ALL & ~OA_TC6_IRQ_LINUX;
 	tc6->rxboe_drop = true;
@@ -95,12 +102,15 @@ err_free:
 #include "oa_tc6_priv.h"
 
 #define OA_TC6_WATCHDOG_NS (100ull * 1000 * 1000)
-#define OA_TC6_POLL_MODE_NS (1000ull * 1000) /* no IRQ line: poll every ms */
+#define OA_TC6_POLL_US_DEFAULT 1000 /* no IRQ line: poll every ms */
+#define OA_TC6_POLL_US_MIN 50
+#define OA_TC6_POLL_US_MAX 1000000
 /* config_check_ms default: once a second, as NuttX checks (docs/tc6.md §4.5). */
 #define OA_TC6_CONFIG_CHECK_MS 1000
 
 int oa_tc6_open(struct oa_tc6 *tc6)
 {
+	uint64_t period;
 	int ret;
 
 	oa_tc6_mutex_lock(&tc6->bus_lock);
@@ -114,9 +124,9 @@ int oa_tc6_open(struct oa_tc6 *tc6)
 	if (ret)
 		return ret;
 	ethdrv_napi_enable(tc6->napi);
-	ret = ethdrv_timer_start(&tc6->watchdog,
-				 tc6->bus.irq_fd < 0 ? OA_TC6_POLL_MODE_NS : OA_TC6_WATCHDOG_NS,
-				 tc6->bus.irq_fd < 0 ? OA_TC6_POLL_MODE_NS : OA_TC6_WATCHDOG_NS);
+	/* Without an IRQ line the watchdog is the poll timer (polled mode). */
+	period = tc6->bus.irq_fd < 0 ? tc6->poll_ns : OA_TC6_WATCHDOG_NS;
+	ret = ethdrv_timer_start(&tc6->watchdog, period, period);
 	/* The first poll sends the empty chunk that releases the reset IRQ. */
 	ethdrv_napi_schedule(tc6->napi);
 	return ret;

@@ -41,6 +41,15 @@ struct oa_tc6;
 
 #define OA_TC6_RESET_SWRESET ETHDRV_BIT(0)
 
+/* Identification and capabilities (docs/tc6.md §3.2). */
+#define OA_TC6_IDVER_MAJVER ETHDRV_GENMASK(7, 4)
+#define OA_TC6_IDVER_MINVER ETHDRV_GENMASK(3, 0)
+#define OA_TC6_PHYID_OUI ETHDRV_GENMASK(31, 10)
+#define OA_TC6_PHYID_MODEL ETHDRV_GENMASK(9, 4)
+#define OA_TC6_PHYID_REV ETHDRV_GENMASK(3, 0)
+#define OA_TC6_STDCAP_TXFCSVC ETHDRV_BIT(10)
+#define OA_TC6_STDCAP_MINBPS ETHDRV_GENMASK(2, 0)
+
 /* CONFIG0 (docs/tc6.md §3.3). */
 #define OA_TC6_CONFIG0_SYNC ETHDRV_BIT(15)
 #define OA_TC6_CONFIG0_TXFCSVE ETHDRV_BIT(14)
@@ -54,6 +63,7 @@ struct oa_tc6;
 #define OA_TC6_CONFIG0_PROTE ETHDRV_BIT(5)
 #define OA_TC6_CONFIG0_SEQE ETHDRV_BIT(4)
 #define OA_TC6_CONFIG0_CPS ETHDRV_GENMASK(2, 0)
+#define OA_TC6_CONFIG0_CPS_8 3
 #define OA_TC6_CONFIG0_CPS_32 5
 #define OA_TC6_CONFIG0_CPS_64 6
 
@@ -145,6 +155,14 @@ struct oa_tc6_config {
 	unsigned xfer_cap; /* chunks per transfer, 1..48; 0 = 31 */
 	unsigned txq_max; /* queued TX frames before ETHDRV_TX_BUSY; 0 = 128 */
 	unsigned weight; /* RX poller weight, 1..64; 0 = 64 */
+	unsigned poll_us; /* bus without IRQ line: poll period, 50..1000000 us; 0 = 1000 */
+};
+
+/* What oa_tc6_probe() read (docs/tc6.md §3.2). */
+struct oa_tc6_id {
+	uint32_t idver; /* IDVER: the OA spec version, MAJVER 7:4, MINVER 3:0 */
+	uint32_t phyid; /* PHYID: OUI 31:10, MODEL 9:4, REV 3:0 */
+	uint32_t stdcap; /* STDCAP: the capabilities */
 };
 
 /**
@@ -152,7 +170,7 @@ struct oa_tc6_config {
  * @dev: the device (initialised with ethdrv_netdev_init()); the RX poller
  *       "rx" and the driver counters are registered on it
  * @bus: the SPI bus; copied, the caller keeps ownership and closes it after
- *       oa_tc6_destroy(); its irq_fd (or -1 to poll every millisecond) is
+ *       oa_tc6_destroy(); its irq_fd (or -1 to poll every @cfg->poll_us) is
  *       attached to the poller
  * @cfg: configuration
  * @ops: chip operations
@@ -167,6 +185,43 @@ struct oa_tc6_config {
 int oa_tc6_create(struct ethdrv_netdev *dev, const struct ethdrv_spi_bus *bus,
 		  const struct oa_tc6_config *cfg, const struct oa_tc6_chip_ops *ops, void *chip,
 		  struct oa_tc6 **out);
+
+/**
+ * oa_tc6_probe() - reset the MAC-PHY and identify it, before the first open
+ * @tc6: the framework
+ * @id: receives IDVER, PHYID and STDCAP
+ *
+ * With a reset line on the bus, pulses RESET_N (10 us, the datasheet asks
+ * for 5) and waits 7 ms for the boot (docs/tc6.md §5.5, §5.9). Reads IDVER,
+ * PHYID, STDCAP and CONFIG0, one register per transaction so that a device
+ * left in protected mode reads right too, and uses CONFIG0.PROTE from then
+ * on. A bus on which nothing answers gets one log line that says what
+ * MISO shows (all 0x00, all 0xFF, or a wrong echo). Applies the
+ * capabilities: CONFIG0.TXFCSVE and the driver's own FCS only with
+ * STDCAP.TXFCSVC, and the chunk payload must be at least STDCAP.MINBPS.
+ * Logs what it found.
+ *
+ * Return: 0; -ENODEV when no TC6 v1.x device answers (or its STDCAP makes
+ * no sense); -EOPNOTSUPP when the configured chunk payload is below the
+ * device's minimum; -EIO when the bus fails; or a reset line -errno.
+ * Context: setup (the chip driver's create), the loop thread.
+ */
+int oa_tc6_probe(struct oa_tc6 *tc6, struct oa_tc6_id *id);
+
+/**
+ * oa_tc6_hw_reset() - reset the MAC-PHY through RESET_N and wait for RESETC
+ * @tc6: the framework
+ *
+ * The pulse and boot wait of oa_tc6_probe(), then STATUS0.RESETC is polled
+ * (100 us, up to 100 ms) and cleared (docs/tc6.md §4.1 steps 1, 3-4).
+ * Counted in hw_resets. Afterwards control framing is unprotected and the
+ * device is not synchronised.
+ *
+ * Return: 0, -EOPNOTSUPP when the bus has no reset line, -ETIMEDOUT, or a
+ * control error.
+ * Context: setup or the chip's init op (oa_tc6_sw_reset() falls back to it).
+ */
+int oa_tc6_hw_reset(struct oa_tc6 *tc6);
 
 /**
  * oa_tc6_destroy() - free the framework; the device must be stopped
@@ -266,10 +321,13 @@ static inline int oa_tc6_write_reg(struct oa_tc6 *tc6, unsigned mms, unsigned ad
  * Writes RESET.SWRESET (in the current control framing, then unprotected if
  * that failed: after a reset PROTE is 0, docs/tc6.md §1.5), polls
  * STATUS0.RESETC every 100 us for up to 100 ms with ethdrv_poll_timeout(),
- * and clears STATUS0 (W1C) (docs/tc6.md §4.1 steps 3-4). Control framing is unprotected
- * afterwards and the device is no longer synchronised.
+ * and clears STATUS0 (W1C) (docs/tc6.md §4.1 steps 3-4). When that fails and
+ * the bus has a reset line, resets through RESET_N instead
+ * (oa_tc6_hw_reset()). Control framing is unprotected afterwards and the
+ * device is no longer synchronised.
  *
- * Return: 0, -ETIMEDOUT, or a control error.
+ * Return: 0, -ETIMEDOUT, or a control error (of the hardware reset, when
+ * one was tried).
  * Context: the chip's init op.
  */
 int oa_tc6_sw_reset(struct oa_tc6 *tc6);
@@ -280,7 +338,8 @@ int oa_tc6_sw_reset(struct oa_tc6 *tc6);
  * @config0_extra: chip bits for CONFIG0 (e.g. OA_TC6_CONFIG0_ZARFE)
  *
  * Writes IMASK0 from the interrupt policy and IMASK1 (all unmasked but the
- * non-fatal bits), clears STATUS1, writes CONFIG0 = CPS | TXFCSVE | PROTE |
+ * non-fatal bits), clears STATUS1, writes CONFIG0 = CPS | TXFCSVE (when the
+ * probe found STDCAP.TXFCSVC) | PROTE |
  * @config0_extra (protected framing applies from the next transaction),
  * then sets SYNC with a separate write (docs/tc6.md §4.1 steps 5-6) and reads BUFSTS
  * for the initial credits (step 7).
@@ -313,8 +372,9 @@ void oa_tc6_stop(struct oa_tc6 *tc6);
 /**
  * oa_tc6_start_xmit() - queue one frame for transmission
  * @tc6: the framework
- * @pkt: the frame without FCS; runts are padded to 60 bytes and the FCS is
- *       appended here (CONFIG0.TXFCSVE: the MAC-PHY validates it)
+ * @pkt: the frame without FCS; runts are padded to 60 bytes and, where the
+ *       MAC-PHY validates it (CONFIG0.TXFCSVE after STDCAP.TXFCSVC), the FCS
+ *       is appended here; otherwise the MAC appends it
  *
  * Return: ETHDRV_TX_OK (queued, or dropped and counted), or ETHDRV_TX_BUSY
  * after stopping the queue when txq_max frames are queued.

@@ -106,6 +106,23 @@ int oa_tc6_write_regs(struct oa_tc6 *tc6, unsigned mms, unsigned addr, const uin
 	return oa_tc6_ctrl(tc6, true, mms, addr, buf, count);
 }
 
+/* The software reset failed with @err: reset through RESET_N if the bus has it. */
+static int oa_tc6_sw_reset_failed(struct oa_tc6 *tc6, int err)
+{
+	int ret = oa_tc6_hw_reset(tc6);
+
+	if (ret == -EOPNOTSUPP) {
+		ethdrv_err(tc6->dev, "software reset failed: %d", err);
+		return err;
+	}
+	if (ret)
+		ethdrv_err(tc6->dev, "software reset failed: %d; reset through RESET_N too: %d",
+			   err, ret);
+	else
+		ethdrv_warn(tc6->dev, "software reset failed: %d; reset through RESET_N", err);
+	return ret;
+}
+
 int oa_tc6_sw_reset(struct oa_tc6 *tc6)
 {
 	uint32_t val = 0;
@@ -125,17 +142,18 @@ int oa_tc6_sw_reset(struct oa_tc6 *tc6)
 				  OA_TC6_MMS_STD, OA_TC6_REG_STATUS0);
 	if (!ret)
 		ret = oa_tc6_write_reg(tc6, OA_TC6_MMS_STD, OA_TC6_REG_STATUS0, val);
-	oa_tc6_mutex_unlock(&tc6->bus_lock);
 	if (ret)
-		ethdrv_err(tc6->dev, "software reset failed: %d", ret);
+		ret = oa_tc6_sw_reset_failed(tc6, ret);
+	oa_tc6_mutex_unlock(&tc6->bus_lock);
 	return ret;
 }
 
-/* CONFIG0 framework bits: chunk size, host FCS, protected mode. */
+/* CONFIG0 framework bits: chunk size, host FCS where validated (probe), protected mode. */
 static uint32_t oa_tc6_config0(const struct oa_tc6 *tc6)
 {
 	uint32_t cps = tc6->cps == 32 ? OA_TC6_CONFIG0_CPS_32 : OA_TC6_CONFIG0_CPS_64;
-	uint32_t v = ETHDRV_FIELD_PREP(OA_TC6_CONFIG0_CPS, cps) | OA_TC6_CONFIG0_TXFCSVE;
+	uint32_t v = ETHDRV_FIELD_PREP(OA_TC6_CONFIG0_CPS, cps) |
+		     (tc6->tx_fcs_len ? OA_TC6_CONFIG0_TXFCSVE : 0);
 
 	return tc6->protected_mode ? v | OA_TC6_CONFIG0_PROTE : v;
 }

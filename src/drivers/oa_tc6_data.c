@@ -33,8 +33,11 @@ unsigned oa_tc6_txq_count(struct oa_tc6 *tc6)
 	return n;
 }
 
-/* Pad, append the FCS, count BQL bytes (docs/tc6.md §2.4, §3.3 TXFCSVE). */
-static int oa_tc6_tx_prepare(struct ethdrv_pkt *pkt)
+/*
+ * Pad, and append the FCS where the device validates it (tx_fcs_len 4:
+ * CONFIG0.TXFCSVE, docs/tc6.md §2.4, §3.3); else the MAC appends it.
+ */
+static int oa_tc6_tx_prepare(const struct oa_tc6 *tc6, struct ethdrv_pkt *pkt)
 {
 	uint32_t fcs;
 
@@ -44,6 +47,8 @@ static int oa_tc6_tx_prepare(struct ethdrv_pkt *pkt)
 		memset(pkt->data + pkt->len, 0, ETHDRV_ETH_ZLEN - pkt->len);
 		pkt->len = ETHDRV_ETH_ZLEN;
 	}
+	if (!tc6->tx_fcs_len)
+		return 0;
 	fcs = oa_tc6_crc32(0, pkt->data, pkt->len);
 	for (int i = 0; i < ETHDRV_ETH_FCS_LEN; i++)
 		pkt->data[pkt->len + i] = (uint8_t)(fcs >> (8 * i));
@@ -55,7 +60,7 @@ int oa_tc6_start_xmit(struct oa_tc6 *tc6, struct ethdrv_pkt *pkt)
 {
 	struct ethdrv_netdev *dev = tc6->dev;
 
-	if (oa_tc6_tx_prepare(pkt)) {
+	if (oa_tc6_tx_prepare(tc6, pkt)) {
 		ethdrv_counter_inc(&dev->stats.tx_dropped);
 		ethdrv_pkt_free(pkt);
 		return ETHDRV_TX_OK;
@@ -64,12 +69,12 @@ int oa_tc6_start_xmit(struct oa_tc6 *tc6, struct ethdrv_pkt *pkt)
 	if (tc6->txq.count >= tc6->txq_max) {
 		ethdrv_netdev_tx_stop(dev);
 		oa_tc6_mutex_unlock(&tc6->tx_lock);
-		pkt->len -= ETHDRV_ETH_FCS_LEN;
+		pkt->len -= tc6->tx_fcs_len;
 		ethdrv_counter_inc(&tc6->st.tx_busy);
 		return ETHDRV_TX_BUSY;
 	}
 	ethdrv_pkt_queue_push(&tc6->txq, pkt);
-	ethdrv_netdev_tx_sent(dev, pkt->len - ETHDRV_ETH_FCS_LEN);
+	ethdrv_netdev_tx_sent(dev, pkt->len - tc6->tx_fcs_len);
 	oa_tc6_mutex_unlock(&tc6->tx_lock);
 	ethdrv_napi_schedule(tc6->napi);
 	return ETHDRV_TX_OK;
@@ -187,7 +192,7 @@ static void oa_tc6_tx_complete(struct oa_tc6 *tc6, unsigned k, struct oa_tc6_pol
 		struct ethdrv_pkt *pkt = ethdrv_pkt_queue_pop(&tc6->inflight);
 
 		r->tx_pkts++;
-		r->tx_bytes += pkt->len - ETHDRV_ETH_FCS_LEN;
+		r->tx_bytes += pkt->len - tc6->tx_fcs_len;
 		ethdrv_pkt_free(pkt);
 	}
 }
@@ -346,7 +351,7 @@ void oa_tc6_flush(struct oa_tc6 *tc6, bool drop_queued)
 	 * accounted by their own start_xmit, so re-account only @kept. */
 	ethdrv_netdev_tx_reset(tc6->dev);
 	for (; kept--; pkt = pkt->next)
-		ethdrv_netdev_tx_sent(tc6->dev, pkt->len - ETHDRV_ETH_FCS_LEN);
+		ethdrv_netdev_tx_sent(tc6->dev, pkt->len - tc6->tx_fcs_len);
 	oa_tc6_mutex_unlock(&tc6->tx_lock);
 	if (oa_tc6_rx_abort(&tc6->rx))
 		ethdrv_counter_inc(&ls->rx_dropped);

@@ -95,6 +95,7 @@ static const struct ethdrv_stat_desc oa_tc6_stats_desc[] = {
 	OA_TC6_DESC_AT("recoveries_user", recoveries_cause[OA_TC6_CAUSE_USER]),
 	OA_TC6_DESC(recovery_failures),
 	OA_TC6_DESC(recovery_ns),
+	OA_TC6_DESC(hw_resets),
 	OA_TC6_DESC(irq_delays),
 	OA_TC6_DESC(irq_delay_ns),
 };

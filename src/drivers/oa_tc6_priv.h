@@ -4,6 +4,7 @@
  * else (chip drivers use oa_tc6.h):
  *   oa_tc6.c           lifecycle: create, open, stop, destroy
  *   oa_tc6_ctrl.c      control transactions and the bring-up steps built on them
+ *   oa_tc6_probe.c     probe: RESET_N, identification, capabilities
  *   oa_tc6_data.c      the data path: chunks, TX queue and credits, RX, the poller
  *   oa_tc6_recovery.c  error policy, recovery, configuration check, watchdog
  *   oa_tc6_knobs.c     knobs and counters
@@ -92,6 +93,7 @@ struct oa_tc6_stats {
 	ethdrv_counter_t recoveries_cause[OA_TC6_CAUSE_NR]; /* by cause */
 	ethdrv_counter_t recovery_failures; /* recovery attempts that failed */
 	ethdrv_counter_t recovery_ns; /* total time traffic stood still */
+	ethdrv_counter_t hw_resets; /* RESET_N pulses (probe and recoveries) */
 	ethdrv_counter_t irq_delays; /* service episodes delayed by irq_delay_us */
 	ethdrv_counter_t irq_delay_ns; /* time actually slept for them */
 };
@@ -114,6 +116,10 @@ struct oa_tc6 {
 	bool rxboe_log; /* RXBOE logs (atomic) */
 	bool running; /* opened and not stopped (atomic) */
 	unsigned config_check_ms; /* configuration check period, 0 = off (atomic) */
+	uint64_t poll_ns; /* no IRQ line: the watchdog polls this often */
+	/* Set by oa_tc6_probe() before the first open, then fixed. */
+	unsigned tx_fcs_len; /* FCS bytes the host appends: 4 with TXFCSVE, else 0 */
+	struct oa_tc6_id id; /* what the probe read */
 	struct oa_tc6_hooks hooks; /* test and benchmark hooks (oa_tc6_hooks.h) */
 
 	/* bus_lock (recursive) protects the bus, the buffers, everything below

@@ -302,6 +302,17 @@ void lan865x_emu_detach(struct lan865x_emu *emu);
 const struct emu_port_ops *lan865x_emu_port_ops(void);
 
 /**
+ * lan865x_emu_hw_reset() - a pulse on RESET_N: the power-on reset state
+ * @emu: the model
+ *
+ * Registers, buffers and SYNC to their reset values, STATUS0.RESETC set and
+ * IRQ_N asserted, as lan865x_emu_new() leaves them; counted in resets, not
+ * in faults. For a bus wrapper that offers the model's RESET_N line
+ * (struct ethdrv_spi_ops.set_reset): call it when the line is released.
+ */
+void lan865x_emu_hw_reset(struct lan865x_emu *emu);
+
+/**
  * lan865x_emu_inject() - inject one fault now
  * @emu: the model
  * @fault: what

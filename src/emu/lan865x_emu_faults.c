@@ -66,6 +66,15 @@ static void fault_apply(struct lan865x_emu *emu, enum lan865x_emu_fault fault)
 	}
 }
 
+/* RESET_N: the same reset as SWRESET, from the pin (docs/tc6.md §5.5). */
+void lan865x_emu_hw_reset(struct lan865x_emu *emu)
+{
+	pthread_mutex_lock(&emu->lock);
+	lan865x_emu__reset(emu);
+	lan865x_emu__irq_update(emu);
+	pthread_mutex_unlock(&emu->lock);
+}
+
 int lan865x_emu_inject(struct lan865x_emu *emu, enum lan865x_emu_fault fault)
 {
 	if ((unsigned)fault >= LAN865X_EMU_FAULT_COUNT)

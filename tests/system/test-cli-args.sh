@@ -35,14 +35,14 @@ expect() {
 # --help on every subcommand
 expect 0 "usage: ethdrv COMMAND" -- --help
 expect 0 "usage: ethdrv COMMAND" -- help
-for c in segment up stats set get bench; do
+for c in segment up stats set get info bench; do
 	expect 0 "usage: ethdrv $c" -- "$c" --help
 	expect 0 "usage: ethdrv $c" -- "$c" -h
 done
 
 # the command itself
 expect 2 "usage: ethdrv COMMAND" --
-expect 2 "unknown command 'frob'" "segment, up, stats, set, get or bench" -- frob
+expect 2 "unknown command 'frob'" "segment, up, stats, set, get, info or bench" -- frob
 
 # bench: the list comes from bench/*.py of the source tree
 expect 0 "usage: ethdrv bench" "tc6-irq-policy" "tc6-latency" "tc6-segment" -- bench --help
@@ -50,6 +50,29 @@ expect 2 "usage: ethdrv bench" "tc6-irq-policy" -- bench
 expect 2 "unknown benchmark 'nope'" "tc6-irq-policy" -- bench nope
 expect 2 "unknown benchmark '../bench/tc6-latency'" -- bench ../bench/tc6-latency
 expect 2 "unknown benchmark 'ethdrv_bench'" -- bench ethdrv_bench
+# The summary is the first docstring line without its quotes, whatever the
+# docstring's form (a one-line docstring used to keep its closing quotes).
+if "$ETHDRV" bench --help | grep -qF -e '"""' -e "'''"; then
+	echo "FAIL: ethdrv bench --help shows docstring quotes:"; "$ETHDRV" bench --help
+	errors=$((errors + 1))
+fi
+docs=$(mktemp -d /tmp/ethdrv-benchdoc.XXXXXX)
+mkdir "$docs/bench"
+printf '"""One line."""\nimport sys\n' >"$docs/bench/one.py"
+printf '"""First of several.\n\nMore.\n"""\n' >"$docs/bench/multi.py"
+printf "'''Single quotes.'''\n" >"$docs/bench/single.py"
+printf '"""Carriage return.\r\n"""\r\n' >"$docs/bench/crlf.py"
+printf 'import sys\n' >"$docs/bench/nodoc.py"
+list=$(ETHDRV_SOURCE_DIR=$docs "$ETHDRV" bench --help)
+for row in "one|One line." "multi|First of several." "single|Single quotes." \
+	"crlf|Carriage return." "nodoc|"; do
+	want=$(printf '  %-18s %s' "${row%%|*}" "${row#*|}")
+	if ! grep -qxF -- "$want" <<<"$list"; then
+		echo "FAIL: ethdrv bench --help lacks the row '$want':"; echo "$list"
+		errors=$((errors + 1))
+	fi
+done
+rm -rf "$docs"
 
 # segment
 expect 2 "--nodes" "'1'" "2..16" -- segment --nodes 1
@@ -74,6 +97,17 @@ expect 2 "mosi-ber" "0..0.5" -- up emu:lan8650,mosi-ber=2
 expect 2 "'nokv' is not key=value" -- up emu:lan8650,nokv
 expect 2 "device spec" "spidev:/dev/spidevB.C,irq=" -- up spidev:/dev/spidev0.0
 expect 2 "device spec" "spidev:" -- up spidev:/dev/spidev0.0,irq=/dev/gpiochip0:x
+# real-board keys: polled mode and RESET_N (the platform parser names the part)
+expect 2 "bad poll_us" "50..1000000" -- up spidev:/dev/spidev0.0,irq=none,poll_us=10
+expect 2 "bad poll_us" "only with irq=none" -- up spidev:/dev/spidev0.0,irq=/dev/gpiochip0:1,poll_us=100
+expect 2 "bad reset" "reset=/dev/gpiochipN:LINE" -- up spidev:/dev/spidev0.0,irq=none,reset=5
+expect 2 "bad reset" "same line" -- up spidev:/dev/spidev0.0,irq=/dev/gpiochip0:1,reset=/dev/gpiochip0:1
+expect 2 "bad irq" "irq=none" -- up spidev:/dev/spidev0.0,poll_us=100
+# the model's keys for the same: irq=none, poll_us, and its silicon revision
+expect 2 "irq" "use irq=none to poll" -- up emu:lan8650,irq=/dev/gpiochip0:1
+expect 2 "poll_us" "only with irq=none" -- up emu:lan8650,poll_us=500
+expect 2 "poll_us" "50..1000000" -- up emu:lan8650,irq=none,poll_us=1
+expect 2 "rev" "0..15" -- up emu:lan8650,rev=B2
 expect 2 "--addr" "A.B.C.D/P" -- up emu --addr 169.254.10.1
 expect 2 "--addr" "A.B.C.D/P" -- up emu --addr 300.1.1.1/24
 expect 2 "--addr prefix" "0..32" -- up emu --addr 169.254.10.1/33
@@ -96,6 +130,10 @@ expect 2 "missing KEY" -- get t1s0
 expect 2 "bad key 'a=1'" -- get t1s0 a=1
 expect 1 "t1s9" "nobody serves /run/ethdrv/t1s9.sock" -- stats t1s9
 expect 1 "nobody serves" -- set t1s9 budget=8
+expect 2 "give one IFNAME" -- info
+expect 2 "give one IFNAME" -- info t1s0 t1s1
+expect 2 "IFNAME" "1..15 chars" -- info a/b
+expect 1 "nobody serves /run/ethdrv/t1s9.sock" -- info t1s9
 
 # privilege messages (only meaningful without root)
 if [[ $(id -u) -ne 0 ]]; then

@@ -69,8 +69,8 @@ static void test_spec_parse_defaults(void **state)
 	assert_int_equal(
 		ethdrv_spidev_spec_parse("spidev:/dev/spidev0.0,irq=/dev/gpiochip0:25", &s), 0);
 	assert_string_equal(s.spi_path, "/dev/spidev0.0");
-	assert_string_equal(s.gpio_chip, "/dev/gpiochip0");
-	assert_int_equal(s.gpio_line, 25);
+	assert_string_equal(s.irq.chip, "/dev/gpiochip0");
+	assert_int_equal(s.irq.line, 25);
 	assert_int_equal(s.hz, 25000000);
 	assert_int_equal(s.mode, 0);
 	assert_false(s.pull_up);
@@ -85,8 +85,8 @@ static void test_spec_parse_all_keys(void **state)
 						  &s),
 			 0);
 	assert_string_equal(s.spi_path, "/dev/spidev1.2");
-	assert_string_equal(s.gpio_chip, "/dev/gpiochip3");
-	assert_int_equal(s.gpio_line, 7);
+	assert_string_equal(s.irq.chip, "/dev/gpiochip3");
+	assert_int_equal(s.irq.line, 7);
 	assert_int_equal(s.hz, 15000000);
 	assert_int_equal(s.mode, 3);
 	assert_true(s.pull_up);
@@ -96,13 +96,52 @@ static void test_spec_parse_all_keys(void **state)
 						  &s),
 			 0);
 	assert_int_equal(s.hz, 100000);
-	assert_string_equal(s.gpio_chip, "/dev/gpio:a");
-	assert_int_equal(s.gpio_line, 0);
+	assert_string_equal(s.irq.chip, "/dev/gpio:a");
+	assert_int_equal(s.irq.line, 0);
 	assert_false(s.pull_up);
 	assert_int_equal(ethdrv_spidev_spec_parse(
 				 "spidev:/dev/spidev0.0,irq=/dev/gpiochip0:1,hz=50000000", &s),
 			 0);
 	assert_int_equal(s.hz, 50000000);
+	assert_true(s.has_irq);
+	assert_false(s.has_reset);
+	assert_int_equal(s.poll_us, 0);
+	assert_int_equal(lines_logged, 0);
+}
+
+/* irq=none (polled mode, default period) and a RESET_N line. */
+static void test_spec_parse_polled_reset(void **state)
+{
+	struct ethdrv_spidev_spec s;
+
+	log_reset();
+	assert_int_equal(ethdrv_spidev_spec_parse("spidev:/dev/spidev0.1,irq=none", &s), 0);
+	assert_false(s.has_irq);
+	assert_int_equal(s.poll_us, ETHDRV_SPIDEV_POLL_US_DEFAULT);
+	assert_false(s.has_reset);
+	assert_int_equal(ethdrv_spidev_spec_parse("spidev:/dev/spidev0.1,reset=/dev/gpiochip2:5,"
+						  "poll_us=50,irq=none",
+						  &s),
+			 0);
+	assert_false(s.has_irq);
+	assert_int_equal(s.poll_us, 50);
+	assert_true(s.has_reset);
+	assert_string_equal(s.reset.chip, "/dev/gpiochip2");
+	assert_int_equal(s.reset.line, 5);
+	/* RESET_N on the same chip as IRQ_N, another line. */
+	assert_int_equal(ethdrv_spidev_spec_parse("spidev:/dev/spidev0.1,irq=/dev/gpiochip0:4,"
+						  "reset=/dev/gpiochip0:5,poll_us=1000000",
+						  &s),
+			 -EINVAL);
+	assert_logged("only with irq=none");
+	assert_int_equal(ethdrv_spidev_spec_parse("spidev:/dev/spidev0.1,irq=/dev/gpiochip0:4,"
+						  "reset=/dev/gpiochip0:5",
+						  &s),
+			 0);
+	assert_true(s.has_irq && s.has_reset);
+	assert_int_equal(s.irq.line, 4);
+	assert_int_equal(s.reset.line, 5);
+	assert_int_equal(s.poll_us, 0);
 	assert_int_equal(lines_logged, 0);
 }
 
@@ -135,6 +174,18 @@ static const struct bad_spec bad_specs[] = {
 	{ "spidev:/dev/spidev0.0,irq=/dev/gpiochip0:1,irq=/dev/gpiochip0:2", "each key once" },
 	{ "spidev:/dev/spidev0.0,,irq=/dev/gpiochip0:1", "empty option" },
 	{ "spidev:/dev/spidev0.0,irq=/dev/gpiochip0:1,", "empty option" },
+	{ "spidev:/dev/spidev0.0,irq=nothing", "or irq=none" },
+	{ "spidev:/dev/spidev0.0,irq=none,poll_us=49", "50..1000000" },
+	{ "spidev:/dev/spidev0.0,irq=none,poll_us=1000001", "50..1000000" },
+	{ "spidev:/dev/spidev0.0,irq=none,poll_us=1ms", "bad poll_us" },
+	{ "spidev:/dev/spidev0.0,irq=/dev/gpiochip0:1,poll_us=100", "only with irq=none" },
+	{ "spidev:/dev/spidev0.0,irq=none,bias=pull-up", "only with an IRQ line" },
+	{ "spidev:/dev/spidev0.0,irq=none,reset=/dev/gpiochip0", "reset=/dev/gpiochipN:LINE" },
+	{ "spidev:/dev/spidev0.0,irq=none,reset=gpiochip0:1", "absolute path" },
+	{ "spidev:/dev/spidev0.0,irq=/dev/gpiochip0:1,reset=/dev/gpiochip0:1", "same line" },
+	{ "spidev:/dev/spidev0.0,irq=none,reset=/dev/gpiochip0:1,reset=/dev/gpiochip0:2",
+	  "each key once" },
+	{ "spidev:/dev/spidev0.0,poll_us=100", "missing" },
 };
 
 static void test_spec_parse_rejects(void **state)
@@ -452,6 +503,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_spec_parse_defaults),
 		cmocka_unit_test(test_spec_parse_all_keys),
+		cmocka_unit_test(test_spec_parse_polled_reset),
 		cmocka_unit_test(test_spec_parse_rejects),
 		cmocka_unit_test(test_spidev_open_errors),
 		cmocka_unit_test(test_spidev_bus_open_errors),

@@ -41,18 +41,32 @@ static bool bench_name_ok(const char *name, size_t len)
 	return strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789-") == len;
 }
 
-/* The first line of the script's docstring, or "" (for the list). */
+/*
+ * The summary of a script, for the list: the first line of its docstring,
+ * which opens the file with three quotes of either kind. A one-line
+ * docstring closes on the same line: the summary ends before the closing
+ * quotes. "" when the script has no docstring.
+ */
 static void bench_summary(const char *path, char *buf, size_t size)
 {
 	FILE *f = fopen(path, "r");
 	char line[256] = "";
+	const char *quotes;
+	char *end;
 
 	buf[0] = '\0';
 	if (!f)
 		return;
-	if (fgets(line, sizeof(line), f) && !strncmp(line, "\"\"\"", 3)) {
-		line[strcspn(line, "\n")] = '\0';
-		snprintf(buf, size, "%s", line + 3);
+	if (fgets(line, sizeof(line), f)) {
+		quotes = !strncmp(line, "\"\"\"", 3) ? "\"\"\"" :
+			 !strncmp(line, "'''", 3)    ? "'''" :
+						       NULL;
+		line[strcspn(line, "\r\n")] = '\0';
+		end = quotes ? strstr(line + 3, quotes) : NULL;
+		if (end)
+			*end = '\0';
+		if (quotes)
+			snprintf(buf, size, "%s", line + 3);
 	}
 	fclose(f);
 }

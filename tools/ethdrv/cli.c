@@ -11,10 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define EMU_KEYS "hz, rx-buf, setup-ns, mosi-ber, miso-ber"
-#define DEV_FORMS                                             \
-	"emu:lan8650[,key=value...] (keys: " EMU_KEYS ") or " \
-	"spidev:/dev/spidevB.C,irq=/dev/gpiochipN:LINE[,hz=N]"
+#define EMU_KEYS "hz, rx-buf, setup-ns, mosi-ber, miso-ber, rev, irq, poll_us"
+#define DEV_FORMS                                                                             \
+	"emu:lan8650[,key=value...] (keys: " EMU_KEYS ") or "                                 \
+	"spidev:/dev/spidevB.C,irq=/dev/gpiochipN:LINE|none[,key=value...] (keys: hz, mode, " \
+	"bias, reset, poll_us)"
 
 __attribute__((format(printf, 2, 0))) static void cli_verror(const char *cmd, const char *fmt,
 							     va_list ap)
@@ -89,6 +90,21 @@ static int cli_emu_uint(const char *cmd, const char *key, const char *val, unsig
 	return err;
 }
 
+/* rev=B0, B1 or a DEVID.REV number 0..15 (the driver refuses all but 1 and 2). */
+static int cli_emu_rev(const char *cmd, const char *val, struct cli_emu_spec *emu)
+{
+	uint32_t n;
+
+	if (!strcmp(val, "B0") || !strcmp(val, "b0"))
+		n = 1;
+	else if (!strcmp(val, "B1") || !strcmp(val, "b1"))
+		n = 2;
+	else if (cli_emu_uint(cmd, "rev (B0, B1 or DEVID.REV)", val, 0, 15, &n))
+		return -EINVAL;
+	emu->rev = (uint8_t)n;
+	return 0;
+}
+
 /* Apply one "key=value" of an emu spec. */
 static int cli_emu_key(const char *cmd, char *kv, struct cli_emu_spec *emu)
 {
@@ -108,6 +124,20 @@ static int cli_emu_key(const char *cmd, char *kv, struct cli_emu_spec *emu)
 		return cli_parse_ber(cmd, kv, val, &emu->mosi_ber);
 	if (!strcmp(kv, "miso-ber"))
 		return cli_parse_ber(cmd, kv, val, &emu->miso_ber);
+	if (!strcmp(kv, "rev"))
+		return cli_emu_rev(cmd, val, emu);
+	if (!strcmp(kv, "irq")) {
+		emu->irq_none = !strcmp(val, "none");
+		return emu->irq_none ?
+			       0 :
+			       cli_error(cmd,
+					 "device spec: irq: bad value '%s': a model has its "
+					 "IRQ line; use irq=none to poll",
+					 val);
+	}
+	if (!strcmp(kv, "poll_us"))
+		return cli_emu_uint(cmd, kv, val, ETHDRV_SPIDEV_POLL_US_MIN,
+				    ETHDRV_SPIDEV_POLL_US_MAX, &emu->poll_us);
 	return cli_error(cmd, "device spec: unknown key '%s': use %s", kv, EMU_KEYS);
 }
 
@@ -119,7 +149,7 @@ static int cli_parse_emu(const char *cmd, const char *rest, struct cli_emu_spec 
 	int err = 0;
 
 	*emu = (struct cli_emu_spec){
-		.model = 0x8650, .spi_hz = 25000000, .setup_ns = 1000, .rx_buf_chunks = 64
+		.model = 0x8650, .spi_hz = 25000000, .setup_ns = 1000, .rx_buf_chunks = 64, .rev = 2
 	};
 	snprintf(buf, sizeof(buf), "%s", rest);
 	tok = strtok_r(buf, ",", &save);
@@ -132,7 +162,13 @@ static int cli_parse_emu(const char *cmd, const char *rest, struct cli_emu_spec 
 				 tok);
 	while (!err && (tok = strtok_r(NULL, ",", &save)))
 		err = cli_emu_key(cmd, tok, emu);
-	return err;
+	if (err)
+		return err;
+	if (emu->poll_us && !emu->irq_none)
+		return cli_error(cmd, "device spec: poll_us: only with irq=none");
+	if (emu->irq_none && !emu->poll_us)
+		emu->poll_us = ETHDRV_SPIDEV_POLL_US_DEFAULT;
+	return 0;
 }
 
 int cli_parse_device(const char *cmd, const char *spec, struct cli_device *out)
@@ -147,10 +183,8 @@ int cli_parse_device(const char *cmd, const char *spec, struct cli_device *out)
 		return cli_parse_emu(cmd, spec[3] ? spec + 4 : "", &out->emu);
 	}
 	if (!strncmp(spec, "spidev:", 7)) {
-		struct ethdrv_spidev_spec sp;
-
 		out->kind = CLI_DEV_SPIDEV;
-		if (ethdrv_spidev_spec_parse(spec, &sp)) /* it names the bad part */
+		if (ethdrv_spidev_spec_parse(spec, &out->spidev)) /* it names the bad part */
 			return cli_error(cmd, "device spec '%s': use %s", spec, DEV_FORMS);
 		return 0;
 	}

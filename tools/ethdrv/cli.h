@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "platform/linux/platform.h"
+
 #define CLI_EXIT_OK 0
 #define CLI_EXIT_FAIL 1 /* a run-time failure */
 #define CLI_EXIT_USAGE 2 /* a bad argument */
@@ -29,6 +31,9 @@ struct cli_emu_spec {
 	uint32_t rx_buf_chunks; /* rx-buf=: RX buffer in 64-byte blocks, default 64 */
 	double mosi_ber; /* mosi-ber=: bit error rate host -> model */
 	double miso_ber; /* miso-ber=: bit error rate model -> host */
+	uint8_t rev; /* rev=: DEVID.REV of the model, 1 = B0, 2 = B1 (default) */
+	bool irq_none; /* irq=none: no IRQ line, the driver polls */
+	uint32_t poll_us; /* poll_us=: its period; 0 with the IRQ line */
 };
 
 enum cli_dev_kind {
@@ -40,7 +45,8 @@ enum cli_dev_kind {
 struct cli_device {
 	enum cli_dev_kind kind; /* which backend */
 	struct cli_emu_spec emu; /* CLI_DEV_EMU settings */
-	char spec[CLI_SPEC_MAX]; /* the spec as given (CLI_DEV_SPIDEV: parsed by the platform) */
+	struct ethdrv_spidev_spec spidev; /* CLI_DEV_SPIDEV settings (the platform's parser) */
+	char spec[CLI_SPEC_MAX]; /* the spec as given */
 };
 
 /* A "key=value" knob, pointing into the argument it came from. */
@@ -78,9 +84,10 @@ int cli_parse_ulong(const char *cmd, const char *what, const char *s, unsigned l
 /**
  * cli_parse_device() - parse a device spec
  * @cmd: the subcommand, for the message
- * @spec: "emu:lan8650[,hz=N][,rx-buf=N][,setup-ns=N][,mosi-ber=X][,miso-ber=X]"
- *        ("emu" alone and "emu:lan8651" too), or
- *        "spidev:/dev/spidevB.C,irq=/dev/gpiochipN:LINE[,hz=N]"
+ * @spec: "emu:lan8650[,hz=N][,rx-buf=N][,setup-ns=N][,mosi-ber=X][,miso-ber=X]
+ *        [,rev=B0|B1|N][,irq=none[,poll_us=N]]" ("emu" alone and
+ *        "emu:lan8651" too), or "spidev:/dev/spidevB.C,irq=/dev/gpiochipN:LINE|none
+ *        [,poll_us=N][,reset=/dev/gpiochipN:LINE][,hz=N][,mode=M][,bias=pull-up|none]"
  * @out: the parsed spec
  *
  * spidev specs are checked with the platform parser

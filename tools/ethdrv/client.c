@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * The client subcommands: `ethdrv stats [IFNAME] [--json]`,
- * `ethdrv set IFNAME key=value...` and `ethdrv get IFNAME key...`, each one
- * request on the interface's control socket (ctl.h).
+ * `ethdrv set IFNAME key=value...`, `ethdrv get IFNAME key...` and
+ * `ethdrv info IFNAME`, each one request on the interface's control socket
+ * (ctl.h).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -59,6 +60,18 @@ static const char get_usage[] =
 	"usage: ethdrv get IFNAME KEY...\n"
 	"\n"
 	"Print knobs of a running interface as KEY=VALUE lines (keys as for set).\n"
+	"\n"
+	"  -h, --help  this text\n";
+
+static const char info_usage[] =
+	"usage: ethdrv info IFNAME\n"
+	"\n"
+	"Print what a running interface is, as KEY=VALUE lines: its device spec,\n"
+	"namespace, address, station address, the chip the probe found (chip,\n"
+	"chip_rev, devid, oa_idver, oa_phyid, oa_stdcap), the SPI clock the bus\n"
+	"applies (spi_hz; on spidev the speed read back from the controller) and\n"
+	"the one asked for (spi_hz_requested), poll_us (polled mode, 0 with an IRQ\n"
+	"line), and the IRQ_N and RESET_N lines.\n"
 	"\n"
 	"  -h, --help  this text\n";
 
@@ -263,4 +276,30 @@ int cmd_set(int argc, char **argv)
 int cmd_get(int argc, char **argv)
 {
 	return client_knobs("get", get_usage, false, argc, argv);
+}
+
+int cmd_info(int argc, char **argv)
+{
+	static const struct option opts[] = { { "help", no_argument, NULL, 'h' },
+					      { NULL, 0, NULL, 0 } };
+	const char *body;
+	char *reply;
+	int c, rc;
+
+	while ((c = cmd_getopt(argc, argv, "h", opts)) != -1) {
+		if (c != 'h')
+			return cmd_bad_option("info", argv, "--help");
+		fputs(info_usage, stdout);
+		return CLI_EXIT_OK;
+	}
+	if (optind + 1 != argc)
+		return cli_usage("info", "give one IFNAME");
+	if (cli_parse_ifname("info", "IFNAME", argv[optind]))
+		return CLI_EXIT_USAGE;
+	rc = client_call("info", argv[optind], "info", &reply, &body);
+	if (rc)
+		return rc;
+	fputs(body, stdout);
+	free(reply);
+	return CLI_EXIT_OK;
 }

@@ -24,6 +24,9 @@ int cmd_set(int argc, char **argv);
 /** cmd_get() - `ethdrv get IFNAME KEY...`. */
 int cmd_get(int argc, char **argv);
 
+/** cmd_info() - `ethdrv info IFNAME`: what the interface is (device, chip, SPI, lines). */
+int cmd_info(int argc, char **argv);
+
 /** cmd_bench() - `ethdrv bench NAME [ARGS...]`: run bench/NAME.py. */
 int cmd_bench(int argc, char **argv);
 

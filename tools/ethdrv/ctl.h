@@ -18,7 +18,11 @@
  *   get KEY [KEY...]            one "KEY=VALUE" line per key
  *   set KEY=VALUE [KEY=VALUE..] nothing; pairs are applied in order and
  *                               the first failure stops (earlier ones stay)
- *   info                        "key=value" lines: name, device, netns, pid
+ *   info                        "key=value" lines: name, device, netns, addr,
+ *                               mac, pid; what the probe found: chip,
+ *                               chip_rev, devid, oa_idver, oa_phyid,
+ *                               oa_stdcap; spi_hz (applied), spi_hz_requested,
+ *                               poll_us (0 with an IRQ line), irq, reset
  *   help                        the request list
  *
  *   failure: "error <ERRNO-NAME>: <message>\n", e.g.

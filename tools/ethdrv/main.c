@@ -20,10 +20,12 @@ static const char main_usage[] =
 	"  stats [IFNAME] [--json]  counters of running interfaces (like ethtool -S)\n"
 	"  set IFNAME KEY=VALUE...  change knobs at run time\n"
 	"  get IFNAME KEY...        read knobs\n"
+	"  info IFNAME              what an interface is: device, chip, SPI clock, lines\n"
 	"  bench NAME [ARGS...]     a system benchmark from bench/ (table and plot)\n"
 	"\n"
 	"DEVICE is emu:lan8650[,key=value...] or\n"
-	"spidev:/dev/spidevB.C,irq=/dev/gpiochipN:LINE[,hz=N].\n"
+	"spidev:/dev/spidevB.C,irq=/dev/gpiochipN:LINE|none[,reset=/dev/gpiochipN:LINE]\n"
+	"[,key=value...] (`ethdrv up --help`).\n"
 	"Run `ethdrv COMMAND --help` for the options of a command.\n";
 
 static int last_opt; /* what cmd_getopt() returned last */
@@ -74,7 +76,8 @@ static const struct {
 	int (*fn)(int argc, char **argv); /* its entry */
 } main_cmds[] = {
 	{ "segment", cmd_segment }, { "up", cmd_up },	{ "stats", cmd_stats },
-	{ "set", cmd_set },	    { "get", cmd_get }, { "bench", cmd_bench },
+	{ "set", cmd_set },	    { "get", cmd_get }, { "info", cmd_info },
+	{ "bench", cmd_bench },
 };
 
 int main(int argc, char **argv)
@@ -93,7 +96,7 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[1], main_cmds[i].name))
 			return main_cmds[i].fn(argc - 1, argv + 1);
 	fprintf(stderr,
-		"ethdrv: unknown command '%s': use segment, up, stats, set, get or bench\n"
+		"ethdrv: unknown command '%s': use segment, up, stats, set, get, info or bench\n"
 		"Try 'ethdrv --help'.\n",
 		argv[1]);
 	return CLI_EXIT_USAGE;

@@ -29,6 +29,12 @@ ETHDRV_LOG_MODULE(node);
 #define NODE_POOL_SIZE 512 /* TX queue (128) + RX in flight, with room to spare */
 #define NODE_MTU 1500
 
+/* The poll period without an IRQ line: from the spec, 0 with one. */
+static unsigned node_poll_us(const struct cli_device *dev)
+{
+	return dev->kind == CLI_DEV_SPIDEV ? dev->spidev.poll_us : dev->emu.poll_us;
+}
+
 /* ---- control socket -------------------------------------------------- */
 
 static int node_ctl_stats(void *arg, bool json, struct ctl_reply *r)
@@ -75,6 +81,39 @@ static int node_ctl_get(void *arg, const char *key, char *buf, size_t size)
 	return ethdrv_netdev_get(n->dev, key, buf, size);
 }
 
+/* "info" lines for GPIO line @ref: "/dev/gpiochipN:LINE", or "none". */
+static void node_info_line(struct ctl_reply *r, const char *key, bool wired,
+			   const struct ethdrv_gpio_ref *ref)
+{
+	if (wired)
+		ctl_reply_printf(r, "%s=%s:%u\n", key, ref->chip, ref->line);
+	else
+		ctl_reply_printf(r, "%s=none\n", key);
+}
+
+/* What the probe found, and the SPI speed and lines the device runs with. */
+static void node_info_device(struct node *n, struct ctl_reply *r)
+{
+	const struct cli_device *dev = &n->cfg.dev;
+	struct lan865x_info li;
+
+	lan865x_get_info(n->dev, &li);
+	ctl_reply_printf(r, "chip=LAN%04x\nchip_rev=%s\ndevid=0x%08x\n", li.model, li.rev,
+			 li.devid);
+	ctl_reply_printf(r, "oa_idver=0x%02x\noa_phyid=0x%08x\noa_stdcap=0x%04x\n", li.idver,
+			 li.phyid, li.stdcap);
+	/* spi_hz: what the backend applies (spidev: read back); spi_hz_requested: the spec. */
+	ctl_reply_printf(r, "spi_hz=%u\nspi_hz_requested=%u\npoll_us=%u\n", n->bus.hz,
+			 dev->kind == CLI_DEV_SPIDEV ? dev->spidev.hz : dev->emu.spi_hz,
+			 node_poll_us(dev));
+	if (dev->kind == CLI_DEV_SPIDEV) {
+		node_info_line(r, "irq", dev->spidev.has_irq, &dev->spidev.irq);
+		node_info_line(r, "reset", dev->spidev.has_reset, &dev->spidev.reset);
+	} else {
+		ctl_reply_printf(r, "irq=%s\nreset=model\n", dev->emu.irq_none ? "none" : "model");
+	}
+}
+
 static int node_ctl_info(void *arg, struct ctl_reply *r)
 {
 	struct node *n = arg;
@@ -84,6 +123,7 @@ static int node_ctl_info(void *arg, struct ctl_reply *r)
 			 n->cfg.netns);
 	ctl_reply_printf(r, "addr=%s/%u\nmac=%02x:%02x:%02x:%02x:%02x:%02x\npid=%d\n", n->cfg.addr,
 			 n->cfg.prefix, m[0], m[1], m[2], m[3], m[4], m[5], (int)getpid());
+	node_info_device(n, r);
 	return 0;
 }
 
@@ -109,13 +149,10 @@ static void node_sysctl_one(const char *path)
 static int node_bus_open(struct node *n)
 {
 	struct lan865x_emu_config ec;
-	struct ethdrv_spidev_spec spec;
 	int err;
 
 	if (n->cfg.dev.kind == CLI_DEV_SPIDEV) {
-		err = ethdrv_spidev_spec_parse(n->cfg.dev.spec, &spec);
-		if (!err)
-			err = ethdrv_spidev_bus_open(&spec, &n->bus);
+		err = ethdrv_spidev_bus_open(&n->cfg.dev.spidev, &n->bus);
 		n->bus_open = !err;
 		return err;
 	}
@@ -126,6 +163,7 @@ static int node_bus_open(struct node *n)
 	ec.mosi_ber = n->cfg.dev.emu.mosi_ber;
 	ec.miso_ber = n->cfg.dev.emu.miso_ber;
 	ec.model = n->cfg.dev.emu.model;
+	ec.rev = n->cfg.dev.emu.rev;
 	ec.node_id = (uint8_t)n->cfg.index;
 	ec.seed = n->cfg.index + 1;
 	ec.realtime = true;
@@ -134,13 +172,19 @@ static int node_bus_open(struct node *n)
 		return err;
 	lan865x_emu_get_bus(n->emu, &n->model_bus);
 	node_metrics_time_model_bus(n);
+	if (n->cfg.dev.emu.irq_none)
+		n->bus.irq_fd = -1; /* the model's IRQ_N left unconnected: polled mode */
 	return n->cfg.medium ? lan865x_emu_attach(n->emu, n->cfg.medium, n->cfg.port) : 0;
 }
 
 /* Create the device on the bus and open it with the configured knobs. */
 static int node_dev_open(struct node *n)
 {
-	struct lan865x_config lc = { .name = n->cfg.ifname, .plca = n->cfg.plca };
+	struct lan865x_config lc = {
+		.name = n->cfg.ifname,
+		.plca = n->cfg.plca,
+		.poll_us = node_poll_us(&n->cfg.dev),
+	};
 	unsigned i;
 	int err;
 

@@ -48,7 +48,20 @@ static int node_timed_transfer(void *ctx, const uint8_t *tx, uint8_t *rx, size_t
 	return ret;
 }
 
-static const struct ethdrv_spi_ops node_timed_ops = { .transfer = node_timed_transfer };
+/* The model's RESET_N: it resets when the line is released (lan865x_emu_hw_reset()). */
+static int node_model_set_reset(void *ctx, bool asserted)
+{
+	struct node *n = ctx;
+
+	if (!asserted)
+		lan865x_emu_hw_reset(n->emu);
+	return 0;
+}
+
+static const struct ethdrv_spi_ops node_timed_ops = {
+	.transfer = node_timed_transfer,
+	.set_reset = node_model_set_reset,
+};
 
 /* CPU time of clock @cid in ns, 0 if it cannot be read. */
 static uint64_t node_clock_ns(clockid_t cid)

@@ -57,6 +57,7 @@ static const char seg_usage[] =
 	"  -n, --nodes N         nodes, 2..16 (default 2)\n"
 	"  -d, --device SPEC     model options for every node: emu:lan8650[,hz=N]\n"
 	"                        [,rx-buf=N][,setup-ns=N][,mosi-ber=X][,miso-ber=X]\n"
+	"                        [,rev=B0|B1][,irq=none[,poll_us=N]]\n"
 	"  -s, --set KEY=VALUE   a knob for every node after bring-up (repeatable;\n"
 	"                        see `ethdrv set --help`)\n"
 	"  -p, --pcap FILE       capture every frame on the segment (pcap, ns)\n"

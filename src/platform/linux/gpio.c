@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * IRQ_N of a real board through the GPIO character device (v2 uAPI), turned
- * into the level-triggered fd the core expects (napi.h): an eventfd that is
+ * GPIO lines of a real board through the GPIO character device (v2 uAPI):
+ * RESET_N as a plain output line, and IRQ_N turned into the
+ * level-triggered fd the core expects (napi.h): an eventfd that is
  * readable exactly while the line is low. A small thread mirrors the line:
  * it sleeps on the edge events and, after each batch and once at start,
  * samples the value and sets or drains the eventfd. Sampling instead of
@@ -17,10 +18,10 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 #include <linux/gpio.h>
 #include "ethdrv/compiler.h"
@@ -159,7 +160,7 @@ err_close_level:
 err_free:
 	free(g);
 err_close_event:
-	close(event_fd);
+	ethdrv__sys()->close(event_fd);
 	return err;
 }
 
@@ -173,7 +174,7 @@ void ethdrv_gpio_irq_close(struct ethdrv_gpio_irq *g)
 		ethdrv_err(NULL, "gpio irq: cannot stop the mirror thread: %s", strerror(errno));
 	else
 		pthread_join(g->thread, NULL);
-	close(g->event_fd);
+	ethdrv__sys()->close(g->event_fd);
 	close(g->level_fd);
 	close(g->stop_fd);
 	free(g);
@@ -190,7 +191,7 @@ static int gpio_line_drain(int fd, void *arg)
 	struct gpio_v2_line_event ev[16];
 	ssize_t n;
 
-	while ((n = read(fd, ev, sizeof(ev))) > 0)
+	while ((n = ethdrv__sys()->read(fd, ev, sizeof(ev))) > 0)
 		;
 	return (n == 0 || errno == EAGAIN) ? 0 : -errno;
 }
@@ -200,7 +201,7 @@ static int gpio_line_get_low(int fd, void *arg, bool *low)
 {
 	struct gpio_v2_line_values vals = { .mask = 1 };
 
-	if (ioctl(fd, GPIO_V2_LINE_GET_VALUES_IOCTL, &vals) < 0)
+	if (ethdrv__sys()->ioctl(fd, GPIO_V2_LINE_GET_VALUES_IOCTL, &vals) < 0)
 		return -errno;
 	*low = !(vals.bits & 1);
 	return 0;
@@ -231,59 +232,120 @@ static int gpio_open_error(const char *chip, unsigned line, const char *what, in
 		fix = "not a GPIO character device";
 		break;
 	default:
-		fix = "the GPIO driver refused the request (edge detection or bias unsupported?)";
+		fix = "the GPIO driver refused the request (for IRQ_N: edges or bias unsupported?)";
 		break;
 	}
 	ethdrv_err(NULL, "gpio %s line %u: %s: %s: %s", chip, line, what, strerror(err), fix);
 	return -err;
 }
 
-/* Check @line against the chip and request it as a both-edge input; line fd or -errno. */
-static int gpio_request_line(int chip_fd, const char *chip, unsigned line, bool pull_up)
+/*
+ * Open @chip, check @line against it and request the line with @cfg; the
+ * line fd or -errno (logged).
+ */
+static int gpio_request_line(const char *chip, unsigned line, const struct gpio_v2_line_config *cfg)
 {
+	const struct ethdrv__sys_ops *sys = ethdrv__sys();
 	struct gpio_v2_line_request req;
 	struct gpiochip_info info;
+	int chip_fd, ret;
 
-	memset(&info, 0, sizeof(info));
-	if (ioctl(chip_fd, GPIO_GET_CHIPINFO_IOCTL, &info) < 0)
-		return gpio_open_error(chip, line, "GPIO_GET_CHIPINFO_IOCTL", errno);
-	if (line >= info.lines) {
-		ethdrv_err(NULL, "gpio %s line %u: no such line: the chip has lines 0..%u", chip,
-			   line, info.lines ? info.lines - 1 : 0);
+	if (!chip)
 		return -EINVAL;
-	}
+	chip_fd = sys->open(chip, O_RDWR | O_CLOEXEC);
+	if (chip_fd < 0)
+		return gpio_open_error(chip, line, "open", errno);
+	memset(&info, 0, sizeof(info));
 	memset(&req, 0, sizeof(req));
 	req.offsets[0] = line;
 	req.num_lines = 1;
 	memcpy(req.consumer, "ethdrv", sizeof("ethdrv"));
-	req.config.flags = GPIO_V2_LINE_FLAG_INPUT | GPIO_V2_LINE_FLAG_EDGE_FALLING |
-			   GPIO_V2_LINE_FLAG_EDGE_RISING;
-	if (pull_up)
-		req.config.flags |= GPIO_V2_LINE_FLAG_BIAS_PULL_UP;
-	if (ioctl(chip_fd, GPIO_V2_GET_LINE_IOCTL, &req) < 0)
-		return gpio_open_error(chip, line, "GPIO_V2_GET_LINE_IOCTL", errno);
-	return req.fd;
+	req.config = *cfg;
+	if (sys->ioctl(chip_fd, GPIO_GET_CHIPINFO_IOCTL, &info) < 0) {
+		ret = gpio_open_error(chip, line, "GPIO_GET_CHIPINFO_IOCTL", errno);
+	} else if (line >= info.lines) {
+		ethdrv_err(NULL, "gpio %s line %u: no such line: the chip has lines 0..%u", chip,
+			   line, info.lines ? info.lines - 1 : 0);
+		ret = -EINVAL;
+	} else if (sys->ioctl(chip_fd, GPIO_V2_GET_LINE_IOCTL, &req) < 0) {
+		ret = gpio_open_error(chip, line, "GPIO_V2_GET_LINE_IOCTL", errno);
+	} else {
+		ret = req.fd;
+	}
+	sys->close(chip_fd);
+	return ret;
 }
 
 int ethdrv_gpio_irq_open(const char *chip_path, unsigned line, bool pull_up, int *level_fd,
 			 struct ethdrv_gpio_irq **out)
 {
-	int chip_fd, line_fd;
+	struct gpio_v2_line_config cfg = {
+		.flags = GPIO_V2_LINE_FLAG_INPUT | GPIO_V2_LINE_FLAG_EDGE_FALLING |
+			 GPIO_V2_LINE_FLAG_EDGE_RISING |
+			 (pull_up ? GPIO_V2_LINE_FLAG_BIAS_PULL_UP : 0),
+	};
+	int line_fd = gpio_request_line(chip_path, line, &cfg);
 
-	if (!chip_path)
-		return -EINVAL;
-	chip_fd = open(chip_path, O_RDWR | O_CLOEXEC);
-	if (chip_fd < 0)
-		return gpio_open_error(chip_path, line, "open", errno);
-	line_fd = gpio_request_line(chip_fd, chip_path, line, pull_up);
-	close(chip_fd);
 	if (line_fd < 0)
 		return line_fd;
 	if (fcntl(line_fd, F_SETFL, O_NONBLOCK) < 0) {
 		int err = gpio_open_error(chip_path, line, "fcntl", errno);
 
-		close(line_fd);
+		ethdrv__sys()->close(line_fd);
 		return err;
 	}
 	return ethdrv__gpio_irq_start(line_fd, &gpio_line_ops, NULL, level_fd, out);
+}
+
+/* An output line (RESET_N). */
+struct ethdrv_gpio_out {
+	int fd; /* the line request */
+	unsigned line; /* for messages */
+	char chip[64]; /* for messages */
+};
+
+int ethdrv_gpio_out_open(const char *chip_path, unsigned line, bool high,
+			 struct ethdrv_gpio_out **out)
+{
+	struct gpio_v2_line_config cfg = {
+		.flags = GPIO_V2_LINE_FLAG_OUTPUT,
+		.num_attrs = 1,
+	};
+	struct ethdrv_gpio_out *o;
+	int fd;
+
+	/* The level the line takes when requested, so RESET_N never glitches low. */
+	cfg.attrs[0].attr.id = GPIO_V2_LINE_ATTR_ID_OUTPUT_VALUES;
+	cfg.attrs[0].attr.values = high ? 1 : 0;
+	cfg.attrs[0].mask = 1;
+	fd = gpio_request_line(chip_path, line, &cfg);
+	if (fd < 0)
+		return fd;
+	o = calloc(1, sizeof(*o));
+	if (!o) {
+		ethdrv__sys()->close(fd);
+		return -ENOMEM;
+	}
+	o->fd = fd;
+	o->line = line;
+	snprintf(o->chip, sizeof(o->chip), "%s", chip_path);
+	*out = o;
+	return 0;
+}
+
+int ethdrv_gpio_out_set(struct ethdrv_gpio_out *o, bool high)
+{
+	struct gpio_v2_line_values vals = { .bits = high ? 1 : 0, .mask = 1 };
+
+	if (ethdrv__sys()->ioctl(o->fd, GPIO_V2_LINE_SET_VALUES_IOCTL, &vals) < 0)
+		return gpio_open_error(o->chip, o->line, "GPIO_V2_LINE_SET_VALUES_IOCTL", errno);
+	return 0;
+}
+
+void ethdrv_gpio_out_close(struct ethdrv_gpio_out *o)
+{
+	if (!o)
+		return;
+	ethdrv__sys()->close(o->fd);
+	free(o);
 }

@@ -263,11 +263,40 @@ int ethdrv_addr_add_ipv4(const char *ifname, const char *addr, unsigned prefix_l
  */
 int ethdrv_addr_list_ipv4(const char *ifname, struct ethdrv_ipv4_addr *addrs, size_t max);
 
-/* ---- SPI over spidev (spidev.c) ----------------------------------------- */
+/* ---- System calls on device nodes (sysops.c) ---------------------------- */
+
+/*
+ * The calls spidev.c and gpio.c make on /dev/spidev* and /dev/gpiochip*
+ * nodes and on the line fds these hand out. A test installs a fake kernel
+ * here that answers SPI_IOC_* and the GPIO v2 requests, so the backends'
+ * success paths run without hardware or root. Each call returns what the
+ * libc call would (-1 with errno set on failure). poll(2) and fcntl(2)
+ * are not routed: a fake hands out real fds (pipes, eventfds) for them.
+ */
+struct ethdrv__sys_ops {
+	int (*open)(const char *path, int flags); /* open(2) */
+	int (*close)(int fd); /* close(2) */
+	int (*ioctl)(int fd, unsigned long req, void *arg); /* ioctl(2) */
+	ssize_t (*read)(int fd, void *buf, size_t len); /* read(2) */
+};
+
+/* The calls in effect (the real ones unless a test installed others). */
+const struct ethdrv__sys_ops *ethdrv__sys(void);
+
+/*
+ * Install @ops (NULL: the real calls again) and return the previous set.
+ * Only while no spidev bus or GPIO line opened through the old set is open.
+ */
+const struct ethdrv__sys_ops *ethdrv__sys_set(const struct ethdrv__sys_ops *ops);
+
+/* ---- SPI over spidev (spidev.c) and its device spec (spidev_spec.c) ----- */
 
 #define ETHDRV_SPIDEV_HZ_MIN 100000u /* lowest SCLK a spec may ask for */
 #define ETHDRV_SPIDEV_HZ_MAX 50000000u /* highest SCLK a spec may ask for */
 #define ETHDRV_SPIDEV_HZ_DEFAULT 25000000u /* LAN8650 maximum (docs/tc6.md §1.1) */
+#define ETHDRV_SPIDEV_POLL_US_MIN 50u /* shortest poll period of irq=none */
+#define ETHDRV_SPIDEV_POLL_US_MAX 1000000u /* longest poll period of irq=none */
+#define ETHDRV_SPIDEV_POLL_US_DEFAULT 1000u /* irq=none without poll_us */
 
 /**
  * ethdrv_spidev_open() - open a spidev device as an SPI bus without IRQ
@@ -276,9 +305,12 @@ int ethdrv_addr_list_ipv4(const char *ifname, struct ethdrv_ipv4_addr *addrs, si
  * @mode: SPI mode 0..3 (CPOL/CPHA; TC6 MAC-PHYs use 0, docs/tc6.md §1.1)
  * @bus: filled with ops, ctx, hz and desc; irq_fd is set to -1
  *
- * Sets the mode, 8 bits per word and the maximum speed. Each transfer is
- * one SPI_IOC_MESSAGE with one segment, so chip select stays asserted for
- * the whole transfer (docs/tc6.md §1.1). Transfers longer than the spidev
+ * Sets the mode, 8 bits per word and the maximum speed, then reads the
+ * speed back (SPI_IOC_RD_MAX_SPEED_HZ): bus->hz is what spidev reports it
+ * applies, which every transfer then asks for, and a line is logged when
+ * it differs from @hz (docs/tc6.md §5.9). Each transfer is one
+ * SPI_IOC_MESSAGE with one segment, so chip select stays asserted for the
+ * whole transfer (docs/tc6.md §1.1). Transfers longer than the spidev
  * buffer (/sys/module/spidev/parameters/bufsiz, 4096 if unknown) fail with
  * -EMSGSIZE. Release it with bus->ops->close(bus->ctx).
  *
@@ -288,23 +320,38 @@ int ethdrv_addr_list_ipv4(const char *ifname, struct ethdrv_ipv4_addr *addrs, si
  */
 int ethdrv_spidev_open(const char *path, uint32_t hz, uint8_t mode, struct ethdrv_spi_bus *bus);
 
-/* A parsed "spidev:PATH,irq=CHIP:LINE[,hz=N][,mode=M][,bias=pull-up|none]" spec. */
+/* A GPIO line named in a spec: "/dev/gpiochipN:LINE". */
+struct ethdrv_gpio_ref {
+	char chip[64]; /* the GPIO chip, "/dev/gpiochip0" */
+	unsigned line; /* the line offset on that chip */
+};
+
+/*
+ * A parsed real-board device spec (docs/design.md §2):
+ * "spidev:PATH,irq=CHIP:LINE|none[,poll_us=N][,reset=CHIP:LINE][,hz=N]
+ *  [,mode=M][,bias=pull-up|none]".
+ */
 struct ethdrv_spidev_spec {
 	char spi_path[64]; /* the spidev node, "/dev/spidev0.0" */
-	char gpio_chip[64]; /* the GPIO chip of IRQ_N, "/dev/gpiochip0" */
-	unsigned gpio_line; /* IRQ_N's line offset on that chip */
-	uint32_t hz; /* SCLK, ETHDRV_SPIDEV_HZ_MIN..MAX, default 25 MHz */
+	bool has_irq; /* irq=CHIP:LINE; false for irq=none (polled mode) */
+	struct ethdrv_gpio_ref irq; /* IRQ_N, when has_irq */
+	uint32_t poll_us; /* irq=none: poll period, default 1000 us; 0 with an IRQ line */
+	bool has_reset; /* reset=CHIP:LINE given */
+	struct ethdrv_gpio_ref reset; /* RESET_N, when has_reset */
+	uint32_t hz; /* SCLK asked for, ETHDRV_SPIDEV_HZ_MIN..MAX, default 25 MHz */
 	uint8_t mode; /* SPI mode 0..3, default 0 */
 	bool pull_up; /* bias=pull-up: enable the SoC pull-up on IRQ_N */
 };
 
 /**
  * ethdrv_spidev_spec_parse() - parse a real-board device spec (docs/design.md §2)
- * @spec: "spidev:/dev/spidevB.C,irq=/dev/gpiochipN:LINE[,hz=25000000][,mode=0]
- *        [,bias=pull-up|none]"
+ * @spec: "spidev:/dev/spidevB.C,irq=/dev/gpiochipN:LINE|none[,poll_us=N]
+ *        [,reset=/dev/gpiochipN:LINE][,hz=25000000][,mode=0][,bias=pull-up|none]"
  * @out: filled on success
  *
- * Paths must be absolute; irq is required; every key at most once.
+ * Paths must be absolute; irq is required (irq=none asks for polled mode,
+ * every poll_us microseconds, 50..1000000, default 1000); poll_us needs
+ * irq=none and bias needs an IRQ line; every key at most once.
  *
  * Return: 0, or -EINVAL with one log line naming the bad part and the
  * accepted values.
@@ -312,12 +359,15 @@ struct ethdrv_spidev_spec {
 int ethdrv_spidev_spec_parse(const char *spec, struct ethdrv_spidev_spec *out);
 
 /**
- * ethdrv_spidev_bus_open() - open the SPI bus and the IRQ_N line of a spec
+ * ethdrv_spidev_bus_open() - open the SPI bus and the GPIO lines of a spec
  * @spec: a parsed spec
  * @bus: filled as by ethdrv_spidev_open(); irq_fd is the level fd of
- *       ethdrv_gpio_irq_open(), owned by the bus and closed with it
+ *       ethdrv_gpio_irq_open() (or -1 for irq=none), owned by the bus and
+ *       closed with it; with reset= the bus drives RESET_N through
+ *       ops->set_reset (requested as an output, high: not in reset)
  *
- * Return: 0 or the errors of ethdrv_spidev_open() and ethdrv_gpio_irq_open().
+ * Return: 0 or the errors of ethdrv_spidev_open(), ethdrv_gpio_irq_open()
+ * and ethdrv_gpio_out_open(); nothing stays open on failure.
  */
 int ethdrv_spidev_bus_open(const struct ethdrv_spidev_spec *spec, struct ethdrv_spi_bus *bus);
 
@@ -352,6 +402,38 @@ int ethdrv_gpio_irq_open(const char *chip_path, unsigned line, bool pull_up, int
 
 /** ethdrv_gpio_irq_close() - stop the thread, release the line and close the fds. */
 void ethdrv_gpio_irq_close(struct ethdrv_gpio_irq *irq);
+
+/* ---- Output lines over the GPIO character device (gpio.c) --------------- */
+
+struct ethdrv_gpio_out;
+
+/**
+ * ethdrv_gpio_out_open() - request a line as an output (e.g. RESET_N)
+ * @chip_path: e.g. "/dev/gpiochip0"
+ * @line: line offset on the chip
+ * @high: the level the line takes at once (GPIO v2 output value attribute),
+ *        so that requesting RESET_N with @high does not reset the chip
+ * @out: the handle for ethdrv_gpio_out_set() and ethdrv_gpio_out_close()
+ *
+ * Levels are physical: no active-low flag is applied.
+ *
+ * Return: 0 or the errors of ethdrv_gpio_irq_open() for the same steps
+ * (-ENOENT, -EACCES, -EINVAL, -EBUSY, -ENOTTY, -ENOMEM).
+ */
+int ethdrv_gpio_out_open(const char *chip_path, unsigned line, bool high,
+			 struct ethdrv_gpio_out **out);
+
+/**
+ * ethdrv_gpio_out_set() - drive the line (GPIO_V2_LINE_SET_VALUES_IOCTL)
+ * @o: the line
+ * @high: the level
+ *
+ * Return: 0 or the -errno of the ioctl (logged once per call).
+ */
+int ethdrv_gpio_out_set(struct ethdrv_gpio_out *o, bool high);
+
+/** ethdrv_gpio_out_close() - release the line (NULL is ignored); it keeps its level. */
+void ethdrv_gpio_out_close(struct ethdrv_gpio_out *o);
 
 /* How the mirror thread reads a line; gpio.c's GPIO backend or a test double. */
 struct ethdrv__gpio_line_ops {
