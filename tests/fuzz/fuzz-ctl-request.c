@@ -51,7 +51,7 @@ static int fz_stats(void *arg, bool json, struct ctl_reply *r)
 	return n % 7 == 3 ? -EIO : 0;
 }
 
-static int fz_set(void *arg, const char *key, const char *value)
+static int fz_set(void *arg, const char *key, const char *value, const char **why)
 {
 	fz_assert(fz_word_ok(key) && key[strcspn(key, "=")] == '\0');
 	if (strspn(key, "abcdefghijklmnopqrstuvwxyz_.-") != strlen(key))

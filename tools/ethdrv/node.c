@@ -61,7 +61,7 @@ static int node_set_knob(struct node *n, const char *key, const char *value)
 	return ethdrv_netdev_set(n->dev, key, value);
 }
 
-static int node_ctl_set(void *arg, const char *key, const char *value)
+static int node_ctl_set(void *arg, const char *key, const char *value, const char **why)
 {
 	return node_set_knob(arg, key, value);
 }

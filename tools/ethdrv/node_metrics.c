@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * A node's counters for stats dumps (node_priv.h): the TAP-side frame
- * counters, the model's counters, and what the node's threads cost (CPU
+ * counters, the model's counters, what the node's threads cost (CPU
  * time of the loop thread and the poller threads, and the part spent inside
- * the model's SPI transfers), refreshed on each dump.
+ * the model's SPI transfers) and the control socket's counters, refreshed
+ * on each dump.
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -115,6 +116,7 @@ void node_metrics_update(struct node *n)
 	ethdrv_counter_set(&m->loop_sleeps, ls.sleeps);
 	ethdrv_counter_set(&m->loop_wakeups, ls.wakeups);
 	ethdrv_counter_set(&m->loop_wakes_sent, ls.wakes_sent);
+	ctl_server_get_stats(n->ctl, &n->ctl_stats);
 }
 
 void node_metrics_time_model_bus(struct node *n)
@@ -137,4 +139,7 @@ void node_metrics_register(struct node *n)
 	if (ethdrv_stats_add_group(set, "node", node_metrics_desc,
 				   ETHDRV_ARRAY_SIZE(node_metrics_desc), &n->metrics))
 		ethdrv_warn(n->dev, "node metrics not added to the stats");
+	if (ethdrv_stats_add_group(set, "ctl", ctl_server_stats_desc, ctl_server_stats_desc_count,
+				   &n->ctl_stats))
+		ethdrv_warn(n->dev, "control socket counters not added to the stats");
 }

@@ -15,12 +15,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ctl.h"
 #include "emu/lan865x_emu.h"
 #include "ethdrv/driver.h"
 #include "ethdrv/loop.h"
 #include "node.h"
-
-struct ctl_server;
 
 /* Frames between the TAP and the device; the ends of the accounting chain. */
 struct node_tap_stats {
@@ -81,6 +80,7 @@ struct node {
 	struct ethdrv_watch wake_watch; /* wake_fd readable */
 	struct ethdrv_timer retry; /* resumes TAP reads after an empty pool */
 	struct ctl_server *ctl; /* the control socket */
+	struct ctl_server_stats ctl_stats; /* its counters, refreshed for stats dumps */
 	struct node_tap_stats tap_stats; /* TAP-side counters */
 	struct node_fault_plan plan; /* periodic faults (loop thread) */
 	struct ethdrv_timer fault_timer; /* fires every plan.period_ms */

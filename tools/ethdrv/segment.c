@@ -94,6 +94,7 @@ struct seg {
 	struct emu_t1s_stats snap; /* medium counters, copied for each dump */
 	struct ethdrv_stats_set *set; /* names for snap */
 	struct ctl_server *ctl; /* segment.sock */
+	struct ctl_server_stats ctl_snap; /* its counters, copied for each dump */
 	struct node *node[SEG_NODES_MAX]; /* running nodes */
 	bool netns_made[SEG_NODES_MAX]; /* namespaces this run created */
 	char trace[SEG_NODES_MAX][256]; /* per-node SPI trace paths */
@@ -292,6 +293,9 @@ static int seg_stats_init(struct seg *s)
 	if (!err)
 		err = ethdrv_stats_add_hist(s->set, "lateness_ns",
 					    emu_t1s_medium_lateness(s->medium));
+	if (!err)
+		err = ethdrv_stats_add_group(s->set, "ctl", ctl_server_stats_desc,
+					     ctl_server_stats_desc_count, &s->ctl_snap);
 	return err;
 }
 
@@ -303,6 +307,7 @@ static int seg_ctl_stats(void *arg, bool json, struct ctl_reply *r)
 	char *p;
 
 	emu_t1s_medium_get_stats(s->medium, &s->snap);
+	ctl_server_get_stats(s->ctl, &s->ctl_snap);
 	len = ethdrv_stats_dump(s->set, fmt, NULL, 0);
 	if (len < 0)
 		return len;
@@ -315,7 +320,7 @@ static int seg_ctl_stats(void *arg, bool json, struct ctl_reply *r)
 	return 0;
 }
 
-static int seg_ctl_set(void *arg, const char *key, const char *value)
+static int seg_ctl_set(void *arg, const char *key, const char *value, const char **why)
 {
 	return -EOPNOTSUPP; /* the medium has no knobs: set them on the nodes */
 }
