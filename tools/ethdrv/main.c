@@ -65,6 +65,9 @@ int cmd_common_option(const char *cmd, int c, struct cmd_common *co)
 	case 'L':
 		co->log_level = optarg;
 		return cli_check_log_level(cmd, optarg) ? CLI_EXIT_USAGE : CLI_EXIT_OK;
+	case 'D':
+		co->trace_dir = optarg;
+		return CLI_EXIT_OK;
 	}
 	return -1;
 }

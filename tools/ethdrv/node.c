@@ -23,6 +23,7 @@
 #include "ethdrv/pkt.h"
 #include "node_priv.h"
 #include "platform/linux/platform.h"
+#include "trace_dir.h"
 
 ETHDRV_LOG_MODULE(node);
 
@@ -61,8 +62,32 @@ static int node_set_knob(struct node *n, const char *key, const char *value)
 	return ethdrv_netdev_set(n->dev, key, value);
 }
 
+/*
+ * spi_trace from a client: only a file of the directory root chose at start
+ * (trace_dir.h), or "off". The driver's knob takes a path, so it gets the
+ * file just checked through its /proc/self/fd link: that names the open
+ * file itself, not a path to look up in the directory again.
+ */
+static int node_ctl_set_trace(struct node *n, const char *value, const char **why)
+{
+	char path[32];
+	int fd, err;
+
+	if (!strcmp(value, "off"))
+		return ethdrv_netdev_set(n->dev, "spi_trace", value);
+	fd = trace_dir_create(n->trace_dir_fd, value, why);
+	if (fd < 0)
+		return fd;
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	err = ethdrv_netdev_set(n->dev, "spi_trace", path);
+	close(fd);
+	return err;
+}
+
 static int node_ctl_set(void *arg, const char *key, const char *value, const char **why)
 {
+	if (!strcmp(key, "spi_trace"))
+		return node_ctl_set_trace(arg, value, why);
 	return node_set_knob(arg, key, value);
 }
 
@@ -228,6 +253,8 @@ static void node_teardown(struct node *n)
 		ethdrv_pkt_free(n->tx_parked);
 	if (n->wake_fd >= 0)
 		close(n->wake_fd);
+	if (n->trace_dir_fd >= 0)
+		close(n->trace_dir_fd);
 	ethdrv_tap_close(n->tap_fd);
 	lan865x_emu_free(n->emu);
 	if (n->bus_open && n->bus.ops->close)
@@ -240,6 +267,14 @@ static int node_setup(struct node *n)
 {
 	int saved_fd, err = 0;
 
+	if (n->cfg.trace_dir) {
+		n->trace_dir_fd = trace_dir_open(n->cfg.trace_dir);
+		if (n->trace_dir_fd < 0) {
+			ethdrv_err(NULL, "%s: --trace-dir %s: %s", n->cfg.ifname, n->cfg.trace_dir,
+				   ethdrv_strerror(n->trace_dir_fd));
+			return n->trace_dir_fd;
+		}
+	}
 	if (n->cfg.netns[0]) {
 		err = ethdrv_netns_enter(n->cfg.netns, &saved_fd);
 		if (err)
@@ -306,6 +341,7 @@ int node_start(const struct node_config *cfg, struct node **out)
 	n->cfg = *cfg;
 	n->tap_fd = -1;
 	n->wake_fd = -1;
+	n->trace_dir_fd = -1;
 	pthread_mutex_init(&n->lock, NULL);
 	pthread_cond_init(&n->cond, NULL);
 	err = -pthread_create(&n->thread, NULL, node_main, n);

@@ -81,6 +81,7 @@ struct node {
 	struct ethdrv_timer retry; /* resumes TAP reads after an empty pool */
 	struct ctl_server *ctl; /* the control socket */
 	struct ctl_server_stats ctl_stats; /* its counters, refreshed for stats dumps */
+	int trace_dir_fd; /* run-time spi_trace files go here (trace_dir.h), -1 = refused */
 	struct node_tap_stats tap_stats; /* TAP-side counters */
 	struct node_fault_plan plan; /* periodic faults (loop thread) */
 	struct ethdrv_timer fault_timer; /* fires every plan.period_ms */

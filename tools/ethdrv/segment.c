@@ -61,6 +61,8 @@ static const char seg_usage[] =
 	"                        see `ethdrv set --help`)\n"
 	"  -p, --pcap FILE       capture every frame on the segment (pcap, ns)\n"
 	"  -t, --spi-trace FILE  trace every SPI transfer of node K to FILE.t1sK\n"
+	"      --trace-dir DIR   allow `ethdrv set t1sK spi_trace=NAME` at run time,\n"
+	"                        NAME a file in DIR (refused without this option)\n"
 	"  -c, --cleanup         remove what a killed segment left behind, then exit\n"
 	"      --syslog          log to syslog instead of stderr\n"
 	"      --log-level L     err, warn, info or debug\n"
@@ -69,9 +71,9 @@ static const char seg_usage[] =
 	"While it runs: `ethdrv stats`, `ethdrv stats segment` (the medium),\n"
 	"`ethdrv set t1s0 KEY=VALUE`, `ip netns exec t1s0 ping 169.254.10.2`.\n";
 
-#define SEG_OPTS                                                               \
-	"--nodes, --device, --set, --pcap, --spi-trace, --cleanup, --syslog, " \
-	"--log-level, --help"
+#define SEG_OPTS                                                                  \
+	"--nodes, --device, --set, --pcap, --spi-trace, --trace-dir, --cleanup, " \
+	"--syslog, --log-level, --help"
 
 /* Options of one run. */
 struct seg_args {
@@ -403,6 +405,7 @@ static void seg_node_config(struct seg *s, unsigned i, struct node_config *nc)
 		snprintf(s->trace[i], sizeof(s->trace[i]), "%s.%s", s->args.spi_trace, nc->ifname);
 		nc->spi_trace = s->trace[i];
 	}
+	nc->trace_dir = s->args.common.trace_dir;
 	memcpy(nc->knobs, s->args.knobs, sizeof(nc->knobs));
 	nc->knob_count = s->args.knob_count;
 }
@@ -535,6 +538,7 @@ static int seg_parse(int argc, char **argv, struct seg_args *a)
 		{ "set", required_argument, NULL, 's' },
 		{ "pcap", required_argument, NULL, 'p' },
 		{ "spi-trace", required_argument, NULL, 't' },
+		{ "trace-dir", required_argument, NULL, 'D' },
 		{ "cleanup", no_argument, NULL, 'c' },
 		{ "syslog", no_argument, NULL, 'S' },
 		{ "log-level", required_argument, NULL, 'L' },
