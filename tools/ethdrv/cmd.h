@@ -51,7 +51,7 @@ int cmd_bad_option(const char *cmd, char **argv, const char *accepted);
 
 /*
  * What the daemon subcommands (segment, up) share: --set, --syslog,
- * --log-level, --trace-dir.
+ * --log-level, --trace-dir, --rt-prio.
  */
 struct cmd_common {
 	struct cli_knob *knobs; /* where --set knobs go (CLI_KNOBS_MAX entries) */
@@ -59,11 +59,12 @@ struct cmd_common {
 	bool use_syslog; /* --syslog */
 	const char *log_level; /* --log-level or NULL */
 	const char *trace_dir; /* --trace-dir or NULL (trace_dir.h) */
+	unsigned rt_prio; /* --rt-prio, 0 = none (rt.h) */
 };
 
 /**
  * cmd_common_option() - handle a shared option ('s' --set, 'S' --syslog,
- * 'L' --log-level, 'D' --trace-dir)
+ * 'L' --log-level, 'D' --trace-dir, 'R' --rt-prio)
  * @cmd: the subcommand, for messages
  * @c: the option cmd_getopt() returned
  * @co: where the values go

@@ -35,6 +35,7 @@ struct node_config {
 	bool disable_ipv6; /* no IPv6 in the namespace (no MLD/RS noise on the wire) */
 	const char *spi_trace; /* file for the SPI trace, or NULL */
 	const char *trace_dir; /* where run-time spi_trace files go, or NULL (trace_dir.h) */
+	unsigned rt_prio; /* SCHED_FIFO priority of the node's threads, 0 = none (rt.h) */
 	struct cli_knob knobs[CLI_KNOBS_MAX]; /* knobs applied after open */
 	unsigned knob_count; /* entries in knobs */
 };

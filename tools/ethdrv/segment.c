@@ -63,6 +63,9 @@ static const char seg_usage[] =
 	"  -t, --spi-trace FILE  trace every SPI transfer of node K to FILE.t1sK\n"
 	"      --trace-dir DIR   allow `ethdrv set t1sK spi_trace=NAME` at run time,\n"
 	"                        NAME a file in DIR (refused without this option)\n"
+	"      --rt-prio N       run each node's loop and poller threads at SCHED_FIFO\n"
+	"                        priority N (1..99; busy_poll is then refused; the\n"
+	"                        medium keeps its policy)\n"
 	"  -c, --cleanup         remove what a killed segment left behind, then exit\n"
 	"      --syslog          log to syslog instead of stderr\n"
 	"      --log-level L     err, warn, info or debug\n"
@@ -72,8 +75,8 @@ static const char seg_usage[] =
 	"`ethdrv set t1s0 KEY=VALUE`, `ip netns exec t1s0 ping 169.254.10.2`.\n";
 
 #define SEG_OPTS                                                                  \
-	"--nodes, --device, --set, --pcap, --spi-trace, --trace-dir, --cleanup, " \
-	"--syslog, --log-level, --help"
+	"--nodes, --device, --set, --pcap, --spi-trace, --trace-dir, --rt-prio, " \
+	"--cleanup, --syslog, --log-level, --help"
 
 /* Options of one run. */
 struct seg_args {
@@ -406,6 +409,7 @@ static void seg_node_config(struct seg *s, unsigned i, struct node_config *nc)
 		nc->spi_trace = s->trace[i];
 	}
 	nc->trace_dir = s->args.common.trace_dir;
+	nc->rt_prio = s->args.common.rt_prio;
 	memcpy(nc->knobs, s->args.knobs, sizeof(nc->knobs));
 	nc->knob_count = s->args.knob_count;
 }
@@ -539,6 +543,7 @@ static int seg_parse(int argc, char **argv, struct seg_args *a)
 		{ "pcap", required_argument, NULL, 'p' },
 		{ "spi-trace", required_argument, NULL, 't' },
 		{ "trace-dir", required_argument, NULL, 'D' },
+		{ "rt-prio", required_argument, NULL, 'R' },
 		{ "cleanup", no_argument, NULL, 'c' },
 		{ "syslog", no_argument, NULL, 'S' },
 		{ "log-level", required_argument, NULL, 'L' },
