@@ -105,7 +105,7 @@ sleep 0.3
 "$ETHDRV" get t1s0 budget >/dev/null || fail "server stuck after a connection flood"
 # clients that ask for `stats json` and never read (nor close): their replies
 # wait in their own sockets, the server keeps no slot for them, and other
-# clients and the traffic go on (before issue 10 §5 each held a slot for 2 s,
+# clients and the traffic go on (before issue 10, section 5, each held a slot for 2 s,
 # so the ninth client got EBUSY)
 READY=$(mktemp -u /tmp/ethdrv-stuck.XXXXXX)
 python3 - "$READY" <<'PY' &

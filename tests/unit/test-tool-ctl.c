@@ -213,7 +213,7 @@ static void on_timer(struct ethdrv_timer *tm)
 }
 
 /*
- * The datapath case of issue 10 §5: while a client that never reads has a
+ * The datapath case of issue 10, section 5: while a client that never reads has a
  * reply pending, the loop (the softirq NAPI context) keeps running its
  * timers and serving others; that reply then arrives whole, in pieces.
  */

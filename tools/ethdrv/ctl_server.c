@@ -12,8 +12,8 @@
  *             (closing on unread input would reset the connection and lose
  *             the reply, AF_UNIX), at most CTL_REQ_MAX bytes within idle_ms
  *
- * The loop thread serving it is also the softirq NAPI context (docs/design.md
- * §4.1): nothing here waits for a client.
+ * The loop thread serving it is also the softirq NAPI context
+ * (docs/design.md §4.1): nothing here waits for a client.
  */
 #define _GNU_SOURCE /* accept4, struct ucred */
 #include "ctl.h"

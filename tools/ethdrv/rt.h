@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Real-time priority for the driver's threads (issue 10 §7, docs/design.md
- * §4.5): SCHED_FIFO at a priority the user gives, as PREEMPT_RT users run
- * IRQ threads, so that host stalls of SCHED_OTHER work do not hold off the
- * service of the chip's RX buffer. A SCHED_FIFO thread that spins is what
+ * Real-time priority for the driver's threads (issue 10, section 7;
+ * docs/design.md §4.5): SCHED_FIFO at a priority the user gives, as
+ * PREEMPT_RT users run IRQ threads, so that host stalls of SCHED_OTHER
+ * work do not hold off the service of the chip's RX buffer. A SCHED_FIFO thread that spins is what
  * must never happen: RT throttling then parks it for about 50 ms every
  * second (docs/host.md §4). So busy polling (a spin by design) is refused
  * at a real-time priority, and a guard demotes any thread that still runs
