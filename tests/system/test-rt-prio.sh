@@ -14,11 +14,12 @@ source "$(dirname "$0")/segment-lib.sh"
 need_root
 need_tool ip ping iperf3 python3
 need_binary
-PIDS=()
+IPERF_SERVER=
 cleanup() {
-	local p
-	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
-	for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null; done
+	if [[ -n $IPERF_SERVER ]]; then
+		kill "$IPERF_SERVER" 2>/dev/null
+		wait "$IPERF_SERVER" 2>/dev/null
+	fi
 	stop_segment
 }
 trap cleanup EXIT
@@ -83,10 +84,12 @@ out=$("$ETHDRV" set t1s0 busy_poll=50 2>&1) && fail "busy_poll=50 accepted at rt
 
 # 4. Traffic at that priority: nothing spins, so the guard demotes nothing.
 ip netns exec t1s0 iperf3 -s -1 -p 5201 >/dev/null 2>&1 &
-PIDS+=($!)
+IPERF_SERVER=$!
 sleep 1
 ip netns exec t1s1 iperf3 -c "$(seg_addr 0)" -p 5201 -t 5 >/dev/null 2>&1 ||
 	fail "iperf3 at rt_prio 20"
+wait "$IPERF_SERVER"
+IPERF_SERVER=
 ping_ok 0 1 || fail "ping at rt_prio 20"
 for k in 0 1; do
 	d=$(stat "$k" node_rt_demotions)
