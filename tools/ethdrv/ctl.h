@@ -145,19 +145,6 @@ bool ctl_handle(const struct ctl_ops *ops, void *arg, char *buf, size_t len, str
 bool ctl_reply_grow(struct ctl_reply *r, size_t extra);
 
 /**
- * ctl_write_all() - write all of @buf to a socket, waiting for room
- * @fd: the socket
- * @buf: the bytes
- * @len: their count
- * @timeout_ms: bound on the wait for room, per write
- *
- * The client's: it may wait. The server never does (ctl_server.c).
- *
- * Return: 0, -ETIMEDOUT, or the -errno of send(2).
- */
-int ctl_write_all(int fd, const char *buf, size_t len, int timeout_ms);
-
-/**
  * ctl_sock_path() - "/run/ethdrv/<name>.sock"
  * @name: interface name or CTL_SEGMENT_NAME
  * @buf: output
