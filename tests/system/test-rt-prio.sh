@@ -7,7 +7,9 @@
 # polling is refused at a real-time priority and the other way round, at
 # start and at run time. Under TCP traffic at that priority the spin guard
 # demotes nothing (the datapath sleeps when it has no work), and the knob
-# moves the threads to another priority and back to SCHED_OTHER.
+# moves the threads to another priority and back to SCHED_OTHER. With a
+# threshold low enough to call the loop's own work a spin, the guard puts
+# the threads back to SCHED_OTHER and says so.
 set -u
 ETHDRV=${1:-build}/ethdrv
 source "$(dirname "$0")/segment-lib.sh"
@@ -110,6 +112,23 @@ out=$("$ETHDRV" set t1s0 rt_prio=10 2>&1) && fail "rt_prio=10 accepted while bus
 expect_sched "FIFO 10" "FIFO 20"
 out=$("$ETHDRV" set t1s0 rt_prio=100 2>&1) && fail "rt_prio=100 accepted"
 [[ $out == *"error EINVAL: set rt_prio=100: give 1..99"* ]] || fail "rt_prio=100: $out"
+
+# 6. The guard acts: with a threshold of 1 permille of each 100 ms window
+# (the loop's own work passes it) t1s1's threads go back to SCHED_OTHER,
+# counted and logged.
+[[ $("$ETHDRV" get t1s1 rt_spin_permille) == "rt_spin_permille=900" ]] ||
+	fail "default rt_spin_permille"
+"$ETHDRV" set t1s1 rt_spin_permille=1 || fail "rt_spin_permille=1"
+for ((i = 0; i < 50; i++)); do
+	ip netns exec t1s0 ping -n -q -c 20 -i 0.01 "$(seg_addr 1)" >/dev/null 2>&1
+	[[ $(stat 1 node_rt_demotions) -gt 0 ]] && break
+done
+d=$(stat 1 node_rt_demotions)
+echo "t1s1 with rt_spin_permille=1: node_rt_demotions=$d"
+((d > 0)) || fail "the guard demoted nothing at a threshold of 1 permille"
+sched_table | grep -q '^ethdrv/t1s1 OTHER 0$' || fail "t1s1's loop thread still FIFO"
+grep -q "t1s1: thread [0-9]* was on a CPU for 1 permille or more of 100 ms at SCHED_FIFO 20: put back to SCHED_OTHER" \
+	"$SEG_LOG" || fail "no warning for the demotion"
 ping_ok 1 0 || fail "ping at the end"
 stop_segment
 assert_clean

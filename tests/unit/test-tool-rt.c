@@ -40,6 +40,16 @@ static void test_window_judged_by_cpu_share(void **state)
 	assert_false(rt_guard_sample(&g, 10, cpu, now)); /* an empty window */
 }
 
+/* A guard with its own threshold (knob rt_spin_permille). */
+static void test_threshold_of_the_guard(void **state)
+{
+	struct rt_guard g = { .spin_permille = 500 };
+
+	rt_guard_sample(&g, 10, 0, 0);
+	assert_false(rt_guard_sample(&g, 10, 49 * MS, 100 * MS));
+	assert_true(rt_guard_sample(&g, 10, 99 * MS, 200 * MS));
+}
+
 /* Each thread is judged on its own samples. */
 static void test_threads_apart(void **state)
 {
@@ -94,6 +104,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_first_sample_only_records),
 		cmocka_unit_test(test_window_judged_by_cpu_share),
+		cmocka_unit_test(test_threshold_of_the_guard),
 		cmocka_unit_test(test_threads_apart),
 		cmocka_unit_test(test_round_forgets_exited_threads),
 		cmocka_unit_test(test_full_table_never_judges),

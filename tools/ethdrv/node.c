@@ -56,11 +56,11 @@ static int node_ctl_stats(void *arg, bool json, struct ctl_reply *r)
 	return 0;
 }
 
-/* A knob: rt_prio for the node's threads, emu.* for the model, anything else for the device. */
+/* A knob: rt_* for the node's threads, emu.* for the model, anything else for the device. */
 static int node_set_knob(struct node *n, const char *key, const char *value, const char **why)
 {
-	if (!strcmp(key, "rt_prio"))
-		return node_rt_set_knob(n, value, why);
+	if (!strncmp(key, "rt_", 3))
+		return node_rt_set_knob(n, key, value, why);
 	if (!strcmp(key, "busy_poll") && node_rt_forbids_busy_poll(n, value, why))
 		return -EBUSY;
 	if (!strncmp(key, "emu.", 4))
@@ -101,8 +101,8 @@ static int node_ctl_get(void *arg, const char *key, char *buf, size_t size)
 {
 	struct node *n = arg;
 
-	if (!strcmp(key, "rt_prio"))
-		return node_rt_get_knob(n, buf, size);
+	if (!strncmp(key, "rt_", 3))
+		return node_rt_get_knob(n, key, buf, size);
 	if (!strncmp(key, "emu.", 4))
 		return node_emu_get(n, key + 4, buf, size);
 	return ethdrv_netdev_get(n->dev, key, buf, size);

@@ -120,9 +120,9 @@ void node_on_fault_timer(struct ethdrv_timer *t);
 void node_rt_init(struct node *n);
 /* Run the loop and poller threads at SCHED_FIFO @prio (0 = SCHED_OTHER); loop thread. */
 int node_rt_set(struct node *n, unsigned prio, const char **why);
-/* The knob rt_prio. */
-int node_rt_set_knob(struct node *n, const char *value, const char **why);
-int node_rt_get_knob(struct node *n, char *buf, size_t size);
+/* The knobs rt_prio and rt_spin_permille (-ENOENT for other keys). */
+int node_rt_set_knob(struct node *n, const char *key, const char *value, const char **why);
+int node_rt_get_knob(struct node *n, const char *key, char *buf, size_t size);
 /* True (and *@why set) if busy_poll=@value must be refused: it would spin at rt_prio. */
 bool node_rt_forbids_busy_poll(struct node *n, const char *value, const char **why);
 

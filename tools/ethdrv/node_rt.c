@@ -6,8 +6,9 @@
  * set, the IRQ_N mirror of a board) inherit it. Nothing may spin at that
  * priority (docs/host.md §4): busy_poll > 0 is refused while it is set,
  * and a guard samples the threads' CPU time every RT_GUARD_PERIOD_MS and
- * puts a thread that was on a CPU for RT_GUARD_SPIN_PERMILLE of the window
- * back to SCHED_OTHER, counted in node_rt_demotions. The medium's thread
+ * puts a thread that was on a CPU for rt_spin_permille of the window (knob,
+ * default RT_GUARD_SPIN_PERMILLE) back to SCHED_OTHER, counted in
+ * node_rt_demotions. The medium's thread
  * is the lab, not the driver, and keeps its policy (docs/design.md §4.5).
  */
 #include <errno.h>
@@ -22,6 +23,11 @@
 
 ETHDRV_LOG_MODULE(node);
 
+static unsigned node_rt_spin_permille(const struct node *n)
+{
+	return n->rt_guard.spin_permille ? n->rt_guard.spin_permille : RT_GUARD_SPIN_PERMILLE;
+}
+
 /* Judge one thread's last window; demote it if it spun. */
 static void node_rt_check(struct node *n, pid_t tid, uint64_t now_ns)
 {
@@ -35,9 +41,9 @@ static void node_rt_check(struct node *n, pid_t tid, uint64_t now_ns)
 		return;
 	ethdrv_counter_inc(&n->metrics.rt_demotions);
 	ethdrv_warn(n->dev,
-		    "thread %d was on a CPU for over %u%% of %u ms at SCHED_FIFO %d: "
+		    "thread %d was on a CPU for %u permille or more of %u ms at SCHED_FIFO %d: "
 		    "put back to SCHED_OTHER (a spin at a real-time priority stalls the host)",
-		    (int)tid, RT_GUARD_SPIN_PERMILLE / 10, RT_GUARD_PERIOD_MS, prio);
+		    (int)tid, node_rt_spin_permille(n), RT_GUARD_PERIOD_MS, prio);
 }
 
 static void node_rt_check_poller(struct node *n, pid_t tid, void *arg)
@@ -111,23 +117,53 @@ int node_rt_set(struct node *n, unsigned prio, const char **why)
 				  RT_GUARD_PERIOD_MS * 1000000ull);
 }
 
-int node_rt_set_knob(struct node *n, const char *value, const char **why)
+/* A decimal in [0, @max]; -EINVAL otherwise. */
+static int node_rt_parse(const char *value, unsigned long max, unsigned *out)
 {
+	unsigned long v;
 	char *end;
-	unsigned long prio;
 
 	errno = 0;
-	prio = strtoul(value, &end, 10);
-	if (value[0] < '0' || value[0] > '9' || *end || errno || prio > RT_PRIO_MAX) {
-		*why = "give 1..99 (SCHED_FIFO priority) or 0 (SCHED_OTHER)";
+	v = strtoul(value, &end, 10);
+	if (value[0] < '0' || value[0] > '9' || *end || errno || v > max)
 		return -EINVAL;
-	}
-	return node_rt_set(n, (unsigned)prio, why);
+	*out = (unsigned)v;
+	return 0;
 }
 
-int node_rt_get_knob(struct node *n, char *buf, size_t size)
+int node_rt_set_knob(struct node *n, const char *key, const char *value, const char **why)
 {
-	return snprintf(buf, size, "%u", n->rt_prio) < (int)size ? 0 : -ENOSPC;
+	unsigned v;
+
+	if (!strcmp(key, "rt_prio")) {
+		if (node_rt_parse(value, RT_PRIO_MAX, &v)) {
+			*why = "give 1..99 (SCHED_FIFO priority) or 0 (SCHED_OTHER)";
+			return -EINVAL;
+		}
+		return node_rt_set(n, v, why);
+	}
+	if (!strcmp(key, "rt_spin_permille")) {
+		if (node_rt_parse(value, 1000, &v) || !v) {
+			*why = "give 1..1000, the CPU share of a 100 ms window that is a spin";
+			return -EINVAL;
+		}
+		n->rt_guard.spin_permille = v;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+int node_rt_get_knob(struct node *n, const char *key, char *buf, size_t size)
+{
+	unsigned v;
+
+	if (!strcmp(key, "rt_prio"))
+		v = n->rt_prio;
+	else if (!strcmp(key, "rt_spin_permille"))
+		v = node_rt_spin_permille(n);
+	else
+		return -ENOENT;
+	return snprintf(buf, size, "%u", v) < (int)size ? 0 : -ENOSPC;
 }
 
 bool node_rt_forbids_busy_poll(struct node *n, const char *value, const char **why)

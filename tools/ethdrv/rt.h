@@ -18,7 +18,7 @@
 
 #define RT_PRIO_MAX 99 /* SCHED_FIFO priorities are 1..99 */
 #define RT_GUARD_PERIOD_MS 100 /* how often the guard samples */
-#define RT_GUARD_SPIN_PERMILLE 900 /* CPU share of a window that counts as a spin */
+#define RT_GUARD_SPIN_PERMILLE 900 /* default CPU share of a window that counts as a spin */
 #define RT_GUARD_THREADS 16 /* threads one guard watches */
 
 /**
@@ -44,6 +44,7 @@ int rt_thread_get(pid_t tid);
 
 /* The CPU time of the threads a guard watches, at its last sample. */
 struct rt_guard {
+	unsigned spin_permille; /* CPU share of a window that is a spin; 0 = the default */
 	unsigned n; /* entries used */
 	struct {
 		pid_t tid; /* the thread */
@@ -67,8 +68,8 @@ void rt_guard_round_begin(struct rt_guard *g);
  * @now_ns: CLOCK_MONOTONIC now
  *
  * Return: true if, since its previous sample, @tid was on a CPU for at
- * least RT_GUARD_SPIN_PERMILLE of the time (a spin); false for its first
- * sample, an empty window or a full table.
+ * least @g->spin_permille (default RT_GUARD_SPIN_PERMILLE) of the time (a
+ * spin); false for its first sample, an empty window or a full table.
  */
 bool rt_guard_sample(struct rt_guard *g, pid_t tid, uint64_t cpu_ns, uint64_t now_ns);
 
