@@ -52,17 +52,22 @@ int cmd_getopt(int argc, char **argv, const char *shortopts, const struct option
  */
 int cmd_bad_option(const char *cmd, char **argv, const char *accepted);
 
-/* What the daemon subcommands (segment, up) share: --set, --syslog, --log-level. */
+/*
+ * What the daemon subcommands (segment, up) share: --set, --syslog,
+ * --log-level, --trace-dir, --rt-prio.
+ */
 struct cmd_common {
 	struct cli_knob *knobs; /* where --set knobs go (CLI_KNOBS_MAX entries) */
 	unsigned *knob_count; /* entries used in knobs */
 	bool use_syslog; /* --syslog */
 	const char *log_level; /* --log-level or NULL */
+	const char *trace_dir; /* --trace-dir or NULL (trace_dir.h) */
+	unsigned rt_prio; /* --rt-prio, 0 = none (rt.h) */
 };
 
 /**
  * cmd_common_option() - handle a shared option ('s' --set, 'S' --syslog,
- * 'L' --log-level)
+ * 'L' --log-level, 'D' --trace-dir, 'R' --rt-prio)
  * @cmd: the subcommand, for messages
  * @c: the option cmd_getopt() returned
  * @co: where the values go

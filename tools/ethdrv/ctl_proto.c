@@ -40,6 +40,7 @@ static const struct {
 	{ ETIMEDOUT, "ETIMEDOUT" },
 	{ EALREADY, "EALREADY" },
 	{ ENAMETOOLONG, "ENAMETOOLONG" },
+	{ ELOOP, "ELOOP" },
 };
 
 const char *ctl_errno_name(int err, char *buf, size_t size)
@@ -157,6 +158,7 @@ static const char *ctl_err_text(int err)
 static void ctl_do_set(const struct ctl_ops *ops, void *arg, int argc, char **argv,
 		       struct ctl_reply *r)
 {
+	const char *why;
 	int i, err;
 
 	if (argc < 2) {
@@ -171,10 +173,11 @@ static void ctl_do_set(const struct ctl_ops *ops, void *arg, int argc, char **ar
 			return;
 		}
 		*eq = '\0';
-		err = ops->set(arg, argv[i], eq + 1);
+		why = NULL;
+		err = ops->set(arg, argv[i], eq + 1, &why);
 		if (err) {
 			ctl_reply_error(r, err, "set %s=%s: %s", argv[i], eq + 1,
-					ctl_err_text(err));
+					why ? why : ctl_err_text(err));
 			return;
 		}
 	}

@@ -54,6 +54,8 @@ int cmd_bad_option(const char *cmd, char **argv, const char *accepted)
 
 int cmd_common_option(const char *cmd, int c, struct cmd_common *co)
 {
+	unsigned long v;
+
 	switch (c) {
 	case 's':
 		if (*co->knob_count == CLI_KNOBS_MAX)
@@ -67,6 +69,14 @@ int cmd_common_option(const char *cmd, int c, struct cmd_common *co)
 	case 'L':
 		co->log_level = optarg;
 		return cli_check_log_level(cmd, optarg) ? CLI_EXIT_USAGE : CLI_EXIT_OK;
+	case 'D':
+		co->trace_dir = optarg;
+		return CLI_EXIT_OK;
+	case 'R':
+		if (cli_parse_ulong(cmd, "--rt-prio", optarg, 1, 99, &v))
+			return CLI_EXIT_USAGE;
+		co->rt_prio = (unsigned)v;
+		return CLI_EXIT_OK;
 	}
 	return -1;
 }
