@@ -90,7 +90,9 @@ ETHDRV_LOG_MODULE(lan865x_emu);
 #define CONFIG0_RESET 0x0006u
 #define IMASK0_RESET 0x1FBFu
 #define IMASK1_RESET 0x3FFE0003u
-#define BMSR_VAL 0x0805u
+#define BMSR_CAPS 0x0801u /* 10 Mb/s half duplex, extended registers (lan865x_emu.h) */
+#define BMSR_LSTATUS 0x0004u
+#define BMCR_PDOWN 0x0800u
 #define PHYID1_VAL 0x0007u
 #define PHYID2_VAL 0xC1B3u
 
@@ -189,6 +191,10 @@ struct lan865x_emu {
 	/* Registers (§3, §5). */
 	uint32_t config0, status0, status1, imask0, imask1;
 	uint16_t bmcr;
+	bool link_cut; /* lan865x_emu_set_link(false): the MDI is off the segment */
+	bool lstatus_low; /* BMSR.LSTATUS latched low since the last BMSR read */
+	struct emu_medium *cut_medium; /* where to attach again when the link returns */
+	unsigned cut_port;
 	uint32_t mac[0x78]; /* MMS1 0x00-0x77 */
 	bool sa_en[4]; /* specific-address filter n enabled */
 	uint16_t vend2[0x100]; /* MMS4 0x00-0xFF */
@@ -734,6 +740,30 @@ static uint32_t bufsts(struct lan865x_emu *emu)
 	       rx_chunks_pending(emu, t, 255);
 }
 
+/* The surrogate link status (lan865x_emu.h): powered and on the segment. */
+static bool phy_link(const struct lan865x_emu *emu)
+{
+	return !emu->link_cut && !(emu->bmcr & BMCR_PDOWN);
+}
+
+/* The link status changes: a loss latches LSTATUS low (IEEE 22.2.4.2.13),
+ * either change raises the PHY interrupt summarised in STATUS0.PHYINT. */
+static void phy_link_changed(struct lan865x_emu *emu, bool was)
+{
+	if (was == phy_link(emu))
+		return;
+	if (was)
+		emu->lstatus_low = true;
+	emu->status0 |= ST0_PHYINT;
+}
+
+/* A control read of BMSR: the latch and the PHY interrupt are acknowledged. */
+static void phy_bmsr_read(struct lan865x_emu *emu)
+{
+	emu->lstatus_low = false;
+	emu->status0 &= ~ST0_PHYINT;
+}
+
 static bool mms0_read(struct lan865x_emu *emu, uint16_t a, uint32_t *v)
 {
 	switch (a) {
@@ -771,7 +801,7 @@ static bool mms0_read(struct lan865x_emu *emu, uint16_t a, uint32_t *v)
 		*v = emu->bmcr;
 		return true;
 	case R_PHY_BASE + 1:
-		*v = BMSR_VAL;
+		*v = BMSR_CAPS | (phy_link(emu) && !emu->lstatus_low ? BMSR_LSTATUS : 0);
 		return true;
 	case R_PHY_BASE + 2:
 		*v = PHYID1_VAL;
@@ -889,9 +919,13 @@ static void mms0_write(struct lan865x_emu *emu, uint16_t a, uint32_t v)
 	case R_IMASK1:
 		emu->imask1 = v;
 		break;
-	case R_PHY_BASE + 0:
+	case R_PHY_BASE + 0: {
+		bool was = phy_link(emu);
+
 		emu->bmcr = (v & ETHDRV_BIT(15)) ? 0 : (uint16_t)v;
+		phy_link_changed(emu, was);
 		break;
+	}
 	default:
 		break;
 	}
@@ -1001,6 +1035,8 @@ static void ctrl_transfer(struct lan865x_emu *emu, const uint8_t *in, uint8_t *o
 			if (off + 4 >= len)
 				break;
 			reg_read(emu, mms, a, &v);
+			if (mms == 0 && a == R_PHY_BASE + 1)
+				phy_bmsr_read(emu);
 			cnt(&emu->st.ctrl_reads);
 			put_be32(out, len, off + 4, v);
 			if (prot)
@@ -1487,6 +1523,54 @@ void lan865x_emu_detach(struct lan865x_emu *emu)
 	pthread_mutex_unlock(&emu->lock);
 	if (m)
 		emu_medium_detach(m, port);
+}
+
+/*
+ * The link injection (lan865x_emu.h): cut the node's MDI off the segment,
+ * or put it back. Off the segment the node neither hears nor is heard: its
+ * port is detached from the medium (frames on the wire to it are lost and
+ * counted by the medium; its own wait in the TX buffer) and BMSR reports
+ * the loss.
+ */
+int lan865x_emu_set_link(struct lan865x_emu *emu, bool up)
+{
+	struct emu_medium *m = NULL;
+	unsigned port = 0;
+	bool was;
+
+	pthread_mutex_lock(&emu->lock);
+	was = phy_link(emu);
+	if (emu->link_cut == !up) {
+		pthread_mutex_unlock(&emu->lock);
+		return 0;
+	}
+	emu->link_cut = !up;
+	phy_link_changed(emu, was);
+	irq_update(emu);
+	if (!up) {
+		emu->cut_medium = emu->medium;
+		emu->cut_port = emu->port;
+	} else {
+		m = emu->cut_medium;
+		port = emu->cut_port;
+		emu->cut_medium = NULL;
+	}
+	pthread_mutex_unlock(&emu->lock);
+	if (!up)
+		lan865x_emu_detach(emu);
+	else if (m)
+		return lan865x_emu_attach(emu, m, port);
+	return 0;
+}
+
+bool lan865x_emu_link(struct lan865x_emu *emu)
+{
+	bool up;
+
+	pthread_mutex_lock(&emu->lock);
+	up = !emu->link_cut;
+	pthread_mutex_unlock(&emu->lock);
+	return up;
 }
 
 /* ---- control API ---- */
