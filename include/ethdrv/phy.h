@@ -106,6 +106,8 @@ struct ethdrv_phy_config {
 	int irq_fd; /* the PHY's interrupt line (level fd) for IRQ_LINE; default -1 */
 	unsigned poll_ms; /* POLL period, 1..60000; default 1000 */
 	bool advertise_pause; /* advertise symmetric and asymmetric pause; default false */
+	bool mmd_native; /* MMD registers by clause-45 frames (a PHY behind a bus that maps
+			    them, Linux's microchip_t1s over oa_tc6); false: registers 13/14 */
 	const struct ethdrv_phy_driver *const *drivers; /* NULL-terminated table; NULL: generic */
 	ethdrv_phy_link_fn link_change; /* link changes; may be NULL */
 	void *link_arg; /* passed to link_change */

@@ -234,6 +234,7 @@ static int oa_tc6_phy_probe(struct oa_tc6 *tc6)
 	}
 	ethdrv_phy_config_default(&pc);
 	pc.addr = OA_TC6_PHY_ADDR;
+	pc.mmd_native = true; /* MMDs through the MMS map, not 0xFF0D/0xFF0E */
 	pc.drivers = ethdrv_phy_drivers;
 	pc.link_change = oa_tc6_link_change;
 	pc.link_arg = tc6;
