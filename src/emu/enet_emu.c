@@ -330,6 +330,16 @@ struct mdio_emu *enet_emu_mdio_bus(struct enet_emu *emu)
 	return emu->mdio_bus;
 }
 
+uint64_t enet_emu_mdio_frame_ns(struct enet_emu *emu)
+{
+	uint64_t ns;
+
+	pthread_mutex_lock(&emu->line->lock);
+	ns = enet_mdio_frame_ns(&emu->mdio);
+	pthread_mutex_unlock(&emu->line->lock);
+	return ns;
+}
+
 void enet_emu_get_mdio_stats(struct enet_emu *emu, struct enet_mdio_stats *st)
 {
 	pthread_mutex_lock(&emu->line->lock);

@@ -403,6 +403,9 @@ int enet_emu_phy_irq_fd(struct enet_emu *emu);
  */
 struct mdio_emu *enet_emu_mdio_bus(struct enet_emu *emu);
 
+/** enet_emu_mdio_frame_ns() - one MDIO frame at the MSCR in effect (0: MDC off) */
+uint64_t enet_emu_mdio_frame_ns(struct enet_emu *emu);
+
 /** enet_emu_get_mdio_stats() - copy the MDIO block's counters */
 void enet_emu_get_mdio_stats(struct enet_emu *emu, struct enet_mdio_stats *st);
 

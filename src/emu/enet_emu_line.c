@@ -16,11 +16,15 @@
  * nothing is seen late by the driver and nothing ever early. With a virtual
  * line there is no thread: enet_line_run_until() moves the clock.
  *
- * MDIO (docs/mdio.md §11): the end of each model's MDIO frame is an event
- * like the others, but the engine never batches it: it sleeps until
- * min(its batched deadline, the frame's end), so an interrupt-driven MDIO
- * read waits one wakeup, not a batch. The carrier of the line follows the
- * PHYs' wire, advanced to each event's time before the event applies.
+ * MDIO (docs/mdio.md §11): the end of an MDIO frame whose completion can
+ * raise an interrupt (EIMR.MII and ETHEREN set) is an event like the
+ * others, but the engine never batches it: it sleeps until min(its batched
+ * deadline, the frame's end), so an interrupt-driven MDIO read waits one
+ * wakeup, not a batch. A frame nobody waits for on the line (polled MDIO)
+ * costs the engine nothing: each run completes such frames due by its
+ * time (every register access runs first), so EIR.MII still reads as the
+ * block says. The carrier of the line follows the PHYs' wire, advanced to
+ * each event's time before the event applies.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -58,6 +62,12 @@ struct line_ev {
 	unsigned dir; /* COAL_RX or COAL_TX */
 };
 
+/* The MII event can reach int0 (enet_emu_irq.c): an engine event, not a catch-up. */
+static bool mdio_irq_armed(const struct enet_emu *emu)
+{
+	return (emu->regs[R_EIMR / 4] & EV_MII) && enet__enabled(emu);
+}
+
 static void ev_consider(struct line_ev *ev, uint64_t t, enum line_ev_kind kind, unsigned port,
 			unsigned dir)
 {
@@ -81,20 +91,29 @@ static struct line_ev line_earliest(const struct enet_line *line)
 			ev_consider(&ev, emu->fifo[emu->fifo_head].end, LEV_FRAME_END, p, 0);
 		for (unsigned d = 0; d < 2; d++)
 			ev_consider(&ev, emu->coal[d].deadline, LEV_COAL, p, d);
-		ev_consider(&ev, enet_mdio_deadline_ns(&emu->mdio), LEV_MDIO, p, 0);
+		if (mdio_irq_armed(emu))
+			ev_consider(&ev, enet_mdio_deadline_ns(&emu->mdio), LEV_MDIO, p, 0);
 	}
 	return ev;
 }
 
-/* The earliest end of an MDIO frame on the line; the engine never batches it. */
+/* The earliest end of an MDIO frame that can interrupt; never batched. */
 static uint64_t line_mdio_deadline(const struct enet_line *line)
 {
 	uint64_t t = UINT64_MAX;
 
 	for (unsigned p = 0; p < 2; p++)
-		if (line->port[p])
+		if (line->port[p] && mdio_irq_armed(line->port[p]))
 			t = ETHDRV_MIN(t, enet_mdio_deadline_ns(&line->port[p]->mdio));
 	return t;
+}
+
+/* Complete the frames nobody waits for on the line, due by @t. */
+static void line_mdio_catch_up(struct enet_line *line, uint64_t t)
+{
+	for (unsigned p = 0; p < 2; p++)
+		if (line->port[p] && enet_mdio_advance(&line->port[p]->mdio, t))
+			enet_emu_raise_mii(line->port[p]);
 }
 
 static void line_apply(struct enet_line *line, const struct line_ev *ev)
@@ -129,8 +148,10 @@ void enet__line_run(struct enet_line *line, uint64_t t, bool catchup)
 		/* The PHYs' link (the carrier) as it is when the event applies. */
 		if (line->phys)
 			phy_emu_wire_advance(line->wire, ETHDRV_MIN(ev.t, t));
-		if (ev.t > t)
+		if (ev.t > t) {
+			line_mdio_catch_up(line, t);
 			return;
+		}
 		if (line->cfg.realtime)
 			ethdrv_hist_record(&line->lateness, t - ev.t);
 		line_apply(line, &ev);
