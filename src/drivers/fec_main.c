@@ -151,8 +151,9 @@ static uint32_t fec_rcr(const struct fec_priv *priv)
 	uint32_t rcr = ETHDRV_FIELD_PREP(FEC_RCR_MAX_FL, FEC_MAX_FL) | FEC_RCR_MII_MODE |
 		       FEC_RCR_RGMII_EN | FEC_RCR_CRCFWD;
 
-	/* 1000 Mb/s is ECR.SPEED, 10 is RMII_10T, 100 neither (§4.1, §4.2);
-	 * the link the PHY resolved (fec_mdio.c). Half duplex: DRT (§9.1). */
+	/* 1000 Mb/s is ECR.SPEED, 10 is RMII_10T, 100 neither (docs/enet.md
+	 * §4.1, §4.2); the link the PHY resolved (fec_mdio.c). Half duplex:
+	 * DRT (docs/enet.md §9.1). */
 	if (priv->speed_mbps == 10)
 		rcr |= FEC_RCR_RMII_10T;
 	if (!priv->full_duplex)
@@ -184,7 +185,7 @@ static uint32_t fec_ecr(const struct fec_priv *priv)
 	return ecr;
 }
 
-/* §9.1 step 6: full duplex with FDEN, as the PHY resolved it. */
+/* docs/enet.md §9.1 step 6: full duplex with FDEN, as the PHY resolved it. */
 static uint32_t fec_tcr(const struct fec_priv *priv)
 {
 	return priv->full_duplex ? FEC_TCR_FDEN : 0;
@@ -237,7 +238,7 @@ static void fec_hw_config(struct fec_priv *priv)
 	fec__coal_apply(priv, FEC_TX);
 }
 
-/* Graceful transmit stop (§4.3): the frame on the wire completes, GRA
+/* Graceful transmit stop (docs/enet.md §4.3): the frame on the wire completes, GRA
  * follows; never without link (Linux fec_stop checks fep->link). */
 static void fec_graceful_stop(struct fec_priv *priv)
 {

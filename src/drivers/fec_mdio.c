@@ -46,7 +46,7 @@ static int fec_mdio_ack(void *ctx)
 	return 0;
 }
 
-/* ST and OP of each frame (docs/mdio.md §1.1); TA is always 10 (§3.1). */
+/* ST and OP of each frame (docs/mdio.md §1.1); TA is always 10 (docs/mdio.md §3.1). */
 static const struct {
 	uint8_t st, op;
 } fec_mdio_frames[] = {

@@ -111,7 +111,7 @@
  *   ECR.ETHEREN=1: Linux keeps ETHEREN set in fec_stop "to have MII
  *   interrupt stay working" on ENET-MAC parts (docs/mdio.md §3.3).
  * - The board (docs/mdio.md §8, §11): each model has an MDIO bus model with
- *   an AR8031 model at cfg.phy_addr (default 1, as on i.MX6 SABRE boards;
+ *   an AR8031 model at cfg.phy_addr (default 1, as on the i.MX6 SABRE-SD;
  *   ENET_EMU_NO_PHY for a board whose MAC has no PHY, a fixed link); the
  *   PHYs of the two models share the line's real-time wire (phy_emu_wire),
  *   so each is the other's link partner. With PHYs the line carries frames

@@ -30,8 +30,9 @@ static void irq_set(struct enet_emu *emu, unsigned n, bool level)
 	emu->irq_level[n] = level;
 }
 
-/* Each line is asserted while EIR & EIMR has one of its events (§10.1);
- * MII only while ETHEREN is set (assumption, enet_emu.h, docs/mdio.md §3.3). */
+/* Each line is asserted while EIR & EIMR has one of its events (docs/enet.md
+ * §10, item 1); MII only while ETHEREN is set (assumption in enet_emu.h,
+ * docs/mdio.md §3.3). */
 void enet__irq_update(struct enet_emu *emu)
 {
 	uint32_t active = emu->regs[R_EIR / 4] & emu->regs[R_EIMR / 4];

@@ -44,13 +44,13 @@
  * - BMCR resets to 0x0000 (no autonegotiation, 10 Mb/s half duplex); BMSR
  *   reads 0x0801 (10 Mb/s half duplex, extended registers) plus LSTATUS.
  *   A mixing segment has no link in the IEEE sense and Linux reports the
- *   LAN8650's link always up (§5.7; the LAN867x Rev D0 offers surrogates:
+ *   LAN8650's link always up (docs/tc6.md §5.7; the LAN867x Rev D0 offers surrogates:
  *   PLCA status, activity, a semaphore). The model's surrogate is the
  *   node's attachment to the segment: LSTATUS is 1 while BMCR.PDOWN is
  *   clear and the MDI is on the segment (always, unless
  *   lan865x_emu_set_link() cut it), latched low (IEEE 22.2.4.2.13) until
  *   BMSR is read. A change of it sets STATUS0.PHYINT (the summary of the
- *   PHY's interrupt, §3.4), which a control read of BMSR clears; the
+ *   PHY's interrupt, docs/tc6.md §3.4), which a control read of BMSR clears; the
  *   PHY's own interrupt status registers are not modelled.
  * - MAC specific-address filter n is disabled by a write to SABn and
  *   enabled by a write to SATn (Cadence-GEM convention, §5.2 unverified);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * Known-answer tests of the MDIO block inside the ENET model, through the
- * model's registers on a virtual clock (docs/mdio.md §3, §11, docs/enet.md
- * §5): the frame time per MDC and preamble setting to the ns, EIR.MII set
+ * model's registers on a virtual clock (docs/mdio.md §3, §11;
+ * docs/enet.md §5): the frame time per MDC and preamble setting to the ns, EIR.MII set
  * and cleared (write 1 to clear) and reaching int0 only with ETHEREN, the
  * MSCR-write frame after a reset (the 2020 quirk) with the switch on and
  * off and the init sequence that avoids it, a command written while a
