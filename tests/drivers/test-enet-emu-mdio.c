@@ -32,35 +32,23 @@ static uint32_t mmfr_read(unsigned pa, unsigned ra)
 	return 1u << 30 | 2u << 28 | pa << 23 | ra << 18 | 2u << 16;
 }
 
-static int setup_board_cfg(void **state, bool mscr_frame)
+static int setup_phys(void **state)
 {
-	struct kat *k = calloc(1, sizeof(*k));
-	struct enet_line_config lc;
-	struct enet_emu_config ec;
-
-	assert_non_null(k);
-	enet_line_config_default(&lc);
-	lc.realtime = false;
-	assert_int_equal(enet_line_new(&lc, &k->line), 0);
-	enet_emu_config_default(&ec);
-	ec.dma_size = 1u << 20;
-	ec.mdio.mscr_starts_frame = mscr_frame;
-	for (unsigned i = 0; i < 2; i++) {
-		assert_int_equal(enet_emu_new(&ec, k->line, i, &k->emu[i]), 0);
-		enet_emu_get_bus(k->emu[i], &k->bus[i]);
-	}
-	*state = k;
-	return 0;
+	return setup_board(state, 1000, true, true);
 }
 
-static int setup_board(void **state)
+static int setup_phys_no_quirk(void **state)
 {
-	return setup_board_cfg(state, true);
+	return setup_board(state, 1000, true, false);
 }
 
-static int setup_board_no_quirk(void **state)
+/* A read frame at 2.5 MHz, @ns of it shifted, then ECR.RESET. */
+static void frame_then_reset(struct kat *k, uint64_t ns)
 {
-	return setup_board_cfg(state, false);
+	wr(k, 0, MSCR, MSCR_2M5);
+	wr(k, 0, MMFR, mmfr_read(PHY_ADDR, 2));
+	advance(k, ns);
+	wr(k, 0, ECR, ECR_RESET);
 }
 
 static bool mii(struct kat *k)
@@ -137,10 +125,7 @@ static void test_mscr_write_frame_after_reset(void **state)
 	struct kat *k = *state;
 	struct enet_mdio_stats st;
 
-	wr(k, 0, MSCR, MSCR_2M5);
-	wr(k, 0, MMFR, mmfr_read(PHY_ADDR, 2));
-	advance(k, 25600);
-	wr(k, 0, ECR, ECR_RESET);
+	frame_then_reset(k, 25600);
 	assert_int_equal(rd(k, 0, MSCR), 0);
 	assert_false(mii(k));
 	assert_int_not_equal(rd(k, 0, MMFR), 0);
@@ -168,10 +153,7 @@ static void test_mscr_write_no_quirk(void **state)
 {
 	struct kat *k = *state;
 
-	wr(k, 0, MSCR, MSCR_2M5);
-	wr(k, 0, MMFR, mmfr_read(PHY_ADDR, 2));
-	advance(k, 25600);
-	wr(k, 0, ECR, ECR_RESET);
+	frame_then_reset(k, 25600);
 	wr(k, 0, MSCR, MSCR_2M5);
 	advance(k, 100000);
 	assert_false(mii(k));
@@ -207,10 +189,7 @@ static void test_reset_aborts_frame(void **state)
 	struct kat *k = *state;
 	struct enet_mdio_stats st;
 
-	wr(k, 0, MSCR, MSCR_2M5);
-	wr(k, 0, MMFR, mmfr_read(PHY_ADDR, 2));
-	advance(k, 10000);
-	wr(k, 0, ECR, ECR_RESET);
+	frame_then_reset(k, 10000);
 	advance(k, 100000);
 	assert_false(mii(k));
 	enet_emu_get_mdio_stats(k->emu[0], &st);
@@ -276,16 +255,16 @@ static void test_phy_facing_no_phy(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_frame_time_exact, setup_board, teardown),
-		cmocka_unit_test_setup_teardown(test_event_set_cleared_and_line, setup_board,
+		cmocka_unit_test_setup_teardown(test_frame_time_exact, setup_phys, teardown),
+		cmocka_unit_test_setup_teardown(test_event_set_cleared_and_line, setup_phys,
 						teardown),
-		cmocka_unit_test_setup_teardown(test_mscr_write_frame_after_reset, setup_board,
+		cmocka_unit_test_setup_teardown(test_mscr_write_frame_after_reset, setup_phys,
 						teardown),
-		cmocka_unit_test_setup_teardown(test_mscr_write_no_quirk, setup_board_no_quirk,
+		cmocka_unit_test_setup_teardown(test_mscr_write_no_quirk, setup_phys_no_quirk,
 						teardown),
-		cmocka_unit_test_setup_teardown(test_command_while_busy, setup_board, teardown),
-		cmocka_unit_test_setup_teardown(test_reset_aborts_frame, setup_board, teardown),
-		cmocka_unit_test_setup_teardown(test_line_follows_phys, setup_board, teardown),
+		cmocka_unit_test_setup_teardown(test_command_while_busy, setup_phys, teardown),
+		cmocka_unit_test_setup_teardown(test_reset_aborts_frame, setup_phys, teardown),
+		cmocka_unit_test_setup_teardown(test_line_follows_phys, setup_phys, teardown),
 		cmocka_unit_test(test_phy_facing_no_phy),
 	};
 
