@@ -299,7 +299,7 @@ int fec__set_param(struct ethdrv_netdev *dev, const char *key, const char *value
 	bool b;
 
 	if (i < 0)
-		return i;
+		return fec__mdio_set_param(priv, key, value);
 	if (fec_knobs[i].id == K_USECS || fec_knobs[i].id == K_FRAMES) {
 		ret = parse_uint(value, UINT32_MAX / 2, &v);
 		return ret ? ret :
@@ -320,7 +320,7 @@ int fec__get_param(struct ethdrv_netdev *dev, const char *key, char *buf, size_t
 	const struct fec_coal *c;
 
 	if (i < 0)
-		return i;
+		return fec__mdio_get_param(priv, key, buf, size);
 	c = fec_knobs[i].dir >= 0 ? &priv->coal[fec_knobs[i].dir] : NULL;
 	switch (fec_knobs[i].id) {
 	case K_USECS:

@@ -17,6 +17,8 @@
 #define FEC_REG_RDAR 0x010 /* RX descriptors active */
 #define FEC_REG_TDAR 0x014 /* TX descriptors active */
 #define FEC_REG_ECR 0x024 /* Ethernet control */
+#define FEC_REG_MMFR 0x040 /* MII management frame (docs/enet.md §5) */
+#define FEC_REG_MSCR 0x044 /* MII speed control (docs/enet.md §5) */
 #define FEC_REG_MIBC 0x064 /* MIB control */
 #define FEC_REG_RCR 0x084 /* receive control */
 #define FEC_REG_TCR 0x0C4 /* transmit control */
@@ -55,6 +57,7 @@
 #define FEC_ECR_DBSWP ETHDRV_BIT(8) /* little-endian descriptors */
 
 /* RCR (§4.2). */
+#define FEC_RCR_DRT ETHDRV_BIT(1) /* disable receive on transmit: half duplex */
 #define FEC_RCR_MII_MODE ETHDRV_BIT(2)
 #define FEC_RCR_PROM ETHDRV_BIT(3)
 #define FEC_RCR_RGMII_EN ETHDRV_BIT(6)

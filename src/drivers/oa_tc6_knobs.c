@@ -209,6 +209,7 @@ int oa_tc6_set_param(struct oa_tc6 *tc6, const char *key, const char *value)
 	uint32_t mask;
 	unsigned u;
 	bool b;
+	int ret;
 
 	if (!strcmp(key, "irq_mask"))
 		return oa_tc6_parse_mask(value, &mask) ?: oa_tc6_apply_imask(tc6, mask);
@@ -239,7 +240,8 @@ int oa_tc6_set_param(struct oa_tc6 *tc6, const char *key, const char *value)
 		tc6->next_check_ns = 0; /* the new period starts at the next tick */
 		return 0;
 	}
-	return oa_tc6_hooks_set_param(tc6, key, value);
+	ret = oa_tc6_mdio_set_param(tc6, key, value);
+	return ret == -ENOENT ? oa_tc6_hooks_set_param(tc6, key, value) : ret;
 }
 
 /* A string knob value into @buf; -ENOSPC on truncation. */
@@ -281,6 +283,7 @@ static int oa_tc6_format_mask(uint32_t mask, char *buf, size_t size)
 int oa_tc6_get_param(struct oa_tc6 *tc6, const char *key, char *buf, size_t size)
 {
 	uint32_t mask = __atomic_load_n(&tc6->imask0, __ATOMIC_RELAXED);
+	int ret;
 
 	if (!size)
 		return -ENOSPC;
@@ -299,5 +302,6 @@ int oa_tc6_get_param(struct oa_tc6 *tc6, const char *key, char *buf, size_t size
 		return oa_tc6_put_uint(buf, size, tc6->xfer_cap);
 	if (!strcmp(key, "config_check_ms"))
 		return oa_tc6_put_uint(buf, size, tc6->config_check_ms);
-	return oa_tc6_hooks_get_param(tc6, key, buf, size);
+	ret = oa_tc6_mdio_get_param(tc6, key, buf, size);
+	return ret == -ENOENT ? oa_tc6_hooks_get_param(tc6, key, buf, size) : ret;
 }

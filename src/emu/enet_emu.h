@@ -102,9 +102,23 @@
  *   RX write-back sets BDU, UC for unicast, ME on a frame error; checksum,
  *   VLAN and timestamp fields are written 0. Events of a BD without its INT
  *   bit are not raised (§3.3).
- * - MDIO (§5): MMFR and MSCR are plain registers (reset 0) until the MDIO
- *   block (enet_mdio.c) is wired into enet_emu_mdio_read()/_write() in
- *   enet_emu_regs.c; EIR.MII is raised only through enet_emu_raise_mii().
+ * - MDIO (§5, docs/mdio.md §3, §11): MMFR and MSCR are the ENET MDIO block
+ *   (enet_mdio.h) embedded in each model, timed on the line's clock: the
+ *   engine wakes exactly at the end of a frame (not batched), completes it
+ *   and raises EIR.MII (write-1-to-clear, acknowledged in the block too);
+ *   ECR.RESET resets the block (MSCR 0, MMFR kept). EIR.MII is set whatever
+ *   ETHEREN says (a polled driver sees it) but drives int0 only while
+ *   ECR.ETHEREN=1: Linux keeps ETHEREN set in fec_stop "to have MII
+ *   interrupt stay working" on ENET-MAC parts (docs/mdio.md §3.3).
+ * - The board (docs/mdio.md §8, §11): each model has an MDIO bus model with
+ *   an AR8031 model at cfg.phy_addr (default 1, as on the i.MX6 SABRE-SD;
+ *   ENET_EMU_NO_PHY for a board whose MAC has no PHY, a fixed link); the
+ *   PHYs of the two models share the line's real-time wire (phy_emu_wire),
+ *   so each is the other's link partner. With PHYs the line carries frames
+ *   only while the wire's link is up (phy_emu_wire_link_up()); the cable
+ *   carries at most the line's speed, so the PHYs resolve no faster mode
+ *   (assumption: a downshift at once where an AR8031 retries first).
+ *   enet_line_set_cable() unplugs and plugs the cable.
  * - Register accesses cost cfg.mmio_latency_ns of busy waiting in real-time
  *   mode (interconnect latency), nothing on the virtual clock.
  * - Real time (docs/host.md §4): events are applied at or after their
@@ -120,12 +134,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "enet_mdio.h"
 #include "ethdrv/mmio.h"
 #include "ethdrv/stats.h"
+#include "phy_emu.h"
 
 #define ENET_EMU_WINDOW 0x4000u /* register window (§1.1) */
 #define ENET_EMU_IRQ_LINES 3 /* int0, int1, int2 (§8) */
 #define ENET_EMU_FRAME_MAX 2048u /* largest TX frame the FIFO holds (assumption) */
+#define ENET_EMU_NO_PHY 32u /* enet_emu_config.phy_addr: the board has no PHY */
 
 struct enet_line;
 struct enet_emu;
@@ -146,6 +163,9 @@ struct enet_emu_config {
 	uint32_t clk_ahb_hz; /* ENET system clock for ICCS=1; default 125000000 */
 	unsigned tx_fifo_frames; /* TX FIFO depth in frames; default 64, 1..4096 */
 	uint8_t node_id; /* for log messages */
+	struct enet_mdio_config mdio; /* the MDIO block: module clock, MSCR-write frame */
+	unsigned phy_addr; /* the AR8031's MDIO address; default 1; ENET_EMU_NO_PHY: none */
+	struct phy_emu_config phy; /* the AR8031 (reset, autoneg times); defaults */
 };
 
 /* Faults (enet_emu_inject()); each is counted when it takes effect. */
@@ -279,6 +299,15 @@ int enet_line_set_ber(struct enet_line *line, unsigned port, double ber);
 /** enet_line_link_up() - true while frames can reach the peer */
 bool enet_line_link_up(struct enet_line *line);
 
+/**
+ * enet_line_set_cable() - unplug (false) or plug (true) the cable between
+ * the two PHYs: both links go down at once and train again once plugged
+ * (phy_emu_wire_set_cable(), docs/mdio.md §8.3); the link-down injection
+ * @line: the line
+ * @connected: the new state
+ */
+void enet_line_set_cable(struct enet_line *line, bool connected);
+
 /** enet_line_get_stats() - copy the line counters */
 void enet_line_get_stats(struct enet_line *line, struct enet_line_stats *st);
 
@@ -359,5 +388,25 @@ void enet_emu_get_stats(struct enet_emu *emu, struct enet_emu_stats *st);
 
 /** enet_emu_line() - the line the model is on */
 struct enet_line *enet_emu_line(struct enet_emu *emu);
+
+/**
+ * enet_emu_phy_irq_fd() - the AR8031's INT line (a level eventfd), the
+ * board's PHY interrupt; -1 without a PHY
+ * @emu: the model
+ */
+int enet_emu_phy_irq_fd(struct enet_emu *emu);
+
+/**
+ * enet_emu_mdio_bus() - the model's MDIO bus, to attach more devices
+ * (switch models) at setup
+ * @emu: the model
+ */
+struct mdio_emu *enet_emu_mdio_bus(struct enet_emu *emu);
+
+/** enet_emu_mdio_frame_ns() - one MDIO frame at the MSCR in effect (0: MDC off) */
+uint64_t enet_emu_mdio_frame_ns(struct enet_emu *emu);
+
+/** enet_emu_get_mdio_stats() - copy the MDIO block's counters */
+void enet_emu_get_mdio_stats(struct enet_emu *emu, struct enet_mdio_stats *st);
 
 #endif /* ETHDRV_EMU_ENET_EMU_H */

@@ -30,10 +30,15 @@ static void irq_set(struct enet_emu *emu, unsigned n, bool level)
 	emu->irq_level[n] = level;
 }
 
-/* Each line is asserted while EIR & EIMR has one of its events (§10.1). */
+/* Each line is asserted while EIR & EIMR has one of its events (docs/enet.md
+ * §10, item 1); MII only while ETHEREN is set (assumption in enet_emu.h,
+ * docs/mdio.md §3.3). */
 void enet__irq_update(struct enet_emu *emu)
 {
 	uint32_t active = emu->regs[R_EIR / 4] & emu->regs[R_EIMR / 4];
+
+	if (!enet__enabled(emu))
+		active &= ~EV_MII;
 
 	for (unsigned n = 0; n < ENET_EMU_IRQ_LINES; n++)
 		irq_set(emu, n, (active & enet_line_events[n]) != 0);

@@ -227,6 +227,11 @@ struct enet_emu {
 	bool tx_bus_error; /* fail the next TX DMA access */
 
 	struct enet_emu_stats st; /* counters */
+
+	/* The MDIO block and the board behind it (docs/mdio.md §11). */
+	struct enet_mdio mdio; /* MMFR, MSCR, the MII event latch */
+	struct mdio_emu *mdio_bus; /* the board's MDIO bus */
+	struct phy_emu *phy; /* the AR8031 on it, or NULL */
 };
 
 /* ---- the line ---- */
@@ -249,6 +254,8 @@ struct enet_line {
 	uint64_t rng; /* xorshift state */
 	struct enet_line_stats st; /* counters */
 	struct ethdrv_hist lateness; /* event application lateness, ns */
+	struct phy_emu_wire *wire; /* the cable between the two PHYs */
+	unsigned phys; /* PHYs plugged into it */
 };
 
 /* ---- cross-file calls (line lock held) ---- */

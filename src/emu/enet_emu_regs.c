@@ -233,21 +233,21 @@ static void mib_clear(struct enet_emu *emu)
 /* ---- MDIO hook (§5) ---- */
 
 /*
- * MMFR and MSCR belong to the MDIO block (src/emu/enet_mdio.c, issue 13).
- * Until it is wired in they are plain registers with reset value 0. Wiring
- * it: forward these two calls to the block, let the block call
- * enet_emu_raise_mii() when a frame completes, and reset it from
- * enet__regs_reset()'s caller (ECR.RESET returns MSCR to 0, §10.6).
+ * MMFR and MSCR belong to the MDIO block (src/emu/enet_mdio.c,
+ * docs/mdio.md §3, §11). The block keeps the MII event latch; EIR bit 23
+ * mirrors it: the engine calls enet_emu_raise_mii() when a frame ends (the
+ * one place the bit is set), an EIR write of bit 23 acknowledges it in
+ * both, ECR.RESET resets both. Every access first runs the events due, so
+ * the block never completes a frame the engine has not seen.
  */
-static uint32_t enet_emu_mdio_read(struct enet_emu *emu, uint32_t off)
+static uint32_t enet_emu_mdio_read(struct enet_emu *emu, uint32_t off, uint64_t now)
 {
-	return emu->regs[off / 4];
+	return enet_mdio_read(&emu->mdio, off, now);
 }
 
-static void enet_emu_mdio_write(struct enet_emu *emu, uint32_t off, uint32_t val,
-				const struct enet_reg *r)
+static void enet_emu_mdio_write(struct enet_emu *emu, uint32_t off, uint32_t val, uint64_t now)
 {
-	emu->regs[off / 4] = val & r->wmask;
+	enet_mdio_write(&emu->mdio, off, val, now);
 }
 
 void enet_emu_raise_mii(struct enet_emu *emu)
@@ -271,7 +271,7 @@ uint32_t enet__reg_read(struct enet_emu *emu, uint32_t off, uint64_t now)
 	switch (off) {
 	case R_MMFR:
 	case R_MSCR:
-		return enet_emu_mdio_read(emu, off);
+		return enet_emu_mdio_read(emu, off, now);
 	case R_MIBC:
 		return (v & MIBC_DIS) | MIBC_IDLE;
 	case R_RCR:
@@ -291,8 +291,8 @@ int enet__reg_peek(struct enet_emu *emu, uint32_t off, uint32_t *val)
 		return -ENOENT;
 	if (r->kind == REG_RAZWI)
 		return 0;
-	*val = off == R_MMFR || off == R_MSCR ? enet_emu_mdio_read(emu, off) :
-						enet__reg_read(emu, off, 0);
+	/* Time 0 is taken as the block's latest time: nothing completes. */
+	*val = enet__reg_read(emu, off, 0);
 	return 0;
 }
 
@@ -307,6 +307,7 @@ static void ecr_write(struct enet_emu *emu, uint32_t val, uint64_t now)
 	if (val & ECR_RESET) {
 		ethdrv_counter_inc(&emu->st.resets);
 		enet__tx_stop(emu, now, true);
+		enet_mdio_reset(&emu->mdio, now); /* frame aborted, MSCR 0, MMFR kept */
 		enet__regs_reset(emu);
 		enet__dma_reset(emu);
 		enet__coal_reset(emu);
@@ -318,6 +319,7 @@ static void ecr_write(struct enet_emu *emu, uint32_t val, uint64_t now)
 		if (!(new &ECR_ETHEREN))
 			enet__tx_stop(emu, now, true);
 		enet__dma_reset(emu);
+		enet__irq_update(emu); /* EIR.MII reaches int0 only while enabled */
 	}
 }
 
@@ -356,7 +358,7 @@ static void reg_write_special(struct enet_emu *emu, const struct enet_reg *r, ui
 		break;
 	case R_MMFR:
 	case R_MSCR:
-		enet_emu_mdio_write(emu, r->off, val, r);
+		enet_emu_mdio_write(emu, r->off, val, now);
 		break;
 	case R_MIBC:
 		emu->regs[R_MIBC / 4] = (val & r->wmask) | MIBC_IDLE;
@@ -400,6 +402,8 @@ void enet__reg_write(struct enet_emu *emu, uint32_t off, uint32_t val, uint64_t 
 		break;
 	case REG_W1C:
 		*reg &= ~(val & r->wmask);
+		if (val & EV_MII)
+			enet_mdio_event_ack(&emu->mdio, now);
 		enet__irq_update(emu);
 		break;
 	case REG_MIB:

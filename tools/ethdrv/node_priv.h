@@ -106,6 +106,8 @@ void node_tx_wake(void *arg);
 void node_on_wake(struct ethdrv_watch *w, unsigned events);
 /* A received frame, to the TAP (the device's poll context). */
 void node_rx(void *arg, struct ethdrv_pkt *pkt);
+/* The device's carrier changed: the TAP's follows (loop thread). */
+void node_carrier(void *arg, bool up);
 
 /* node_faults.c */
 /* `emu.KEY=VALUE`: fault injection into the model. */
