@@ -58,8 +58,9 @@ unsigned enet__gap_bytes(const struct enet_emu *emu)
 uint64_t enet__mac_byte_ns(const struct enet_emu *emu)
 {
 	if (emu->regs[R_ECR / 4] & ECR_SPEED)
-		return 8; /* 1000 Mb/s (§4.1) */
-	return (emu->regs[R_RCR / 4] & RCR_RMII_10T) ? 800 : 80; /* 10 / 100 Mb/s (§4.2) */
+		return 8; /* 1000 Mb/s (docs/enet.md §4.1) */
+	return (emu->regs[R_RCR / 4] & RCR_RMII_10T) ? 800 :
+						       80; /* 10 / 100 Mb/s (docs/enet.md §4.2) */
 }
 
 /* ---- the bus ---- */
@@ -166,7 +167,7 @@ static int emu_check_config(const struct enet_emu_config *c)
 {
 	if (c->dma_size < DMA_SIZE_MIN || c->dma_size > DMA_SIZE_MAX || c->dma_size % DMA_ALIGN)
 		return -EINVAL;
-	/* Descriptors carry 32-bit bus addresses (§3.2). */
+	/* Descriptors carry 32-bit bus addresses (docs/enet.md §3.2). */
 	if (c->dma_bus % DMA_ALIGN || c->dma_bus + c->dma_size > (1ull << 32))
 		return -EINVAL;
 	if (!c->clk_ahb_hz || !c->tx_fifo_frames || c->tx_fifo_frames > FIFO_MAX)
