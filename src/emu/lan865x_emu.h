@@ -34,9 +34,17 @@
  * - RX buffer size: cfg.rx_buf_chunks 64-byte blocks (default 64 = 4 KiB;
  *   docs/tc6.md §5.4 says the figure is unknown). With CPS=32 it holds twice as
  *   many 32-byte chunks. A frame occupies ceil(len / payload size) chunks.
- * - OA PHYID (MMS0 0x01) = 0x0007C1B3: OUI/model/rev taken from the clause-22
- *   PHY ID 0x0007/0xC1B3 (docs/tc6.md §5.1) in the OA field layout
- *   (docs/tc6.md §3.2).
+ * - OA PHYID (MMS0 0x01): OUI 0x1F0 and MODEL 0x1B of the clause-22 PHY ID
+ *   0x0007/0xC1B3 in the OA field layout (docs/tc6.md §3.2), and a REVISION
+ *   nibble from the silicon revision: 0x0007C1B3 on B0 (cfg.rev 1),
+ *   0x0007C1B4 on B1 (cfg.rev 2), the value an independent host
+ *   implementation used on real LAN865x boards accepts for B1 (issue 10;
+ *   docs/tc6.md §5.1.1). The datasheet's PHY_ID2 page describes 0xFF03 as
+ *   "the model number and hardware revision for the integrated PHY block
+ *   only", revision 3 (DS section 11.1.20), and Linux keeps one clause-22
+ *   id for B0 and B1 "due to B1 chip limitation", so the clause-22 mirror
+ *   stays 0xC1B3 on every revision. Any other cfg.rev gives REVISION
+ *   rev + 2 (an assumption: the same offset).
  * - STDCAP = 0x0525: TXFCSVC, DPRAC, AIDC, MINBPS=5 (32 B); no cut-through,
  *   timestamps, SEQ or indirect PHY access.
  * - IMASK1 resets to 0x3FFE0003 (every STATUS1 bit masked), like IMASK0.
