@@ -80,9 +80,11 @@ int lan865x_emu_transfer(struct lan865x_emu *emu, const uint8_t *tx, uint8_t *rx
 	if (!tx || !rx)
 		return -EINVAL;
 	pthread_mutex_lock(&emu->lock);
-	/* 1. The bus clock (docs/design.md §4): never behind real time. */
+	/* 1. The bus clock (docs/design.md §4): never behind real time. Until the
+	 * transfer's end on the bus, IRQ_N keeps the level it has (step 6). */
 	t0 = lan865x_emu__bus_begin(emu, len);
 	bus_end = emu->bus_clock;
+	emu->xfers_pending++;
 	/* 2. Bit errors on MOSI, then the slave proper, then bit errors on MISO. */
 	in = lan865x_emu__mosi_errors(emu, tx, len);
 	memset(rx, 0, len);
@@ -93,15 +95,22 @@ int lan865x_emu_transfer(struct lan865x_emu *emu, const uint8_t *tx, uint8_t *rx
 		lan865x_emu__data_transfer(emu, in, rx, len, t0);
 		lan865x_emu__miso_errors(emu, rx, len, true);
 	}
-	/* 3. IRQ_N for whatever the last footer did not report. */
-	lan865x_emu__irq_update(emu);
-	/* 4. A frame became sendable: tell the medium, outside our lock (medium.h). */
+	/* 3. A frame became sendable: tell the medium, outside our lock (medium.h);
+	 * it does not start the frame before its t_ready on the bus. */
 	medium = lan865x_emu__medium_to_announce(emu, &port);
 	pthread_mutex_unlock(&emu->lock);
 	if (medium)
 		emu_medium_announce_tx(medium, port);
-	/* 5. Real time: hold the caller while the bus runs ahead of it. */
+	/* 4. Real time: hold the caller until the transfer's end on the bus (less
+	 * cfg.slack_ns, 0 by default), so that no MISO byte reaches it before
+	 * its physical time (docs/design.md §4.2). */
 	lan865x_emu__hold_caller(emu, bus_end);
+	/* 5. IRQ_N at the transfer's end: the release by its data headers and
+	 * whatever the last footer did not report (docs/tc6.md §2.5). */
+	pthread_mutex_lock(&emu->lock);
+	emu->xfers_pending--;
+	lan865x_emu__irq_update(emu);
+	pthread_mutex_unlock(&emu->lock);
 	return 0;
 }
 
@@ -132,7 +141,7 @@ void lan865x_emu_config_default(struct lan865x_emu_config *cfg)
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->spi_hz = 25000000;
 	cfg->setup_ns = 1000;
-	cfg->slack_ns = 200000;
+	cfg->slack_ns = 0;
 	cfg->rx_buf_chunks = 64;
 	cfg->seed = 1;
 	cfg->realtime = true;
@@ -202,6 +211,7 @@ int lan865x_emu_new(const struct lan865x_emu_config *cfg, struct lan865x_emu **o
 	lan865x_emu__ber_start(emu);
 	lan865x_emu__clock_start(emu);
 	lan865x_emu__reset(emu); /* power-on reset */
+	lan865x_emu__irq_sync(emu);
 	*out = emu;
 	return 0;
 

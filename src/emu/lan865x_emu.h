@@ -122,9 +122,13 @@
  *   corrupted with an even number of flips, which parity cannot catch.
  * - Timing: a transfer of len bytes takes setup_ns + len*8e9/spi_hz ns
  *   (truncated to whole ns) on the bus clock. In real-time mode the clock
- *   starts each transfer at max(bus clock, CLOCK_MONOTONIC now); with
- *   realtime=false "now" is the latest time the model has seen (bus clock or an
- *   RX frame's t_end), so nothing ever sleeps.
+ *   starts each transfer at max(bus clock, CLOCK_MONOTONIC now) and the
+ *   caller returns no earlier than the transfer's bus end minus cfg.slack_ns
+ *   (0 by default); what the transfer does to IRQ_N (a release by its data
+ *   headers, a new assertion) shows on the line at that moment too, and
+ *   other IRQ_N changes while a transfer is pending wait for it. With
+ *   realtime=false "now" is the latest time the model has seen (bus clock or
+ *   an RX frame's t_end), so nothing ever sleeps.
  */
 #ifndef ETHDRV_EMU_LAN865X_EMU_H
 #define ETHDRV_EMU_LAN865X_EMU_H
@@ -145,7 +149,10 @@ struct lan865x_emu_config {
 	uint32_t spi_hz; /* SCLK; default 25000000 (docs/tc6.md §1.1) */
 	uint32_t
 		setup_ns; /* per-transfer CS/setup overhead; default 1000 ns (assumed host+CS cost) */
-	uint64_t slack_ns; /* bus clock may run this far ahead of real time; default 200000 */
+	/* Real time: a transfer may return this long before its end on the bus;
+	 * default 0, so no MISO byte, IRQ_N change or frame is seen before its
+	 * physical time (docs/design.md §4.2). More trades that for fewer sleeps. */
+	uint64_t slack_ns;
 	/* RX buffer in 64-byte blocks; default 64 (an assumption, docs/tc6.md §5.4) */
 	unsigned rx_buf_chunks;
 	uint8_t node_id; /* for log messages */

@@ -41,26 +41,41 @@ struct rx_plan {
 
 /* ---- IRQ_N (docs/tc6.md §2.5) ---- */
 
+/* The line (the level eventfd) follows emu->irq_asserted. */
+static void irq_set_line(struct lan865x_emu *emu, bool asserted)
+{
+	uint64_t v = 1;
+
+	if (emu->irq_on_line == asserted)
+		return;
+	if (asserted ? write(emu->irq_fd, &v, sizeof(v)) == (ssize_t)sizeof(v) :
+		       read(emu->irq_fd, &v, sizeof(v)) == (ssize_t)sizeof(v))
+		emu->irq_on_line = asserted;
+}
+
+/*
+ * Show the level on the line, unless a transfer is between its processing
+ * and its end on the bus: what it changed shows at that end, and so does
+ * anything else that changed meanwhile (later, never earlier than its
+ * physical time: docs/design.md §4.2).
+ */
+void lan865x_emu__irq_sync(struct lan865x_emu *emu)
+{
+	if (!emu->xfers_pending)
+		irq_set_line(emu, emu->irq_asserted);
+}
+
 void lan865x_emu__irq_assert(struct lan865x_emu *emu)
 {
-	uint64_t one = 1;
-
 	if (emu->irq_asserted)
 		return;
-	if (write(emu->irq_fd, &one, sizeof(one)) == (ssize_t)sizeof(one)) {
-		emu->irq_asserted = true;
-		ethdrv_counter_inc(&emu->stats.irq_asserts);
-	}
+	emu->irq_asserted = true;
+	ethdrv_counter_inc(&emu->stats.irq_asserts);
 }
 
 static void irq_deassert(struct lan865x_emu *emu)
 {
-	uint64_t v;
-
-	if (!emu->irq_asserted)
-		return;
-	if (read(emu->irq_fd, &v, sizeof(v)) == (ssize_t)sizeof(v))
-		emu->irq_asserted = false;
+	emu->irq_asserted = false;
 }
 
 static bool exst_pending(const struct lan865x_emu *emu)
@@ -75,10 +90,14 @@ static unsigned txc_threshold(const struct lan865x_emu *emu)
 	return thr[ETHDRV_FIELD_GET(CFG0_TXCTHRESH, emu->config0)];
 }
 
-/* Assert IRQ_N for any event the last footer did not report (docs/tc6.md §2.5). */
+/*
+ * Assert IRQ_N for any event the last footer did not report
+ * (docs/tc6.md §2.5), judged at the model's now: RX data visible at a
+ * later bus time is no news yet.
+ */
 void lan865x_emu__irq_update(struct lan865x_emu *emu)
 {
-	uint64_t t = lan865x_emu__bus_now(emu);
+	uint64_t t = lan865x_emu__now(emu);
 	bool rca = lan865x_emu_frame_data_enabled(emu) &&
 		   lan865x_emu__rx_chunks_pending(emu, t, 1) > 0;
 	bool txc = lan865x_emu__tx_free(emu) >= txc_threshold(emu);
@@ -91,6 +110,7 @@ void lan865x_emu__irq_update(struct lan865x_emu *emu)
 	if ((rca && !emu->last_footer.rca_nonzero) || (txc && !emu->last_footer.txc_at_threshold) ||
 	    (exst && !emu->last_footer.exst))
 		lan865x_emu__irq_assert(emu);
+	lan865x_emu__irq_sync(emu);
 }
 
 /* ---- TX buffer ---- */

@@ -153,7 +153,9 @@ struct lan865x_emu {
 	pthread_mutex_t lock; /* protects everything below except cfg and irq_fd */
 	struct lan865x_emu_config cfg; /* immutable after new, except the BERs */
 	int irq_fd; /* eventfd: IRQ_N, readable while asserted */
-	bool irq_asserted; /* IRQ_N is low */
+	bool irq_asserted; /* IRQ_N is low in the model */
+	bool irq_on_line; /* ...and on the line (irq_fd readable) */
+	unsigned xfers_pending; /* transfers processed but not at their bus end yet */
 
 	/* Registers (lan865x_emu_regs.c; docs/tc6.md §3, §5). */
 	uint32_t config0, status0, status1, imask0, imask1;
@@ -261,6 +263,7 @@ void lan865x_emu__data_transfer(struct lan865x_emu *emu, const uint8_t *in, uint
 				size_t len, uint64_t t0);
 void lan865x_emu__irq_assert(struct lan865x_emu *emu);
 void lan865x_emu__irq_update(struct lan865x_emu *emu);
+void lan865x_emu__irq_sync(struct lan865x_emu *emu);
 unsigned lan865x_emu__tx_free(const struct lan865x_emu *emu);
 bool lan865x_emu__tx_waiting(const struct lan865x_emu *emu);
 bool lan865x_emu__tx_take_for_wire(struct lan865x_emu *emu, uint8_t *buf, size_t max, size_t *len,

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define EMU_KEYS "hz, rx-buf, setup-ns, mosi-ber, miso-ber, rev, irq, poll_us"
+#define EMU_KEYS "hz, rx-buf, setup-ns, mosi-ber, miso-ber, rev, irq, poll_us, slack_us"
 #define DEV_FORMS                                                                             \
 	"emu:lan8650[,key=value...] (keys: " EMU_KEYS ") or "                                 \
 	"spidev:/dev/spidevB.C,irq=/dev/gpiochipN:LINE|none[,key=value...] (keys: hz, mode, " \
@@ -138,6 +138,9 @@ static int cli_emu_key(const char *cmd, char *kv, struct cli_emu_spec *emu)
 	if (!strcmp(kv, "poll_us"))
 		return cli_emu_uint(cmd, kv, val, ETHDRV_SPIDEV_POLL_US_MIN,
 				    ETHDRV_SPIDEV_POLL_US_MAX, &emu->poll_us);
+	/* docs/design.md §4.2: how early a transfer may return, in us. */
+	if (!strcmp(kv, "slack_us"))
+		return cli_emu_uint(cmd, kv, val, 0, 10000, &emu->slack_us);
 	return cli_error(cmd, "device spec: unknown key '%s': use %s", kv, EMU_KEYS);
 }
 

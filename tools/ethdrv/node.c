@@ -164,6 +164,7 @@ static int node_bus_open(struct node *n)
 	ec.miso_ber = n->cfg.dev.emu.miso_ber;
 	ec.model = n->cfg.dev.emu.model;
 	ec.rev = n->cfg.dev.emu.rev;
+	ec.slack_ns = (uint64_t)n->cfg.dev.emu.slack_us * 1000;
 	ec.node_id = (uint8_t)n->cfg.index;
 	ec.seed = n->cfg.index + 1;
 	ec.realtime = true;
