@@ -4,14 +4,16 @@
  * the TC6 wire-format and register names they use, and the calls between
  * them. The public API and the documented assumptions are in lan865x_emu.h.
  *
- * The model is one device in five files, each owning one concern:
+ * The model is one device in seven files, each owning one concern:
  *   lan865x_emu.c         the device: create/free, the SPI slave entry
  *                         (one transfer, step by step), counters
  *   lan865x_emu_regs.c    the register table, its read/write dispatch, reset,
  *                         and control transactions (docs/tc6.md §1)
  *   lan865x_emu_chunks.c  data transactions (docs/tc6.md §2): the chunk
- *                         engine, the TX and RX buffers, footers and the
- *                         IRQ_N rules
+ *                         engine, footers and the IRQ_N rules
+ *   lan865x_emu_tx.c      the TX buffer: frame assembly, framing rules,
+ *                         the MAC's TX side, frames for the medium
+ *   lan865x_emu_rx.c      the RX buffer: frames stored, read by chunks
  *   lan865x_emu_faults.c  bit errors on MOSI/MISO and lan865x_emu_inject(),
  *                         the one point where faults enter
  *   lan865x_emu_port.c    the medium port (frames to and from the wire, the
@@ -264,6 +266,10 @@ void lan865x_emu__data_transfer(struct lan865x_emu *emu, const uint8_t *in, uint
 void lan865x_emu__irq_assert(struct lan865x_emu *emu);
 void lan865x_emu__irq_update(struct lan865x_emu *emu);
 void lan865x_emu__irq_sync(struct lan865x_emu *emu);
+
+/* lan865x_emu_tx.c */
+void lan865x_emu__tx_chunk(struct lan865x_emu *emu, uint32_t hdr, const uint8_t *p, unsigned cs,
+			   uint64_t t_end);
 unsigned lan865x_emu__tx_free(const struct lan865x_emu *emu);
 bool lan865x_emu__tx_waiting(const struct lan865x_emu *emu);
 bool lan865x_emu__tx_take_for_wire(struct lan865x_emu *emu, uint8_t *buf, size_t max, size_t *len,
@@ -272,6 +278,10 @@ void lan865x_emu__tx_left_wire(struct lan865x_emu *emu);
 void lan865x_emu__tx_protocol_error(struct lan865x_emu *emu);
 void lan865x_emu__loss_of_framing(struct lan865x_emu *emu);
 void lan865x_emu__tx_flush(struct lan865x_emu *emu);
+
+/* lan865x_emu_rx.c */
+uint32_t lan865x_emu__rx_fill_chunk(struct lan865x_emu *emu, uint8_t *out, unsigned cs,
+				    uint64_t t_vis, bool first);
 unsigned lan865x_emu__rx_chunks_pending(struct lan865x_emu *emu, uint64_t t_vis, unsigned cap);
 void lan865x_emu__rx_store(struct lan865x_emu *emu, const uint8_t *f, size_t len, bool fd,
 			   uint64_t t_end);

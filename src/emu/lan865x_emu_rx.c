@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: MIT
+/*
+ * LAN8650/1 model: the RX buffer. It owns the ring of frames the MAC stored
+ * and what the host reads of them chunk by chunk: where frames start and end
+ * in a chunk (CONFIG0.RFA, docs/tc6.md §2.4), when their data is visible,
+ * RCA, overflow (RXBOE) and flushes. The assumptions are listed in
+ * lan865x_emu.h.
+ */
+#include <string.h>
+
+#include "ethdrv/compiler.h"
+#include "lan865x_emu_priv.h"
+
+/* A position in the RX stream: frame @idx after the head, @off bytes sent. */
+struct rx_cursor {
+	unsigned idx;
+	size_t off;
+};
+
+/* One copy from an RX frame into a chunk payload. */
+struct rx_seg {
+	unsigned idx; /* frame after the head */
+	size_t off; /* from this byte */
+	size_t n; /* this many bytes */
+	size_t dst; /* to this payload offset */
+};
+
+/* Where the data of one RX chunk comes from, and its footer bits. */
+struct rx_plan {
+	uint32_t bits; /* DV/SV/SWO/FD/EV/EBO footer bits */
+	unsigned nseg; /* copy segments */
+	struct rx_seg seg[2]; /* rest of a frame, start of the next */
+};
+
+/* ---- RX buffer ---- */
+
+static struct lan865x_emu_rx_frame *rxq_at(struct lan865x_emu *emu, unsigned idx)
+{
+	return &emu->rxq[(emu->rxq_head + idx) % emu->rxq_slots];
+}
+
+static void rx_pop(struct lan865x_emu *emu)
+{
+	if (emu->rx_head_sent)
+		ethdrv_counter_inc(&emu->stats.rx_cut); /* the host saw its start, not its end */
+	emu->rxq_head = (emu->rxq_head + 1) % emu->rxq_slots;
+	emu->rxq_count--;
+	emu->rx_head_sent = 0;
+}
+
+/* CONFIG0.RFA: where the model may start an RX frame in a chunk (docs/tc6.md §2.4). */
+static unsigned rx_frame_alignment(const struct lan865x_emu *emu)
+{
+	return ETHDRV_FIELD_GET(CFG0_RFA, emu->config0);
+}
+
+/*
+ * Plan one RX chunk from cursor @c and advance it (docs/tc6.md §2.3, §2.4): first the
+ * rest of a frame in progress, then, if allowed, the start of the next
+ * visible frame (at word 0 only with ZARFE/CSARFE; without alignment also
+ * after an EV in the same chunk, as long as the new frame does not end in
+ * this chunk too, because a footer has one EV).
+ */
+static void rx_plan_chunk(struct lan865x_emu *emu, struct rx_cursor *c, unsigned cs, uint64_t t_vis,
+			  bool may_start, struct rx_plan *pl)
+{
+	size_t pos = 0, w, n;
+	struct lan865x_emu_rx_frame *f;
+
+	memset(pl, 0, sizeof(*pl));
+	if (c->idx < emu->rxq_count && c->off > 0) {
+		f = rxq_at(emu, c->idx);
+		n = ETHDRV_MIN(f->len - c->off, (size_t)cs);
+		pl->seg[pl->nseg++] = (struct rx_seg){ c->idx, c->off, n, 0 };
+		pl->bits |= DF_DV;
+		if (c->off + n < f->len) {
+			c->off += n;
+			return;
+		}
+		pl->bits |= DF_EV | ETHDRV_FIELD_PREP(DF_EBO, n - 1) | (f->fd ? DF_FD : 0);
+		c->idx++;
+		c->off = 0;
+		pos = n;
+	}
+	if (!may_start || c->idx >= emu->rxq_count)
+		return;
+	f = rxq_at(emu, c->idx);
+	w = (pos + 3) / 4;
+	if (f->t_end > t_vis || (pos > 0 && rx_frame_alignment(emu)) || 4 * w >= cs ||
+	    (pos > 0 && 4 * w + f->len <= cs))
+		return;
+	n = ETHDRV_MIN(f->len, cs - 4 * w);
+	pl->seg[pl->nseg++] = (struct rx_seg){ c->idx, 0, n, 4 * w };
+	pl->bits |= DF_DV | DF_SV | ETHDRV_FIELD_PREP(DF_SWO, w);
+	if (n < f->len) {
+		c->off = n;
+		return;
+	}
+	pl->bits |= DF_EV | ETHDRV_FIELD_PREP(DF_EBO, 4 * w + n - 1) | (f->fd ? DF_FD : 0);
+	c->idx++;
+}
+
+/* Chunks the host still has to read for frames visible at @t_vis, up to @cap. */
+unsigned lan865x_emu__rx_chunks_pending(struct lan865x_emu *emu, uint64_t t_vis, unsigned cap)
+{
+	struct rx_cursor c = { 0, emu->rx_head_sent };
+	struct rx_plan pl;
+	unsigned n = 0;
+
+	while (n < cap) {
+		rx_plan_chunk(emu, &c, lan865x_emu_payload_size(emu), t_vis, true, &pl);
+		if (!(pl.bits & DF_DV))
+			break;
+		n++;
+	}
+	return n;
+}
+
+/* RX buffer occupancy in chunks of the current payload size. */
+static unsigned rx_occupancy(struct lan865x_emu *emu)
+{
+	unsigned cs = lan865x_emu_payload_size(emu), occ = 0;
+
+	for (unsigned i = 0; i < emu->rxq_count; i++) {
+		size_t rem = rxq_at(emu, i)->len - (i == 0 ? emu->rx_head_sent : 0);
+
+		occ += (unsigned)((rem + cs - 1) / cs);
+	}
+	return occ;
+}
+
+/* Fill one RX payload (already zeroed) and return its footer bits. */
+uint32_t lan865x_emu__rx_fill_chunk(struct lan865x_emu *emu, uint8_t *out, unsigned cs,
+				    uint64_t t_vis, bool first)
+{
+	struct rx_cursor c = { 0, emu->rx_head_sent };
+	/* docs/tc6.md §2.4 CSARFE: a frame starts only in the first chunk of a transfer. */
+	bool may_start = !(rx_frame_alignment(emu) & RFA_CSARFE) || first;
+	struct rx_plan pl;
+
+	rx_plan_chunk(emu, &c, cs, t_vis, may_start, &pl);
+	for (unsigned i = 0; i < pl.nseg; i++) {
+		memcpy(out + pl.seg[i].dst, rxq_at(emu, pl.seg[i].idx)->data + pl.seg[i].off,
+		       pl.seg[i].n);
+		if (pl.seg[i].off == 0)
+			ethdrv_counter_inc(&emu->stats.rx_started);
+	}
+	for (unsigned i = 0; i < c.idx; i++) {
+		emu->rx_head_sent = 0; /* delivered, not cut */
+		rx_pop(emu);
+		ethdrv_counter_inc(&emu->stats.rx_delivered);
+	}
+	emu->rx_head_sent = c.off;
+	return pl.bits;
+}
+
+/* Store a frame the MAC accepted, or drop it with RXBOE if it does not fit (docs/tc6.md §3.4). */
+void lan865x_emu__rx_store(struct lan865x_emu *emu, const uint8_t *f, size_t len, bool fd,
+			   uint64_t t_end)
+{
+	unsigned cs = lan865x_emu_payload_size(emu);
+	unsigned cap = (unsigned)((uint64_t)emu->cfg.rx_buf_chunks * MAX_PAYLOAD / cs);
+	size_t hlen =
+		(emu->mac[MAC_NCFGR] & NCFGR_RFCS) ? len - 4 : len; /* docs/tc6.md §2.4 RFCS */
+	struct lan865x_emu_rx_frame *r;
+
+	if (lan865x_emu__take_rx_overflow(emu) || emu->rxq_count == emu->rxq_slots ||
+	    rx_occupancy(emu) + (hlen + cs - 1) / cs > cap) {
+		emu->status0 |= ST0_RXBOE;
+		ethdrv_counter_inc(&emu->stats.rx_dropped_overflow);
+		return;
+	}
+	r = rxq_at(emu, emu->rxq_count);
+	memcpy(r->data, f, hlen);
+	r->len = hlen;
+	r->fd = fd;
+	r->t_end = t_end;
+	emu->rxq_count++;
+	ethdrv_counter_inc(&emu->stats.rx_frames);
+	ethdrv_counter_add(&emu->stats.rx_bytes, hlen);
+}
+
+/* RXBOE on a stored frame: the head of the buffer is lost, even if partly read. */
+void lan865x_emu__rx_drop_head(struct lan865x_emu *emu)
+{
+	emu->status0 |= ST0_RXBOE;
+	ethdrv_counter_inc(&emu->stats.rx_dropped_overflow);
+	ethdrv_counter_inc(&emu->stats.rx_overflow_buffered);
+	rx_pop(emu);
+}
+
+void lan865x_emu__rx_flush(struct lan865x_emu *emu)
+{
+	if (emu->rx_head_sent)
+		ethdrv_counter_inc(&emu->stats.rx_cut);
+	ethdrv_counter_add(&emu->stats.rx_flushed, emu->rxq_count);
+	emu->rxq_head = 0;
+	emu->rxq_count = 0;
+	emu->rx_head_sent = 0;
+}
