@@ -107,8 +107,7 @@ struct oa_tc6;
 enum oa_tc6_cause {
 	OA_TC6_CAUSE_TXPE, /* STATUS0.TXPE */
 	OA_TC6_CAUSE_LOFE, /* STATUS0.LOFE */
-	OA_TC6_CAUSE_HDRE, /* STATUS0.HDRE */
-	OA_TC6_CAUSE_HDRB, /* footer HDRB */
+	OA_TC6_CAUSE_NOFOOTER, /* an all-zero footer: the device saw no data transaction */
 	OA_TC6_CAUSE_SYNC, /* footer SYNC=0 after it was 1 */
 	OA_TC6_CAUSE_RESETC, /* STATUS0.RESETC while running: spontaneous reset */
 	OA_TC6_CAUSE_STATUS1, /* STATUS1 RXNER/TXNER/FSMSTER */

@@ -19,6 +19,8 @@
 struct oa_tc6_poll_result {
 	unsigned tx_pkts; /* frames whose last chunk was accepted */
 	unsigned tx_bytes; /* their BQL bytes */
+	unsigned tx_dropped; /* frames the device dropped: a refused chunk cost them */
+	unsigned tx_dropped_bytes; /* their BQL bytes */
 	int rx_frames; /* frames reassembled (RX work) */
 };
 
@@ -89,7 +91,7 @@ static struct ethdrv_pkt *oa_tc6_tx_start_next(struct oa_tc6 *tc6)
 	pkt = ethdrv_pkt_queue_pop(&tc6->txq);
 	oa_tc6_mutex_unlock(&tc6->tx_lock);
 	if (pkt) {
-		pkt->flags &= ~OA_TC6_PKT_F_TX_STARTED;
+		pkt->flags &= ~(OA_TC6_PKT_F_TX_STARTED | OA_TC6_PKT_F_TX_REFUSED);
 		ethdrv_pkt_queue_push(&tc6->inflight, pkt);
 	}
 	return pkt;
@@ -116,6 +118,7 @@ static bool oa_tc6_tx_fill(struct oa_tc6 *tc6, unsigned i, uint8_t *slot, bool n
 	if (!pkt)
 		return false;
 	tc6->frame_starting_in_slot[i] = idx == 0 ? pkt : NULL;
+	tc6->frame_open_in_slot[i] = pkt;
 	n = oa_tc6_tx_chunks(pkt->len, tc6->cps);
 	off = idx * tc6->cps;
 	hdr = oa_tc6_tx_chunk_header(pkt->len, tc6->cps, idx);
@@ -185,21 +188,48 @@ static void oa_tc6_rx_account(struct oa_tc6 *tc6)
 	}
 }
 
-/* Complete the @k oldest inflight frames: their last chunk was accepted. */
+/* The device dropped @pkt (a refused chunk): count it, free it. */
+static void oa_tc6_tx_drop(struct oa_tc6 *tc6, struct ethdrv_pkt *pkt, struct oa_tc6_poll_result *r)
+{
+	r->tx_dropped++;
+	r->tx_dropped_bytes += pkt->len - tc6->tx_fcs_len;
+	ethdrv_counter_inc(&tc6->st.tx_refused);
+	if (pkt->flags & OA_TC6_PKT_F_TX_STARTED)
+		ethdrv_counter_inc(&tc6->st.tx_aborted_started);
+	ethdrv_pkt_free(pkt);
+}
+
+/*
+ * The @k oldest inflight frames had their last chunk accepted: complete
+ * them, or count them dropped where a refused chunk cost them. A frame left
+ * unfinished that a refused chunk cost is abandoned: the device dropped it
+ * and ignores its remaining chunks, so the next frame starts with a fresh
+ * SV (docs/tc6.md §2.4.1).
+ */
 static void oa_tc6_tx_complete(struct oa_tc6 *tc6, unsigned k, struct oa_tc6_poll_result *r)
 {
-	while (k--) {
-		struct ethdrv_pkt *pkt = ethdrv_pkt_queue_pop(&tc6->inflight);
+	struct ethdrv_pkt *pkt;
 
+	while (k--) {
+		pkt = ethdrv_pkt_queue_pop(&tc6->inflight);
+		if (pkt->flags & OA_TC6_PKT_F_TX_REFUSED) {
+			oa_tc6_tx_drop(tc6, pkt, r);
+			continue;
+		}
 		r->tx_pkts++;
 		r->tx_bytes += pkt->len - tc6->tx_fcs_len;
 		ethdrv_pkt_free(pkt);
+	}
+	pkt = tc6->inflight.tail;
+	if (tc6->tx_next_chunk && (pkt->flags & OA_TC6_PKT_F_TX_REFUSED)) {
+		ethdrv_pkt_queue_pop(&tc6->inflight);
+		tc6->tx_next_chunk = 0;
+		oa_tc6_tx_drop(tc6, pkt, r);
 	}
 }
 
 /* What the footers of one transfer said, together. */
 struct oa_tc6_footer_summary {
-	bool hdrb; /* some footer had HDRB */
 	bool absent; /* some footer word was all zero */
 	bool exst; /* some footer had EXST */
 	bool unsync; /* some footer had SYNC=0 */
@@ -224,6 +254,13 @@ static void oa_tc6_receive_chunk(struct oa_tc6 *tc6, unsigned i, bool norx,
 	 * with a bad header (a flipped DNC bit). */
 	if (tc6->frame_starting_in_slot[i] && word && !(ok && (f.hdrb || !f.sync)))
 		tc6->frame_starting_in_slot[i]->flags |= OA_TC6_PKT_F_TX_STARTED;
+	/* A refused chunk costs the frame open at the device then
+	 * (docs/tc6.md §2.4.1); no reset is needed for it. */
+	if (ok && f.hdrb) {
+		ethdrv_counter_inc(&tc6->st.hdrb);
+		if (tc6->frame_open_in_slot[i])
+			tc6->frame_open_in_slot[i]->flags |= OA_TC6_PKT_F_TX_REFUSED;
+	}
 	s->last_ok = ok;
 	s->absent |= !word;
 	if (!ok) {
@@ -233,7 +270,6 @@ static void oa_tc6_receive_chunk(struct oa_tc6 *tc6, unsigned i, bool norx,
 		return;
 	}
 	s->last = f;
-	s->hdrb |= f.hdrb;
 	s->exst |= f.exst;
 	s->unsync |= !f.sync;
 	if (f.dv)
@@ -265,8 +301,11 @@ static unsigned oa_tc6_build_chunks(struct oa_tc6 *tc6, unsigned rx_budget, unsi
 		n++;
 	}
 	ethdrv_counter_add(&tc6->st.chunks_tx, n);
-	for (unsigned i = n; i < OA_TC6_XFER_CAP_MAX; i++)
+	for (unsigned i = n; i < OA_TC6_XFER_CAP_MAX; i++) {
 		tc6->frame_starting_in_slot[i] = NULL;
+		/* An empty chunk after a frame left unfinished (no credits). */
+		tc6->frame_open_in_slot[i] = tc6->tx_next_chunk ? tc6->inflight.tail : NULL;
+	}
 	/* 2. Empty chunks to pull RCA (within the RX budget), or one to release
 	 * IRQ_N (docs/tc6.md §2.5, §2.7). */
 	want = ETHDRV_MIN(tc6->rx_chunks_available, rx_budget);
@@ -309,10 +348,12 @@ static int oa_tc6_data_transfer(struct oa_tc6 *tc6, unsigned rx_budget,
 	/* A fault seen in this transfer may have cost its TX chunks: they stay
 	 * inflight and the recovery aborts them; tx_aborted_started says how
 	 * many of them the device had taken (and counts itself). No footer at
-	 * all means the device did not see a data transaction: recover too. */
-	if (s.hdrb || s.absent) {
-		ethdrv_counter_inc(s.hdrb ? &tc6->st.hdrb : &tc6->st.footers_absent);
-		oa_tc6_schedule_recovery(tc6, OA_TC6_CAUSE_HDRB);
+	 * all means the device did not see a data transaction: recover. A
+	 * refused chunk (HDRB) needs no reset: its frame is dropped at
+	 * completion (docs/tc6.md §2.4.1). */
+	if (s.absent) {
+		ethdrv_counter_inc(&tc6->st.footers_absent);
+		oa_tc6_schedule_recovery(tc6, OA_TC6_CAUSE_NOFOOTER);
 	} else if (s.unsync && tc6->synced) {
 		ethdrv_counter_inc(&tc6->st.sync_lost);
 		oa_tc6_schedule_recovery(tc6, OA_TC6_CAUSE_SYNC);
@@ -406,8 +447,9 @@ static void oa_tc6_poll_finish(struct oa_tc6 *tc6, struct ethdrv_pkt_queue *rxq,
 
 	while ((pkt = ethdrv_pkt_queue_pop(rxq)))
 		ethdrv_netdev_receive(dev, pkt);
-	if (r->tx_pkts)
-		ethdrv_netdev_tx_completed(dev, r->tx_pkts, r->tx_bytes);
+	if (r->tx_pkts || r->tx_dropped)
+		ethdrv_netdev_tx_completed_dropped(dev, r->tx_pkts, r->tx_bytes, r->tx_dropped,
+						   r->tx_dropped_bytes);
 	if ((__atomic_load_n(&dev->txq.state, __ATOMIC_ACQUIRE) & ETHDRV_TXQ_DRV_XOFF) &&
 	    oa_tc6_txq_count(tc6) < tc6->txq_max / 2 + 1)
 		ethdrv_netdev_tx_wake(dev);

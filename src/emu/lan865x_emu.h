@@ -68,9 +68,18 @@
  *   tx_dropped_oversize). Frames completed while NCR.TXEN=0 are dropped
  *   (tx_dropped_disabled). NCR.LBL (loopback) is not modelled.
  * - TX protocol errors (STATUS0.TXPE, docs/tc6.md §3.4 trigger unverified):
- *   DV=1 with no frame in progress and no SV; SV while a frame is in progress
- *   (unless EV ends it earlier in the same chunk); EV with no frame in
- *   progress. The frame in progress is dropped and the chunk ignored.
+ *   DV=1 with no frame in progress and no SV; EV with no frame in progress:
+ *   the chunk is ignored. SV while a frame is in progress (unless EV ends it
+ *   earlier in the same chunk): the frame in progress is dropped and the new
+ *   frame starts with this chunk (docs/tc6.md §2.4.1: the facts are silent,
+ *   so only the open frame is lost); cfg.sv_open = IGNORE refuses the SV
+ *   chunk as well, so the new frame is lost too.
+ * - A refused chunk (bad header parity, footer HDRB): the frame being
+ *   assembled is dropped (tx_dropped_protocol) and further DV chunks are
+ *   ignored, without TXPE, up to the next SV (an EV ends the ignoring): the
+ *   chip cannot tell whether the refused chunk carried frame data, and the
+ *   datasheet has it ignore the rest of a frame it dropped for a TX underrun
+ *   (docs/tc6.md §2.4.1).
  * - TXBOE: a DV=1 chunk with no free TX chunk is dropped; the rest of that
  *   frame is discarded up to its EV (counted once, no TXPE cascade).
  * - A chunk that carries the end of frame n and the start of frame n+1 is
@@ -80,8 +89,9 @@
  *   processed; the trailing partial chunk is ignored (MISO zeros for it), the
  *   TX frame in progress is dropped and STATUS0.LOFE is set.
  * - A chunk with bad header parity (or DNC=0 inside a data transfer) gets a
- *   footer with HDRB=1 and DV=0; no TX or RX data moves in it; STATUS0.HDRE.
- *   Only chunks with a good header release IRQ_N.
+ *   footer with HDRB=1 and DV=0; no TX or RX data moves in it (the RX data it
+ *   would have carried comes in the next chunk); STATUS0.HDRE. Only chunks
+ *   with a good header release IRQ_N.
  * - A control transfer whose length does not match LEN (8+4N / 8+8N bytes):
  *   register i is written only if its data word (and complement) arrived
  *   completely, reads fill what fits, bytes beyond the expected length read 0;
@@ -145,6 +155,15 @@
 
 struct lan865x_emu;
 
+/* What an SV chunk does while a TX frame is in progress (docs/tc6.md §2.4.1). */
+enum lan865x_emu_sv_open {
+	/* TXPE, the open frame is dropped, the new frame starts (default). */
+	LAN865X_EMU_SV_OPEN_RESTART,
+	/* TXPE, the open frame is dropped and the SV chunk refused too: the new
+	 * frame is lost (the model's behaviour before issue 10). */
+	LAN865X_EMU_SV_OPEN_IGNORE,
+};
+
 struct lan865x_emu_config {
 	uint32_t spi_hz; /* SCLK; default 25000000 (docs/tc6.md §1.1) */
 	uint32_t
@@ -164,6 +183,7 @@ struct lan865x_emu_config {
 	uint8_t rev; /* DEVID revision: 2 = B1 (default), 1 = B0 */
 	int8_t trim_offset1; /* AN1760 indirect 0x04, -16..15; default -3 (docs/tc6.md §5.3) */
 	int8_t trim_offset2; /* AN1760 indirect 0x08, -16..15; default +2 */
+	enum lan865x_emu_sv_open sv_open; /* SV while a frame is open; default RESTART */
 };
 
 /* Faults that can be injected (docs/design.md §5); each is counted. */

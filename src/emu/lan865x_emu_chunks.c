@@ -117,6 +117,8 @@ static void data_chunk(struct lan865x_emu *emu, const uint8_t *in, uint8_t *out,
 	if (!lan865x_emu_parity_ok(hdr) || !(hdr & HDR_DNC)) {
 		emu->status0 |= ST0_HDRE; /* docs/tc6.md §2.3 HDRB: the chunk is not accepted */
 		ethdrv_counter_inc(&emu->stats.hdr_errors);
+		if (enabled)
+			lan865x_emu__tx_refused_chunk(emu); /* docs/tc6.md §2.4.1 */
 		lan865x_emu_put_be32(out, cs + 4, cs, data_footer(emu, true, 0, t_start));
 		return;
 	}

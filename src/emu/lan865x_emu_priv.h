@@ -181,6 +181,7 @@ struct lan865x_emu {
 	struct {
 		bool active; /* a frame is in progress */
 		bool cut_by_overflow; /* a chunk of it was refused (TXBOE): drop it at EV */
+		bool discarding; /* after a refused chunk: ignore DV chunks up to an SV */
 		size_t len; /* bytes received (may exceed what is stored) */
 		unsigned chunks; /* TX buffer chunks charged to it */
 		uint8_t buf[TX_ASM_MAX];
@@ -270,6 +271,7 @@ void lan865x_emu__irq_sync(struct lan865x_emu *emu);
 /* lan865x_emu_tx.c */
 void lan865x_emu__tx_chunk(struct lan865x_emu *emu, uint32_t hdr, const uint8_t *p, unsigned cs,
 			   uint64_t t_end);
+void lan865x_emu__tx_refused_chunk(struct lan865x_emu *emu);
 unsigned lan865x_emu__tx_free(const struct lan865x_emu *emu);
 bool lan865x_emu__tx_waiting(const struct lan865x_emu *emu);
 bool lan865x_emu__tx_take_for_wire(struct lan865x_emu *emu, uint8_t *buf, size_t max, size_t *len,

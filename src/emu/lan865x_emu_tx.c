@@ -134,6 +134,52 @@ static void tx_refuse(struct lan865x_emu *emu, bool sv)
 	}
 }
 
+/*
+ * A refused chunk (bad header parity, footer HDRB, docs/tc6.md §2.3): the
+ * chip cannot tell whether it carried frame data, so the frame being
+ * assembled is dropped and the rest of whatever frame the chunk belonged to
+ * is ignored up to the next SV, without TXPE (docs/tc6.md §2.4.1).
+ */
+void lan865x_emu__tx_refused_chunk(struct lan865x_emu *emu)
+{
+	tx_abort(emu, &emu->stats.tx_dropped_protocol);
+	emu->tx_assembly.discarding = true;
+}
+
+/*
+ * Begin a frame at byte @start of the chunk @p: all of it when it ends in
+ * this chunk (@ev, last byte at @ebo), else its first part. @charge: the
+ * chunk counts against the frame's credits (not when it also ended the
+ * frame before, which holds it).
+ */
+static void tx_begin(struct lan865x_emu *emu, const uint8_t *p, unsigned cs, size_t start, bool ev,
+		     size_t ebo, bool ovf, bool charge, uint64_t t_end)
+{
+	tx_start(emu, ovf);
+	emu->tx_assembly.chunks = charge && !ovf;
+	if (!ev) {
+		tx_append(emu, p + start, cs - start);
+		return;
+	}
+	tx_append(emu, p + start, ebo + 1 - start);
+	tx_finish(emu, t_end);
+}
+
+/*
+ * SV while a frame is in progress (no EV before it in the chunk): TXPE and
+ * the open frame is dropped; by default the new frame starts here
+ * (docs/tc6.md §2.4.1), with cfg.sv_open = LAN865X_EMU_SV_OPEN_IGNORE its SV
+ * chunk is refused too (the model's behaviour before issue 10).
+ */
+static void tx_sv_while_open(struct lan865x_emu *emu, const uint8_t *p, unsigned cs, size_t start,
+			     bool ev, size_t ebo, bool ovf, uint64_t t_end)
+{
+	if (emu->cfg.sv_open == LAN865X_EMU_SV_OPEN_IGNORE)
+		return tx_refuse(emu, true);
+	lan865x_emu__tx_protocol_error(emu);
+	tx_begin(emu, p, cs, start, ev, ebo, ovf, true, t_end);
+}
+
 /* One DV=1 TX chunk (docs/tc6.md §2.2, §2.4, §2.5). */
 void lan865x_emu__tx_chunk(struct lan865x_emu *emu, uint32_t hdr, const uint8_t *p, unsigned cs,
 			   uint64_t t_end)
@@ -153,10 +199,17 @@ void lan865x_emu__tx_chunk(struct lan865x_emu *emu, uint32_t hdr, const uint8_t 
 		emu->status0 |= ST0_TXBOE;
 		ethdrv_counter_inc(&emu->stats.txboe);
 	}
-	/* 3. Framing rules (docs/tc6.md §3.4 TXPE, triggers per lan865x_emu.h). */
+	/* 3. After a refused chunk, the rest of its frame is ignored up to an SV. */
+	if (emu->tx_assembly.discarding) {
+		emu->tx_assembly.discarding = !sv && !ev;
+		if (sv)
+			tx_begin(emu, p, cs, start, ev && !ends_cur, ebo, ovf, true, t_end);
+		return;
+	}
+	/* 4. Framing rules (docs/tc6.md §3.4 TXPE, triggers per lan865x_emu.h). */
 	if (emu->tx_assembly.active) {
 		if (sv && !ends_cur)
-			return tx_refuse(emu, true);
+			return tx_sv_while_open(emu, p, cs, start, ev, ebo, ovf, t_end);
 		emu->tx_assembly.cut_by_overflow |= ovf;
 		emu->tx_assembly.chunks += !ovf;
 		if (!ends_cur) {
@@ -165,22 +218,13 @@ void lan865x_emu__tx_chunk(struct lan865x_emu *emu, uint32_t hdr, const uint8_t 
 		}
 		tx_append(emu, p, ebo + 1);
 		tx_finish(emu, t_end);
-		if (!sv)
-			return;
-		tx_start(emu, ovf);
-		tx_append(emu, p + start, cs - start);
+		if (sv)
+			tx_begin(emu, p, cs, start, false, 0, ovf, false, t_end);
 		return;
 	}
 	if (!sv || ends_cur)
 		return tx_refuse(emu, sv);
-	tx_start(emu, ovf);
-	emu->tx_assembly.chunks = !ovf;
-	if (!ev) {
-		tx_append(emu, p + start, cs - start);
-		return;
-	}
-	tx_append(emu, p + start, ebo + 1 - start);
-	tx_finish(emu, t_end);
+	tx_begin(emu, p, cs, start, ev, ebo, ovf, true, t_end);
 }
 
 void lan865x_emu__tx_flush(struct lan865x_emu *emu)
@@ -191,6 +235,7 @@ void lan865x_emu__tx_flush(struct lan865x_emu *emu)
 	ethdrv_counter_add(&emu->stats.tx_flushed, lost);
 	emu->tx_on_wire_at_reset += emu->txq_on_wire;
 	tx_abort(emu, NULL);
+	emu->tx_assembly.discarding = false;
 	emu->txq_head = 0;
 	emu->txq_count = 0;
 	emu->txq_on_wire = 0;

@@ -2,8 +2,11 @@
 /*
  * The lan865x driver against the LAN8650 model where the model follows the
  * chip more closely (issue 10, sections 1 and 6): no RX byte reaches the
- * host before its physical time in real-time mode (docs/design.md §4.2).
- * The pair of nodes: tests/helpers/tc6_pair.h.
+ * host before its physical time in real-time mode (docs/design.md §4.2);
+ * refused chunks cost their frame and no reset, and a frame the chip holds
+ * open when the next SV comes is accounted for under both SV behaviours of
+ * the model (docs/tc6.md §2.4.1, docs/accounting.md §3). The pair of nodes:
+ * tests/helpers/tc6_pair.h.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -13,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "drivers/oa_tc6.h"
 #include "tc6_pair.h"
 
 #define CHUNK 68u /* 64-byte payload + header/footer word (docs/tc6.md §2.1) */
@@ -49,7 +53,7 @@ static int timed_transfer(void *ctx, const uint8_t *tx, uint8_t *rx, size_t len)
 	int ret = ethdrv_spi_transfer(&nd->model_bus, tx, rx, len);
 	uint64_t back = ethdrv_now_ns(), bus_end = lan865x_emu_bus_time(nd->emu);
 
-	if (ret || !carries_rx_data(tx, rx, len))
+	if (ret || !tm || !carries_rx_data(tx, rx, len))
 		return ret;
 	tm->rx_xfers++;
 	if (back < bus_end) {
@@ -61,11 +65,14 @@ static int timed_transfer(void *ctx, const uint8_t *tx, uint8_t *rx, size_t len)
 
 static const struct ethdrv_spi_ops timed_ops = { .transfer = timed_transfer };
 
-static uint64_t model_slack_ns; /* the slack the next real-time pair's models get */
+/* What the next pair's models get. */
+static uint64_t model_slack_ns;
+static enum lan865x_emu_sv_open model_sv_open;
 
-static void with_slack(struct lan865x_emu_config *cfg, unsigned idx)
+static void tweak_models(struct lan865x_emu_config *cfg, unsigned idx)
 {
 	cfg->slack_ns = model_slack_ns;
+	cfg->sv_open = model_sv_open;
 	(void)idx;
 }
 
@@ -74,7 +81,7 @@ static void timed_run(uint64_t slack_ns, struct timing *tm)
 {
 	static uint16_t lens[40];
 	struct pair_opts o = {
-		.cps = 64, .realtime = true, .emu_cfg = with_slack, .bus_ops = &timed_ops
+		.cps = 64, .realtime = true, .emu_cfg = tweak_models, .bus_ops = &timed_ops
 	};
 	struct timing unused = { 0 };
 	struct fixture *f;
@@ -117,10 +124,185 @@ static void test_rx_not_before_bus_time(void **state)
 	(void)state;
 }
 
+#define FTR_HDR_SV (1u << 20) /* data header bits (docs/tc6.md §2.2) */
+#define HDR_EV (1u << 14)
+#define HDR_EBO (0x3Fu << 8)
+#define HDR_DV (1u << 21)
+
+static uint32_t odd_parity(uint32_t w)
+{
+	w &= ~1u;
+	return w | (__builtin_popcount(w) % 2 ? 0u : 1u);
+}
+
+/* What node A's header-changing bus does and did. */
+struct ev_eraser {
+	bool armed; /* erase the next EV that ends a frame begun earlier */
+	unsigned erased; /* done */
+};
+
+/*
+ * The model's bus, where one EV vanishes: the next data header that ends a
+ * frame begun in an earlier chunk goes out as a middle chunk (with good
+ * parity: two flipped bits, which parity cannot see, docs/tc6.md §1.3). The
+ * chip then still holds that frame open when the next frame's SV comes.
+ */
+static int ev_erasing_transfer(void *ctx, const uint8_t *tx, uint8_t *rx, size_t len)
+{
+	static uint8_t mosi[OA_TC6_XFER_CAP_MAX * CHUNK];
+	struct node *nd = ctx;
+	struct ev_eraser *e = nd->user;
+
+	if (e && e->armed && len <= sizeof(mosi) && len % CHUNK == 0 && (be32(tx) >> 31)) {
+		memcpy(mosi, tx, len);
+		for (size_t k = 0; k < len && e->armed; k += CHUNK) {
+			uint32_t h = be32(mosi + k);
+
+			if ((h & HDR_DV) && (h & HDR_EV) && !(h & FTR_HDR_SV)) {
+				h = odd_parity(h & ~(HDR_EV | HDR_EBO));
+				for (int b = 0; b < 4; b++)
+					mosi[k + (size_t)b] = (uint8_t)(h >> (24 - 8 * b));
+				e->armed = false;
+				e->erased++;
+			}
+		}
+		tx = mosi;
+	}
+	return ethdrv_spi_transfer(&nd->model_bus, tx, rx, len);
+}
+
+static const struct ethdrv_spi_ops ev_erasing_ops = { .transfer = ev_erasing_transfer };
+
+/* Lengths of the test flows: one to 24 chunks. */
+static unsigned fill_lens(uint16_t *lens, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		lens[i] = (uint16_t)(60 + (i * 211) % 1455);
+	return n;
+}
+
+/*
+ * A frame the chip holds open when the next frame's SV comes (its EV lost
+ * on MOSI without a parity error): under both SV behaviours of the model
+ * (docs/tc6.md §2.4.1) every frame is still accounted for, exactly
+ * (docs/accounting.md §3): those the driver counted as sent are in the
+ * chip's started and dropped counters, and the TXPE brings a recovery.
+ */
+static void run_sv_while_open(enum lan865x_emu_sv_open mode)
+{
+	static uint16_t lens[120];
+	struct pair_opts o = { .cps = 64, .emu_cfg = tweak_models, .bus_ops = &ev_erasing_ops };
+	struct ev_eraser ea = { 0 }, eb = { 0 };
+	uint64_t drops0, dropped0;
+	struct lan865x_emu_stats st;
+	struct fixture *f;
+	struct flow fl;
+	void *state;
+
+	model_sv_open = mode;
+	model_slack_ns = 0;
+	pair_setup(&state, &o);
+	f = state;
+	f->n[0].user = &ea;
+	f->n[1].user = &eb;
+	drops0 = exact_drops(&f->n[0], &f->n[1]);
+	flow_init(&fl, &f->n[0], &f->n[1], lens, fill_lens(lens, ETHDRV_ARRAY_SIZE(lens)));
+	for (unsigned k = 0; k < 4; k++) {
+		fl.n = (k + 1) * 30;
+		ea.armed = true;
+		flows_run(f, &fl, 1, 8, 200);
+	}
+	lan865x_emu_get_stats(f->n[0].emu, &st);
+	dropped0 = ethdrv_counter_get(&st.tx_dropped_protocol);
+	print_message("sv_open %d: %u EVs erased, %u sent, %u delivered, txpe %llu, "
+		      "dropped_protocol %llu, recoveries %llu\n",
+		      (int)mode, ea.erased, fl.sent, fl.rcvd,
+		      (unsigned long long)ethdrv_counter_get(&st.txpe),
+		      (unsigned long long)dropped0,
+		      (unsigned long long)stat(&f->n[0], "recoveries"));
+	assert_int_equal(ea.erased, 4);
+	assert_int_equal(fl.bad, 0);
+	assert_true(ethdrv_counter_get(&st.txpe) >= 4);
+	assert_true(dropped0 >= (mode == LAN865X_EMU_SV_OPEN_IGNORE ? 8u : 4u));
+	assert_int_equal(fl.sent, fl.rcvd + exact_drops(&f->n[0], &f->n[1]) - drops0);
+	assert_traffic(f);
+	pair_teardown(&state);
+}
+
+static void test_sv_while_open_restart(void **state)
+{
+	run_sv_while_open(LAN865X_EMU_SV_OPEN_RESTART);
+	(void)state;
+}
+
+static void test_sv_while_open_ignore(void **state)
+{
+	run_sv_while_open(LAN865X_EMU_SV_OPEN_IGNORE);
+	(void)state;
+}
+
+/*
+ * Header parity errors on A's chunks all through a flow, under both SV
+ * behaviours: each refused chunk costs the frame open then and nothing
+ * else, no reset; every frame is accounted for, exactly.
+ */
+static void run_refused_chunks(enum lan865x_emu_sv_open mode)
+{
+	static uint16_t lens[400];
+	struct pair_opts o = { .cps = 64, .emu_cfg = tweak_models };
+	struct fixture *f;
+	struct node *a;
+	struct flow fl;
+	uint64_t drops0;
+	void *state;
+
+	model_sv_open = mode;
+	model_slack_ns = 0;
+	pair_setup(&state, &o);
+	f = state;
+	a = &f->n[0];
+	drops0 = exact_drops(a, &f->n[1]);
+	flow_init(&fl, a, &f->n[1], lens, fill_lens(lens, ETHDRV_ARRAY_SIZE(lens)));
+	for (unsigned k = 0; k < 40; k++) {
+		fl.n = (k + 1) * 10;
+		assert_int_equal(lan865x_emu_inject(a->emu, LAN865X_EMU_FAULT_HDR_PARITY), 0);
+		flows_run(f, &fl, 1, 8, 100);
+	}
+	print_message("sv_open %d: %u sent, %u delivered, hdrb %llu, tx_refused %llu, "
+		      "recoveries %llu\n",
+		      (int)mode, fl.sent, fl.rcvd, (unsigned long long)stat(a, "hdrb"),
+		      (unsigned long long)stat(a, "tx_refused"),
+		      (unsigned long long)stat(a, "recoveries"));
+	assert_int_equal(fl.bad, 0);
+	assert_int_equal(stat(a, "recoveries"), 0);
+	assert_true(stat(a, "hdrb") >= 20);
+	assert_true(stat(a, "tx_refused") >= 1);
+	assert_true(fl.rcvd >= fl.n - stat(a, "tx_refused"));
+	assert_int_equal(fl.sent, fl.rcvd + exact_drops(a, &f->n[1]) - drops0);
+	assert_traffic(f);
+	pair_teardown(&state);
+}
+
+static void test_refused_chunks_restart(void **state)
+{
+	run_refused_chunks(LAN865X_EMU_SV_OPEN_RESTART);
+	(void)state;
+}
+
+static void test_refused_chunks_ignore(void **state)
+{
+	run_refused_chunks(LAN865X_EMU_SV_OPEN_IGNORE);
+	(void)state;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rx_not_before_bus_time),
+		cmocka_unit_test(test_sv_while_open_restart),
+		cmocka_unit_test(test_sv_while_open_ignore),
+		cmocka_unit_test(test_refused_chunks_restart),
+		cmocka_unit_test(test_refused_chunks_ignore),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

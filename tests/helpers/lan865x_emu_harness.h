@@ -172,21 +172,29 @@ struct emu_fixture {
 	uint8_t tx[8192], rx[8192];
 };
 
-static inline int fixture_make(void **state, unsigned rx_buf_chunks)
+/* A fixture whose model has @cfg (realtime must be false). */
+static inline int fixture_make_cfg(void **state, const struct lan865x_emu_config *cfg)
 {
-	struct lan865x_emu_config cfg;
 	struct emu_fixture *t = calloc(1, sizeof(*t));
 
 	assert_non_null(t);
-	lan865x_emu_config_default(&cfg);
-	cfg.realtime = false;
-	if (rx_buf_chunks)
-		cfg.rx_buf_chunks = rx_buf_chunks;
-	assert_int_equal(lan865x_emu_new(&cfg, &t->emu), 0);
+	assert_false(cfg->realtime);
+	assert_int_equal(lan865x_emu_new(cfg, &t->emu), 0);
 	t->fm.base.ops = &fm_ops;
 	assert_int_equal(lan865x_emu_attach(t->emu, &t->fm.base, 0), 0);
 	*state = t;
 	return 0;
+}
+
+static inline int fixture_make(void **state, unsigned rx_buf_chunks)
+{
+	struct lan865x_emu_config cfg;
+
+	lan865x_emu_config_default(&cfg);
+	cfg.realtime = false;
+	if (rx_buf_chunks)
+		cfg.rx_buf_chunks = rx_buf_chunks;
+	return fixture_make_cfg(state, &cfg);
 }
 
 static inline int fixture_setup(void **state)

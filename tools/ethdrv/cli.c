@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define EMU_KEYS "hz, rx-buf, setup-ns, mosi-ber, miso-ber, rev, irq, poll_us, slack_us"
+#define EMU_KEYS "hz, rx-buf, setup-ns, mosi-ber, miso-ber, rev, irq, poll_us, slack_us, sv-open"
 #define DEV_FORMS                                                                             \
 	"emu:lan8650[,key=value...] (keys: " EMU_KEYS ") or "                                 \
 	"spidev:/dev/spidevB.C,irq=/dev/gpiochipN:LINE|none[,key=value...] (keys: hz, mode, " \
@@ -141,6 +141,16 @@ static int cli_emu_key(const char *cmd, char *kv, struct cli_emu_spec *emu)
 	/* docs/design.md §4.2: how early a transfer may return, in us. */
 	if (!strcmp(kv, "slack_us"))
 		return cli_emu_uint(cmd, kv, val, 0, 10000, &emu->slack_us);
+	/* docs/tc6.md §2.4.1: what the model does with an SV while a frame is open. */
+	if (!strcmp(kv, "sv-open")) {
+		emu->sv_open_ignore = !strcmp(val, "ignore");
+		return emu->sv_open_ignore || !strcmp(val, "restart") ?
+			       0 :
+			       cli_error(
+				       cmd,
+				       "device spec: sv-open: bad value '%s': use restart or ignore",
+				       val);
+	}
 	return cli_error(cmd, "device spec: unknown key '%s': use %s", kv, EMU_KEYS);
 }
 
