@@ -11,6 +11,7 @@
 #include "oa_tc6_priv.h"
 
 #define OA_TC6_ROUNDS_MAX 8 /* transfers per poll before yielding */
+#define OA_TC6_RX_STALL_XFERS 8 /* transfers with RCA > 0 and no RX data: RX halted */
 #define OA_TC6_FCS_RESIDUE 0x2144DF1Cu /* CRC-32 over a frame and its good FCS */
 #define OA_TC6_MIN_FRAME (ETHDRV_ETH_ZLEN + ETHDRV_ETH_FCS_LEN)
 #define OA_TC6_MAX_FRAME 1536 /* NCFGR.MAXFS, with FCS (docs/tc6.md §2.4) */
@@ -233,6 +234,8 @@ struct oa_tc6_footer_summary {
 	bool absent; /* some footer word was all zero */
 	bool exst; /* some footer had EXST */
 	bool unsync; /* some footer had SYNC=0 */
+	bool all_ok; /* every footer passed parity and none had HDRB */
+	bool rx_data; /* some good footer had DV */
 	bool last_ok; /* the last footer passed parity */
 	struct oa_tc6_footer last; /* the last good footer */
 };
@@ -263,6 +266,7 @@ static void oa_tc6_receive_chunk(struct oa_tc6 *tc6, unsigned i, bool norx,
 	}
 	s->last_ok = ok;
 	s->absent |= !word;
+	s->all_ok &= ok && !f.hdrb;
 	if (!ok) {
 		ethdrv_counter_inc(&tc6->st.footer_parity_errors);
 		if (!norx) /* a NORX chunk carried no RX data for sure */
@@ -274,6 +278,7 @@ static void oa_tc6_receive_chunk(struct oa_tc6 *tc6, unsigned i, bool norx,
 	s->unsync |= !f.sync;
 	if (f.dv)
 		ethdrv_counter_inc(&tc6->st.chunks_rx);
+	s->rx_data |= f.dv;
 	r->rx_frames += (int)oa_tc6_rx_chunk(&tc6->rx, p, tc6->cps, &f, true, oa_tc6_rx_emit, tc6);
 }
 
@@ -323,11 +328,31 @@ static unsigned oa_tc6_build_chunks(struct oa_tc6 *tc6, unsigned rx_budget, unsi
 	return n;
 }
 
+/*
+ * RX data that never comes: the last footer said RCA > 0, this transfer
+ * asked for RX data (NORX=0) and every footer was good, yet none carried
+ * any. After OA_TC6_RX_STALL_XFERS such transfers in a row the device's RX
+ * path has halted (errata s3, docs/tc6.md §5.6): recover.
+ */
+static void oa_tc6_rx_stall_check(struct oa_tc6 *tc6, unsigned rca_before, unsigned rx_asked,
+				  const struct oa_tc6_footer_summary *s)
+{
+	if (!rca_before || !rx_asked || !s->all_ok || s->rx_data) {
+		tc6->rx_stalls = 0;
+		return;
+	}
+	if (++tc6->rx_stalls < OA_TC6_RX_STALL_XFERS)
+		return;
+	tc6->rx_stalls = 0;
+	oa_tc6_schedule_recovery(tc6, OA_TC6_CAUSE_RXSTALL);
+}
+
 /* One data transfer and its footers. Bus lock held. Returns 0 or -EIO. */
 static int oa_tc6_data_transfer(struct oa_tc6 *tc6, unsigned rx_budget,
 				struct oa_tc6_poll_result *r)
 {
-	struct oa_tc6_footer_summary s = { 0 };
+	struct oa_tc6_footer_summary s = { .all_ok = true };
+	unsigned rca_before = tc6->rx_chunks_available;
 	unsigned frames_ending, n = oa_tc6_build_chunks(tc6, rx_budget, &frames_ending);
 	int ret;
 
@@ -360,6 +385,7 @@ static int oa_tc6_data_transfer(struct oa_tc6 *tc6, unsigned rx_budget,
 	} else if (s.exst) {
 		oa_tc6_handle_exst(tc6);
 	}
+	oa_tc6_rx_stall_check(tc6, rca_before, ETHDRV_MIN(n, rx_budget), &s);
 	if (!tc6->recover_pending)
 		oa_tc6_tx_complete(tc6, frames_ending, r);
 	return 0;

@@ -123,6 +123,7 @@ struct oa_tc6 {
 	bool rxboe_log; /* RXBOE logs (atomic) */
 	bool running; /* opened and not stopped (atomic) */
 	unsigned config_check_ms; /* configuration check period, 0 = off (atomic) */
+	uint32_t config0_knobs; /* CONFIG0 ZARFE, RXCTE, TXCTE the knobs ask for (atomic) */
 	uint64_t poll_ns; /* no IRQ line: the watchdog polls this often */
 	/* Set by oa_tc6_probe() before the first open, then fixed. */
 	unsigned tx_fcs_len; /* FCS bytes the host appends: 4 with TXFCSVE, else 0 */
@@ -140,6 +141,7 @@ struct oa_tc6 {
 	bool must_send_chunk;
 	unsigned tx_credits; /* TXC from the last good footer or BUFSTS */
 	unsigned rx_chunks_available; /* RCA from the last good footer or BUFSTS */
+	unsigned rx_stalls; /* transfers in a row that got no RX data RCA promised */
 	struct ethdrv_pkt_queue inflight; /* frames with chunks on the wire, oldest first */
 	unsigned tx_next_chunk; /* index of inflight.tail's next chunk; 0 = it is complete */
 	struct ethdrv_pkt_queue rx_ready; /* good frames to deliver after unlocking */
@@ -228,6 +230,8 @@ void oa_tc6_watchdog(struct ethdrv_timer *t);
 int oa_tc6_register_stats(struct oa_tc6 *tc6);
 /* Store the IMASK0 policy and write it if the device runs. */
 int oa_tc6_apply_imask(struct oa_tc6 *tc6, uint32_t mask);
+/* "0"/"1" (also "off"/"on") to a bool. */
+int oa_tc6_parse_bool(const char *value, bool *out);
 /* Unsigned decimal in [lo, hi]. */
 int oa_tc6_parse_uint(const char *value, unsigned lo, unsigned hi, unsigned *out);
 /* A string knob value into @buf; -ENOSPC on truncation. */

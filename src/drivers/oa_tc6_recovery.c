@@ -17,7 +17,8 @@ ETHDRV_LOG_MODULE(oa_tc6);
 #define OA_TC6_BACKOFF_MAX_NS (3200ull * 1000 * 1000)
 
 static const char *const oa_tc6_cause_names[OA_TC6_CAUSE_NR] = {
-	"txpe", "lofe", "nofooter", "sync", "resetc", "status1", "ctrl", "bus", "config", "user",
+	"txpe", "lofe", "nofooter", "sync",    "resetc", "status1",
+	"ctrl", "bus",	"config",   "rxstall", "user",
 };
 
 /* Request a recovery; the first cause wins until it ran. Bus lock held. */

@@ -52,6 +52,7 @@ const struct ethdrv_stat_desc lan865x_emu_stats_desc[] = {
 	D(rx_overflow_buffered),
 	D(rx_started),
 	D(rx_cut),
+	D(rx_shared_chunks),
 	D(mosi_flips),
 	D(miso_flips),
 	D(miso_sv_hidden),

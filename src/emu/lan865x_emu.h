@@ -96,6 +96,14 @@
  *   register i is written only if its data word (and complement) arrived
  *   completely, reads fill what fits, bytes beyond the expected length read 0;
  *   counted in ctrl_len_errors, no status bit.
+ * - RX frame starts (CONFIG0.RFA, docs/tc6.md §2.4): with ZARFE at word 0 of
+ *   a chunk; with CSARFE only in the first chunk of a transfer (word 0); with
+ *   neither, right after the previous frame's end in the same chunk, at the
+ *   next word (SWO > EBO/4, two frames in one chunk, counted in
+ *   rx_shared_chunks), as long as the new frame does not end in that chunk
+ *   too (a footer has one EV) and is visible then. cfg.errata_s3 reproduces
+ *   errata s3: after such a chunk RX data stops (footers DV=0, RCA still
+ *   counting) until a reset.
  * - RCA counts chunks of frames already visible; for CSARFE it assumes each
  *   frame starts at word 0 of a chunk. BUFSTS RCA/TXC are not saturated.
  * - IRQ_N is asserted when (docs/tc6.md §2.5): RX chunks are pending and the
@@ -184,6 +192,10 @@ struct lan865x_emu_config {
 	int8_t trim_offset1; /* AN1760 indirect 0x04, -16..15; default -3 (docs/tc6.md §5.3) */
 	int8_t trim_offset2; /* AN1760 indirect 0x08, -16..15; default +2 */
 	enum lan865x_emu_sv_open sv_open; /* SV while a frame is open; default RESTART */
+	/* Reproduce errata s3 (docs/tc6.md §5.6): after a chunk that ends one RX
+	 * frame and starts the next (possible only without ZARFE/CSARFE), RX
+	 * data stops until a reset; default false. */
+	bool errata_s3;
 };
 
 /* Faults that can be injected (docs/design.md §5); each is counted. */
@@ -250,6 +262,8 @@ struct lan865x_emu_stats {
 	ethdrv_counter_t rx_overflow_buffered; /* injected RXBOE drops of stored frames */
 	ethdrv_counter_t rx_started; /* frames whose first chunk went to the host */
 	ethdrv_counter_t rx_cut; /* started frames removed before their last chunk */
+	ethdrv_counter_t
+		rx_shared_chunks; /* chunks with the end of one frame and the next's start */
 	ethdrv_counter_t mosi_flips; /* bits flipped host -> model */
 	ethdrv_counter_t miso_flips; /* bits flipped model -> host */
 	ethdrv_counter_t miso_sv_hidden; /* frame starts whose footer the flips broke */

@@ -197,6 +197,7 @@ struct lan865x_emu {
 	uint8_t *rx_slab; /* rxq_slots frames of EMU_FRAME_MAX bytes */
 	unsigned rxq_slots, rxq_head, rxq_count;
 	size_t rx_head_sent; /* bytes of the head frame already sent to the host */
+	bool rx_halted; /* errata s3 reproduced: RX data stopped until a reset */
 
 	/* Injected faults waiting for the event they act on (lan865x_emu_faults.c). */
 	struct {

@@ -138,7 +138,16 @@ uint32_t lan865x_emu__rx_fill_chunk(struct lan865x_emu *emu, uint8_t *out, unsig
 	bool may_start = !(rx_frame_alignment(emu) & RFA_CSARFE) || first;
 	struct rx_plan pl;
 
+	/* Errata s3, reproduced (cfg.errata_s3): after a chunk that ended one
+	 * frame and began the next, RX data no longer moves until a reset
+	 * (docs/tc6.md §5.6); RCA still counts what waits. */
+	if (emu->rx_halted)
+		return 0;
 	rx_plan_chunk(emu, &c, cs, t_vis, may_start, &pl);
+	if (pl.nseg == 2) {
+		ethdrv_counter_inc(&emu->stats.rx_shared_chunks);
+		emu->rx_halted = emu->cfg.errata_s3;
+	}
 	for (unsigned i = 0; i < pl.nseg; i++) {
 		memcpy(out + pl.seg[i].dst, rxq_at(emu, pl.seg[i].idx)->data + pl.seg[i].off,
 		       pl.seg[i].n);
@@ -197,4 +206,5 @@ void lan865x_emu__rx_flush(struct lan865x_emu *emu)
 	emu->rxq_head = 0;
 	emu->rxq_count = 0;
 	emu->rx_head_sent = 0;
+	emu->rx_halted = false;
 }

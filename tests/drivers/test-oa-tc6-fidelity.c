@@ -68,12 +68,36 @@ static const struct ethdrv_spi_ops timed_ops = { .transfer = timed_transfer };
 /* What the next pair's models get. */
 static uint64_t model_slack_ns;
 static enum lan865x_emu_sv_open model_sv_open;
+static bool model_errata_s3;
 
 static void tweak_models(struct lan865x_emu_config *cfg, unsigned idx)
 {
 	cfg->slack_ns = model_slack_ns;
 	cfg->sv_open = model_sv_open;
+	cfg->errata_s3 = model_errata_s3;
 	(void)idx;
+}
+
+/* A fresh pair in virtual time whose models get the settings above. */
+static struct fixture *tweaked_pair(void)
+{
+	struct pair_opts o = { .cps = 64, .emu_cfg = tweak_models };
+	void *state;
+
+	pair_setup(&state, &o);
+	return state;
+}
+
+/* Set knob @key=@value on both drivers and wait for the re-initialisations. */
+static void set_both(struct fixture *f, const char *key, const char *value)
+{
+	for (unsigned i = 0; i < 2; i++) {
+		uint64_t done = stat(&f->n[i], "recoveries_user");
+
+		assert_int_equal(ethdrv_netdev_set(f->n[i].dev, key, value), 0);
+		for (uint64_t t0 = now_ms(); stat(&f->n[i], "recoveries_user") == done;)
+			assert_true(pump(f) >= 0 && now_ms() - t0 < 5000);
+	}
 }
 
 /* Real time, 40 frames of 1000 bytes A -> B; what B's bus saw. */
@@ -201,6 +225,7 @@ static void run_sv_while_open(enum lan865x_emu_sv_open mode)
 
 	model_sv_open = mode;
 	model_slack_ns = 0;
+	model_errata_s3 = false;
 	pair_setup(&state, &o);
 	f = state;
 	f->n[0].user = &ea;
@@ -258,6 +283,7 @@ static void run_refused_chunks(enum lan865x_emu_sv_open mode)
 
 	model_sv_open = mode;
 	model_slack_ns = 0;
+	model_errata_s3 = false;
 	pair_setup(&state, &o);
 	f = state;
 	a = &f->n[0];
@@ -295,6 +321,68 @@ static void test_refused_chunks_ignore(void **state)
 	(void)state;
 }
 
+/*
+ * RX frames without zero alignment (rx_zero_align=off, CONFIG0.RFA 0): the
+ * chip starts a frame right after the previous one's end in the same chunk
+ * (docs/tc6.md §2.4); the driver reassembles both. With the model
+ * reproducing errata s3, the RX path then halts: the driver sees RCA promise
+ * data that never comes and recovers (recoveries_rxstall); every frame is
+ * accounted for. With ZARFE (the default) no chunk is shared.
+ */
+static void run_unaligned(bool errata_s3)
+{
+	static uint16_t lens[300];
+	struct fixture *f;
+	struct lan865x_emu_stats st;
+	uint64_t drops0;
+	struct flow fl;
+	void *state;
+
+	model_sv_open = LAN865X_EMU_SV_OPEN_RESTART;
+	model_slack_ns = 0;
+	model_errata_s3 = errata_s3;
+	f = tweaked_pair();
+	state = f;
+	set_both(f, "rx_zero_align", "off");
+	drops0 = exact_drops(&f->n[0], &f->n[1]);
+	flow_init(&fl, &f->n[0], &f->n[1], lens, fill_lens(lens, ETHDRV_ARRAY_SIZE(lens)));
+	flows_run(f, &fl, 1, 64, errata_s3 ? 300 : 3000);
+	lan865x_emu_get_stats(f->n[1].emu, &st);
+	print_message("errata s3 %d: %u sent, %u delivered, %llu shared chunks, %llu rx stall "
+		      "recoveries\n",
+		      errata_s3, fl.sent, fl.rcvd,
+		      (unsigned long long)ethdrv_counter_get(&st.rx_shared_chunks),
+		      (unsigned long long)stat(&f->n[1], "recoveries_rxstall"));
+	assert_true(ethdrv_counter_get(&st.rx_shared_chunks) > 0);
+	assert_int_equal(fl.bad, 0);
+	if (errata_s3) {
+		assert_true(stat(&f->n[1], "recoveries_rxstall") > 0);
+		assert_int_equal(fl.sent, fl.rcvd + exact_drops(&f->n[0], &f->n[1]) - drops0);
+	} else {
+		assert_int_equal(fl.rcvd, fl.n);
+		assert_int_equal(stat(&f->n[1], "recoveries"), 1); /* the knob's re-init */
+	}
+	set_both(f, "rx_zero_align", "on");
+	lan865x_emu_get_stats(f->n[1].emu, &st);
+	drops0 = ethdrv_counter_get(&st.rx_shared_chunks);
+	assert_traffic(f);
+	lan865x_emu_get_stats(f->n[1].emu, &st);
+	assert_int_equal(ethdrv_counter_get(&st.rx_shared_chunks), drops0);
+	pair_teardown(&state);
+}
+
+static void test_rx_unaligned(void **state)
+{
+	run_unaligned(false);
+	(void)state;
+}
+
+static void test_rx_unaligned_errata_s3(void **state)
+{
+	run_unaligned(true);
+	(void)state;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -303,6 +391,8 @@ int main(void)
 		cmocka_unit_test(test_sv_while_open_ignore),
 		cmocka_unit_test(test_refused_chunks_restart),
 		cmocka_unit_test(test_refused_chunks_ignore),
+		cmocka_unit_test(test_rx_unaligned),
+		cmocka_unit_test(test_rx_unaligned_errata_s3),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -141,6 +141,14 @@ static int cli_emu_key(const char *cmd, char *kv, struct cli_emu_spec *emu)
 	/* docs/design.md §4.2: how early a transfer may return, in us. */
 	if (!strcmp(kv, "slack_us"))
 		return cli_emu_uint(cmd, kv, val, 0, 10000, &emu->slack_us);
+	/* docs/tc6.md §5.6: the model halts RX after a chunk two frames share. */
+	if (!strcmp(kv, "errata-s3")) {
+		emu->errata_s3 = !strcmp(val, "1");
+		return emu->errata_s3 || !strcmp(val, "0") ?
+			       0 :
+			       cli_error(cmd, "device spec: errata-s3: bad value '%s': use 0 or 1",
+					 val);
+	}
 	/* docs/tc6.md §2.4.1: what the model does with an SV while a frame is open. */
 	if (!strcmp(kv, "sv-open")) {
 		emu->sv_open_ignore = !strcmp(val, "ignore");
