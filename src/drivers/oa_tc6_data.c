@@ -132,6 +132,27 @@ static bool oa_tc6_tx_fill(struct oa_tc6 *tc6, unsigned i, uint8_t *slot, bool n
 	return true;
 }
 
+/*
+ * TX cut-through (CONFIG0.TXCTE, docs/tc6.md §5.4.1): the device may put a
+ * frame on the wire before its last chunk is in, and drops it (TXBUE) if
+ * the rest comes late. So a new frame starts only in a transfer with @room
+ * for all of it, unless no transfer can carry it (more chunks than @cap).
+ */
+static bool oa_tc6_tx_may_start(struct oa_tc6 *tc6, unsigned room, unsigned cap)
+{
+	size_t len = 0;
+	unsigned n;
+
+	if (tc6->tx_next_chunk || !(tc6->config0 & OA_TC6_CONFIG0_TXCTE))
+		return true;
+	oa_tc6_mutex_lock(&tc6->tx_lock);
+	if (tc6->txq.head)
+		len = tc6->txq.head->len;
+	oa_tc6_mutex_unlock(&tc6->tx_lock);
+	n = oa_tc6_tx_chunks(len, tc6->cps);
+	return n <= room || n > cap;
+}
+
 /* A reassembled frame: check length and CRC, strip the FCS, queue it. */
 static void oa_tc6_rx_emit(void *arg, const uint8_t *frame, size_t len)
 {
@@ -300,7 +321,8 @@ static unsigned oa_tc6_build_chunks(struct oa_tc6 *tc6, unsigned rx_budget, unsi
 		uint8_t *slot = tc6->data_tx + n * csz;
 
 		memset(slot, 0, csz);
-		if (!oa_tc6_tx_fill(tc6, n, slot, n >= rx_budget, &last))
+		if (!oa_tc6_tx_may_start(tc6, ETHDRV_MIN(cap, tc6->tx_credits) - n, cap) ||
+		    !oa_tc6_tx_fill(tc6, n, slot, n >= rx_budget, &last))
 			break;
 		*frames_ending += last;
 		n++;

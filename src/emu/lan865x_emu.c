@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
 #include <unistd.h>
 
 #include "ethdrv/compiler.h"
@@ -29,6 +28,7 @@ const struct ethdrv_stat_desc lan865x_emu_stats_desc[] = {
 	D(cdpe),
 	D(txpe),
 	D(txboe),
+	D(txbue),
 	D(lofe),
 	D(tx_frames),
 	D(tx_bytes),
@@ -37,6 +37,7 @@ const struct ethdrv_stat_desc lan865x_emu_stats_desc[] = {
 	D(tx_dropped_overflow),
 	D(tx_dropped_disabled),
 	D(tx_dropped_oversize),
+	D(tx_dropped_underrun),
 	D(tx_flushed),
 	D(tx_started),
 	D(rx_frames),
@@ -81,6 +82,7 @@ int lan865x_emu_transfer(struct lan865x_emu *emu, const uint8_t *tx, uint8_t *rx
 	if (!tx || !rx)
 		return -EINVAL;
 	pthread_mutex_lock(&emu->lock);
+	lan865x_emu__irq_timer_service(emu);
 	/* 1. The bus clock (docs/design.md §4): never behind real time. Until the
 	 * transfer's end on the bus, IRQ_N keeps the level it has (step 6). */
 	t0 = lan865x_emu__bus_begin(emu, len);
@@ -203,11 +205,9 @@ int lan865x_emu_new(const struct lan865x_emu_config *cfg, struct lan865x_emu **o
 	err = lan865x_emu_alloc_buffers(emu);
 	if (err)
 		goto err_free;
-	emu->irq_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	if (emu->irq_fd < 0) {
-		err = -errno;
+	err = lan865x_emu__irq_open(emu);
+	if (err)
 		goto err_free;
-	}
 	pthread_mutex_init(&emu->lock, NULL);
 	lan865x_emu__ber_start(emu);
 	lan865x_emu__clock_start(emu);
@@ -227,7 +227,7 @@ void lan865x_emu_free(struct lan865x_emu *emu)
 	if (!emu)
 		return;
 	lan865x_emu_detach(emu);
-	close(emu->irq_fd);
+	lan865x_emu__irq_close(emu);
 	pthread_mutex_destroy(&emu->lock);
 	lan865x_emu_free_buffers(emu);
 	free(emu);
@@ -249,6 +249,7 @@ bool lan865x_emu_irq_asserted(struct lan865x_emu *emu)
 	bool asserted;
 
 	pthread_mutex_lock(&emu->lock);
+	lan865x_emu__irq_timer_service(emu);
 	asserted = emu->irq_asserted;
 	pthread_mutex_unlock(&emu->lock);
 	return asserted;

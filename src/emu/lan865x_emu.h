@@ -45,13 +45,38 @@
  *   id for B0 and B1 "due to B1 chip limitation", so the clause-22 mirror
  *   stays 0xC1B3 on every revision. Any other cfg.rev gives REVISION
  *   rev + 2 (an assumption: the same offset).
- * - STDCAP = 0x0525: TXFCSVC, DPRAC, AIDC, MINBPS=5 (32 B); no cut-through,
- *   timestamps, SEQ or indirect PHY access.
+ * - STDCAP = 0x05A5: TXFCSVC, DPRAC, CTC (cut-through), AIDC, MINBPS=5
+ *   (32 B); the silicon's 0x05E5 less FTSC: no timestamps, SEQ or indirect
+ *   PHY access (docs/tc6.md §3.2).
  * - IMASK1 resets to 0x3FFE0003 (every STATUS1 bit masked), like IMASK0.
  * - CONFIG0: SYNC can only be set by a write (a reset clears it,
  *   docs/tc6.md §3.3); a CPS value other than 5 or 6 is ignored (the field
- *   keeps its old value). SEQ, cut-through, timestamps (FTSE) and TXCTHRESH
- *   other than the IRQ threshold are stored but have no effect.
+ *   keeps its old value). SEQ, timestamps (FTSE) and TXCTHRESH other than
+ *   the IRQ threshold are stored but have no effect.
+ * - RX cut-through (CONFIG0.RXCTE, docs/tc6.md §5.4.1): a frame that starts
+ *   on the wire while RXCTE and frame data are on is stored at its start
+ *   (the medium's rx_begin); the SYNC, enable and address checks drop it
+ *   then, a bad length or FCS, known only at its end, gives FD=1 with its
+ *   EV. A chunk of it is readable (counts in RCA, goes out with DV=1) once
+ *   all its bytes have crossed the wire (8 bytes of preamble and SFD, then
+ *   800 ns a byte); the chunk with its last byte at the frame's end. In
+ *   real time IRQ_N falls at that instant with no transfer needed (a timer
+ *   behind the IRQ fd); on a virtual clock only what the clock has reached
+ *   shows.
+ * - TX cut-through (CONFIG0.TXCTE at the frame's SV, with no other frame
+ *   queued or on the wire: one behind others is handled as store and
+ *   forward, as the model cannot know when they will have left the wire,
+ *   so it never sees an underrun there): the frame may start
+ *   on the wire (its t_ready) at the end of the chunk that brings its bytes
+ *   to QTXCFG.CTTHR + 1 blocks of 64 bytes. The model assumes it starts
+ *   then (the earliest: a host that keeps up with that start keeps up with
+ *   any later one), so a later chunk whose first byte arrives after that
+ *   byte's wire time (t_threshold + (8 + offset) * 800 ns) is an underrun:
+ *   STATUS0.TXBUE, the frame is dropped (tx_dropped_underrun; the truncated
+ *   transmission itself is not put on the medium) and its remaining chunks
+ *   are ignored up to the next SV, as the datasheet describes. The medium
+ *   still receives the frame whole, at its EV; the MAC's end-of-frame
+ *   checks (FCS with TXFCSVE, size) drop it then as in store and forward.
  * - BMCR resets to 0x0000; BMSR reads 0x0805 (10 Mb/s half duplex capable, link
  *   up, extended capability) because the link is always up (docs/tc6.md §5.7).
  * - MAC specific-address filter n is disabled by a write to SABn and enabled by
@@ -118,16 +143,18 @@
  *   0xD8-0xDA, so every AN1760 write and read-modify-write works.
  * - PLCA IDVER reads 0x0A10; CTRL0.RST (bit 14) restores the PLCA registers to
  *   their reset values and self-clears.
- * - MAC TI (MMS1 0x77) resets to 0; QTXCFG/QRXCFG reset to 0 and are stored
- *   only (their BUFSZ is not checked against CPS).
+ * - MAC TI (MMS1 0x77) resets to 0; QTXCFG resets to 0x58100000 (CTTHR 2
+ *   blocks, DS section 11.6.1), QRXCFG to 0; apart from CTTHR they are
+ *   stored only (BUFSZ is not checked against CPS).
  * - A TX frame may be pulled by the medium as soon as its EV chunk has been
- *   processed; its t_ready is the bus time of the end of that chunk.
+ *   processed; its t_ready is the bus time of the end of that chunk
+ *   (store and forward) or of its threshold chunk (TX cut-through).
  * - Frame accounting (every frame ends in exactly one counter): TX: an SV chunk
  *   with a good header is a frame the host handed over (tx_started), even if
  *   the framing rules refuse it (then it is a tx_dropped_protocol at once);
  *   tx_started = tx_frames + tx_fcs_errors + tx_dropped_protocol +
  *   tx_dropped_overflow + tx_dropped_disabled + tx_dropped_oversize +
- *   tx_flushed + (frames in progress or queued). A frame the medium has pulled
+ *   tx_dropped_underrun + tx_flushed + (frames in progress or queued). A frame the medium has pulled
  *   when a reset comes is on the wire already: it is not flushed but counted in
  *   tx_frames when the medium reports it done. RX: every frame the medium
  *   offers is dropped on arrival (rx_dropped_* but rx_overflow_buffered) or
@@ -237,6 +264,7 @@ struct lan865x_emu_stats {
 	ethdrv_counter_t cdpe; /* protected writes with a bad complement */
 	ethdrv_counter_t txpe; /* TX protocol errors */
 	ethdrv_counter_t txboe; /* DV chunks beyond the credits */
+	ethdrv_counter_t txbue; /* TX cut-through underruns (STATUS0.TXBUE) */
 	ethdrv_counter_t lofe; /* transfers ending inside a chunk */
 	ethdrv_counter_t tx_frames; /* frames that left the wire (tx_done) */
 	ethdrv_counter_t tx_bytes; /* their bytes incl. FCS */
@@ -247,6 +275,7 @@ struct lan865x_emu_stats {
 	ethdrv_counter_t tx_dropped_disabled; /* frames completed while NCR.TXEN=0 or begun
 						 during an internal fault */
 	ethdrv_counter_t tx_dropped_oversize; /* frames longer than 1536 B incl. FCS */
+	ethdrv_counter_t tx_dropped_underrun; /* cut-through frames the host starved (TXBUE) */
 	ethdrv_counter_t tx_flushed; /* frames lost to a reset (not those already on the wire) */
 	ethdrv_counter_t tx_started; /* SV chunks with a good header (see accounting) */
 	ethdrv_counter_t rx_frames; /* frames accepted into the RX buffer */

@@ -6,13 +6,86 @@
  * docs/tc6.md §2.5. The TX buffer is lan865x_emu_tx.c, the RX buffer
  * lan865x_emu_rx.c. The assumptions are listed in lan865x_emu.h.
  */
+#include <errno.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/timerfd.h>
 #include <unistd.h>
 
 #include "ethdrv/compiler.h"
 #include "lan865x_emu_priv.h"
 
 /* ---- IRQ_N (docs/tc6.md §2.5) ---- */
+
+/*
+ * The line: a level eventfd. In real time, IRQ_N may have to fall at a
+ * future instant with no transfer or medium event to make it (RX
+ * cut-through: the next chunk of a frame still arriving); a timerfd armed
+ * for that instant stands for it, and the fd the host watches (irq_fd) is
+ * an epoll set of both, readable when either is.
+ */
+int lan865x_emu__irq_open(struct lan865x_emu *emu)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+
+	emu->irq_fd = emu->irq_line_fd = emu->irq_timer_fd = -1;
+	emu->irq_line_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (emu->irq_line_fd < 0)
+		return -errno;
+	if (!emu->cfg.realtime) {
+		emu->irq_fd = emu->irq_line_fd;
+		return 0;
+	}
+	emu->irq_timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	emu->irq_fd = epoll_create1(EPOLL_CLOEXEC);
+	if (emu->irq_timer_fd < 0 || emu->irq_fd < 0 ||
+	    epoll_ctl(emu->irq_fd, EPOLL_CTL_ADD, emu->irq_line_fd, &ev) < 0 ||
+	    epoll_ctl(emu->irq_fd, EPOLL_CTL_ADD, emu->irq_timer_fd, &ev) < 0) {
+		int err = -errno;
+
+		lan865x_emu__irq_close(emu);
+		return err;
+	}
+	return 0;
+}
+
+void lan865x_emu__irq_close(struct lan865x_emu *emu)
+{
+	if (emu->irq_fd >= 0 && emu->irq_fd != emu->irq_line_fd)
+		close(emu->irq_fd);
+	if (emu->irq_timer_fd >= 0)
+		close(emu->irq_timer_fd);
+	if (emu->irq_line_fd >= 0)
+		close(emu->irq_line_fd);
+	emu->irq_fd = emu->irq_line_fd = emu->irq_timer_fd = -1;
+}
+
+/* Arm the timer for @at (CLOCK_MONOTONIC ns), or disarm it with 0. */
+static void irq_timer_arm(struct lan865x_emu *emu, uint64_t at)
+{
+	struct itimerspec its = { 0 };
+	uint64_t v;
+
+	if (emu->irq_timer_fd < 0 || at == emu->irq_timer_at)
+		return;
+	emu->irq_timer_at = at;
+	its.it_value.tv_sec = (time_t)(at / 1000000000u);
+	its.it_value.tv_nsec = (long)(at % 1000000000u);
+	if (timerfd_settime(emu->irq_timer_fd, TFD_TIMER_ABSTIME, &its, NULL) < 0)
+		emu->irq_timer_at = 0;
+	if (!at && read(emu->irq_timer_fd, &v, sizeof(v)) < 0)
+		return; /* nothing had expired */
+}
+
+/* An expired timer: consume it and judge IRQ_N at now (it may fall). */
+void lan865x_emu__irq_timer_service(struct lan865x_emu *emu)
+{
+	if (!emu->irq_timer_at || lan865x_emu__now(emu) < emu->irq_timer_at)
+		return;
+	irq_timer_arm(emu, 0);
+	lan865x_emu__irq_update(emu);
+}
 
 /* The line (the level eventfd) follows emu->irq_asserted. */
 static void irq_set_line(struct lan865x_emu *emu, bool asserted)
@@ -21,8 +94,8 @@ static void irq_set_line(struct lan865x_emu *emu, bool asserted)
 
 	if (emu->irq_on_line == asserted)
 		return;
-	if (asserted ? write(emu->irq_fd, &v, sizeof(v)) == (ssize_t)sizeof(v) :
-		       read(emu->irq_fd, &v, sizeof(v)) == (ssize_t)sizeof(v))
+	if (asserted ? write(emu->irq_line_fd, &v, sizeof(v)) == (ssize_t)sizeof(v) :
+		       read(emu->irq_line_fd, &v, sizeof(v)) == (ssize_t)sizeof(v))
 		emu->irq_on_line = asserted;
 }
 
@@ -66,13 +139,16 @@ static unsigned txc_threshold(const struct lan865x_emu *emu)
 /*
  * Assert IRQ_N for any event the last footer did not report
  * (docs/tc6.md §2.5), judged at the model's now: RX data visible at a
- * later bus time is no news yet.
+ * later bus time is no news yet; in real time, the timer stands for the
+ * instant the next chunk of a frame still arriving will be in
+ * (RX cut-through, docs/tc6.md §5.4.1).
  */
 void lan865x_emu__irq_update(struct lan865x_emu *emu)
 {
 	uint64_t t = lan865x_emu__now(emu);
-	bool rca = lan865x_emu_frame_data_enabled(emu) &&
-		   lan865x_emu__rx_chunks_pending(emu, t, 1) > 0;
+	bool enabled = lan865x_emu_frame_data_enabled(emu);
+	bool rca = enabled && lan865x_emu__rx_chunks_pending(emu, t, 1) > 0;
+	uint64_t next;
 	bool txc = lan865x_emu__tx_free(emu) >= txc_threshold(emu);
 	bool exst = exst_pending(emu);
 
@@ -84,6 +160,8 @@ void lan865x_emu__irq_update(struct lan865x_emu *emu)
 	    (exst && !emu->last_footer.exst))
 		lan865x_emu__irq_assert(emu);
 	lan865x_emu__irq_sync(emu);
+	next = enabled && !rca ? lan865x_emu__rx_next_visible(emu, t) : 0;
+	irq_timer_arm(emu, next > t ? next : 0);
 }
 
 /* ---- data transactions (docs/tc6.md §2) ---- */

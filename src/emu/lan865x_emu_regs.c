@@ -21,7 +21,7 @@ ETHDRV_LOG_MODULE(lan865x_emu);
 #define IDVER_VAL 0x11u
 /* OA PHYID without its REVISION nibble: OUI 0x1F0, MODEL 0x1B (docs/tc6.md §5.1.1). */
 #define PHYID_OUI_MODEL 0x0007C1B0u
-#define STDCAP_VAL 0x0525u
+#define STDCAP_VAL 0x05A5u
 #define CONFIG0_RESET 0x0006u
 #define IMASK0_RESET 0x1FBFu
 #define IMASK1_RESET 0x3FFE0003u
@@ -254,7 +254,7 @@ static const struct lan865x_emu_reg lan865x_emu_regs[] = {
 	REG_RW(4, PLCA_BURST, 1, plca_burst, 0x0080u, 0xFFFFu),
 
 	/* MMS10: identification and stored-only settings (docs/tc6.md §3.1, §5.1). */
-	REG_RW(10, MISC_QTXCFG, 1, qtxcfg, 0, ~0u),
+	REG_RW(10, MISC_QTXCFG, 1, qtxcfg, QTXCFG_RESET, ~0u), /* CTTHR: docs/tc6.md §5.4.1 */
 	REG_RW(10, MISC_QRXCFG, 1, qrxcfg, 0, ~0u),
 	REG_RW(10, MISC_PADCTRL, 1, padctrl, 0, ~0u),
 	REG_RW(10, MISC_CLKOCTL, 1, clkoctl, 0, ~0u),

@@ -55,11 +55,26 @@ static unsigned rx_frame_alignment(const struct lan865x_emu *emu)
 }
 
 /*
+ * When the first @n bytes of @f are in the RX buffer: store and forward,
+ * at the frame's end; cut-through (docs/tc6.md §5.4.1), a byte once it has
+ * crossed the wire after the 8 bytes of preamble and SFD, and the last
+ * chunk of the frame at its end, where the MAC has judged it (FD).
+ */
+static uint64_t rx_bytes_in_at(const struct lan865x_emu_rx_frame *f, size_t n)
+{
+	if (!f->cut_through || n >= f->len)
+		return f->t_end;
+	return f->t_start + (EMU_PREAMBLE_BYTES + n) * 8u * EMU_BIT_NS;
+}
+
+/*
  * Plan one RX chunk from cursor @c and advance it (docs/tc6.md §2.3, §2.4): first the
  * rest of a frame in progress, then, if allowed, the start of the next
  * visible frame (at word 0 only with ZARFE/CSARFE; without alignment also
  * after an EV in the same chunk, as long as the new frame does not end in
- * this chunk too, because a footer has one EV).
+ * this chunk too, because a footer has one EV). A chunk goes out only when
+ * all its bytes are in at @t_vis: a cut-through frame's data shows a full
+ * chunk at a time (docs/tc6.md §5.4.1).
  */
 static void rx_plan_chunk(struct lan865x_emu *emu, struct rx_cursor *c, unsigned cs, uint64_t t_vis,
 			  bool may_start, struct rx_plan *pl)
@@ -71,6 +86,8 @@ static void rx_plan_chunk(struct lan865x_emu *emu, struct rx_cursor *c, unsigned
 	if (c->idx < emu->rxq_count && c->off > 0) {
 		f = rxq_at(emu, c->idx);
 		n = ETHDRV_MIN(f->len - c->off, (size_t)cs);
+		if (rx_bytes_in_at(f, c->off + n) > t_vis)
+			return;
 		pl->seg[pl->nseg++] = (struct rx_seg){ c->idx, c->off, n, 0 };
 		pl->bits |= DF_DV;
 		if (c->off + n < f->len) {
@@ -86,10 +103,12 @@ static void rx_plan_chunk(struct lan865x_emu *emu, struct rx_cursor *c, unsigned
 		return;
 	f = rxq_at(emu, c->idx);
 	w = (pos + 3) / 4;
-	if (f->t_end > t_vis || (pos > 0 && rx_frame_alignment(emu)) || 4 * w >= cs ||
+	if ((pos > 0 && rx_frame_alignment(emu)) || 4 * w >= cs ||
 	    (pos > 0 && 4 * w + f->len <= cs))
 		return;
 	n = ETHDRV_MIN(f->len, cs - 4 * w);
+	if (rx_bytes_in_at(f, n) > t_vis)
+		return;
 	pl->seg[pl->nseg++] = (struct rx_seg){ c->idx, 0, n, 4 * w };
 	pl->bits |= DF_DV | DF_SV | ETHDRV_FIELD_PREP(DF_SWO, w);
 	if (n < f->len) {
@@ -114,6 +133,28 @@ unsigned lan865x_emu__rx_chunks_pending(struct lan865x_emu *emu, uint64_t t_vis,
 		n++;
 	}
 	return n;
+}
+
+/*
+ * The time at which the next RX chunk not in at @t will be: the chunk after
+ * those the host can read then; 0 when no frame is arriving.
+ */
+uint64_t lan865x_emu__rx_next_visible(struct lan865x_emu *emu, uint64_t t)
+{
+	unsigned cs = lan865x_emu_payload_size(emu);
+	struct rx_cursor c = { 0, emu->rx_head_sent }, next;
+	struct rx_plan pl;
+	uint64_t at = 0;
+
+	do {
+		next = c;
+		rx_plan_chunk(emu, &c, cs, t, true, &pl);
+	} while (pl.bits & DF_DV);
+	rx_plan_chunk(emu, &next, cs, UINT64_MAX, true, &pl);
+	for (unsigned i = 0; i < pl.nseg; i++)
+		at = ETHDRV_MAX(at, rx_bytes_in_at(rxq_at(emu, pl.seg[i].idx),
+						   pl.seg[i].off + pl.seg[i].n));
+	return at;
 }
 
 /* RX buffer occupancy in chunks of the current payload size. */
@@ -163,9 +204,13 @@ uint32_t lan865x_emu__rx_fill_chunk(struct lan865x_emu *emu, uint8_t *out, unsig
 	return pl.bits;
 }
 
-/* Store a frame the MAC accepted, or drop it with RXBOE if it does not fit (docs/tc6.md §3.4). */
-void lan865x_emu__rx_store(struct lan865x_emu *emu, const uint8_t *f, size_t len, bool fd,
-			   uint64_t t_end)
+/*
+ * Store a frame the MAC accepted, or drop it with RXBOE if the whole of it
+ * would not fit (docs/tc6.md §3.4); @ct: as it begins on the wire at
+ * @t_start (RX cut-through, docs/tc6.md §5.4.1), else once it has ended.
+ */
+static void rx_store_frame(struct lan865x_emu *emu, const uint8_t *f, size_t len, bool fd, bool ct,
+			   uint64_t t_start, uint64_t t_end)
 {
 	unsigned cs = lan865x_emu_payload_size(emu);
 	unsigned cap = (unsigned)((uint64_t)emu->cfg.rx_buf_chunks * MAX_PAYLOAD / cs);
@@ -183,10 +228,24 @@ void lan865x_emu__rx_store(struct lan865x_emu *emu, const uint8_t *f, size_t len
 	memcpy(r->data, f, hlen);
 	r->len = hlen;
 	r->fd = fd;
+	r->cut_through = ct;
+	r->t_start = t_start;
 	r->t_end = t_end;
 	emu->rxq_count++;
 	ethdrv_counter_inc(&emu->stats.rx_frames);
 	ethdrv_counter_add(&emu->stats.rx_bytes, hlen);
+}
+
+void lan865x_emu__rx_store(struct lan865x_emu *emu, const uint8_t *f, size_t len, bool fd,
+			   uint64_t t_end)
+{
+	rx_store_frame(emu, f, len, fd, false, t_end, t_end);
+}
+
+void lan865x_emu__rx_store_early(struct lan865x_emu *emu, const uint8_t *f, size_t len, bool fd,
+				 uint64_t t_start, uint64_t t_end)
+{
+	rx_store_frame(emu, f, len, fd, true, t_start, t_end);
 }
 
 /* RXBOE on a stored frame: the head of the buffer is lost, even if partly read. */

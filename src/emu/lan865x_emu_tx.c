@@ -4,7 +4,9 @@
  * host's chunks (the framing rules of docs/tc6.md §2.4 and their errors,
  * docs/tc6.md §3.4), the ring of frames for the medium, charged in chunks
  * against the 48 credits of docs/tc6.md §5.4, and the MAC's TX side (FCS,
- * padding, size limit) applied when a frame's EV chunk completes it. The
+ * padding, size limit) applied when a frame's EV chunk completes it, and
+ * TX cut-through (docs/tc6.md §5.4.1): the start on the wire once the
+ * threshold is in, an underrun when the host falls behind the wire. The
  * assumptions are listed in lan865x_emu.h.
  */
 #include <string.h>
@@ -51,8 +53,48 @@ static void tx_abort(struct lan865x_emu *emu, ethdrv_counter_t *why)
 		ethdrv_counter_inc(why);
 	emu->tx_assembly.active = false;
 	emu->tx_assembly.cut_by_overflow = false;
+	emu->tx_assembly.cut_through = false;
+	emu->tx_assembly.t_threshold = 0;
 	emu->tx_assembly.len = 0;
 	emu->tx_assembly.chunks = 0;
+}
+
+/* Cut-through: the bytes that must be in before the MAC may start (QTXCFG.CTTHR blocks). */
+static size_t tx_ct_threshold(const struct lan865x_emu *emu)
+{
+	return (ETHDRV_FIELD_GET(QTXCFG_CTTHR, emu->qtxcfg) + 1u) * MAX_PAYLOAD;
+}
+
+/*
+ * A chunk of a cut-through frame, in at @t_end, brings its bytes from
+ * offset @have: the frame started on the wire when the threshold was in
+ * (the earliest it can: the model's assumption, lan865x_emu.h), so byte
+ * @have is on the wire at t_threshold + (preamble + @have) byte times. Late:
+ * the MAC ends the frame, sets TXBUE and ignores the rest of it
+ * (docs/tc6.md §5.4.1). False when the frame was dropped.
+ */
+static bool tx_ct_in_time(struct lan865x_emu *emu, size_t have, uint64_t t_end)
+{
+	uint64_t need;
+
+	if (!emu->tx_assembly.cut_through || !emu->tx_assembly.t_threshold)
+		return true;
+	need = emu->tx_assembly.t_threshold + (EMU_PREAMBLE_BYTES + have) * 8u * EMU_BIT_NS;
+	if (t_end <= need)
+		return true;
+	emu->status0 |= ST0_TXBUE;
+	ethdrv_counter_inc(&emu->stats.txbue);
+	tx_abort(emu, &emu->stats.tx_dropped_underrun);
+	emu->tx_assembly.discarding = true;
+	return false;
+}
+
+/* The frame's bytes up to len are in at @t_end: the cut-through threshold met? */
+static void tx_ct_progress(struct lan865x_emu *emu, uint64_t t_end)
+{
+	if (emu->tx_assembly.cut_through && !emu->tx_assembly.t_threshold &&
+	    emu->tx_assembly.len >= tx_ct_threshold(emu))
+		emu->tx_assembly.t_threshold = t_end;
 }
 
 static void tx_append(struct lan865x_emu *emu, const uint8_t *p, size_t n)
@@ -94,7 +136,8 @@ static void tx_finish(struct lan865x_emu *emu, uint64_t t_ready)
 	memcpy(f->data, buf, len);
 	f->len = len;
 	f->chunks = emu->tx_assembly.chunks;
-	f->t_ready = t_ready;
+	/* Cut-through: it could start once the threshold was in (docs/tc6.md §5.4.1). */
+	f->t_ready = emu->tx_assembly.t_threshold ? emu->tx_assembly.t_threshold : t_ready;
 	emu->txq_count++;
 	emu->tx_announce = true;
 	tx_abort(emu, NULL);
@@ -106,6 +149,10 @@ static void tx_start(struct lan865x_emu *emu, bool cut_by_overflow)
 	ethdrv_counter_inc(&emu->stats.tx_started);
 	emu->tx_assembly.active = true;
 	emu->tx_assembly.cut_by_overflow = cut_by_overflow;
+	/* Cut-through only for a frame with none ahead of it in the buffer: one
+	 * behind others cannot start before they have left the wire, a time
+	 * the model does not know yet (lan865x_emu.h). */
+	emu->tx_assembly.cut_through = (emu->config0 & CFG0_TXCTE) && !emu->txq_count;
 }
 
 void lan865x_emu__tx_protocol_error(struct lan865x_emu *emu)
@@ -159,6 +206,7 @@ static void tx_begin(struct lan865x_emu *emu, const uint8_t *p, unsigned cs, siz
 	emu->tx_assembly.chunks = charge && !ovf;
 	if (!ev) {
 		tx_append(emu, p + start, cs - start);
+		tx_ct_progress(emu, t_end);
 		return;
 	}
 	tx_append(emu, p + start, ebo + 1 - start);
@@ -212,8 +260,16 @@ void lan865x_emu__tx_chunk(struct lan865x_emu *emu, uint32_t hdr, const uint8_t 
 			return tx_sv_while_open(emu, p, cs, start, ev, ebo, ovf, t_end);
 		emu->tx_assembly.cut_by_overflow |= ovf;
 		emu->tx_assembly.chunks += !ovf;
+		if (!tx_ct_in_time(emu, emu->tx_assembly.len, t_end)) {
+			if (sv && ends_cur) { /* a new frame after the EV: it starts */
+				emu->tx_assembly.discarding = false;
+				tx_begin(emu, p, cs, start, false, 0, ovf, true, t_end);
+			}
+			return;
+		}
 		if (!ends_cur) {
 			tx_append(emu, p, cs);
+			tx_ct_progress(emu, t_end);
 			return;
 		}
 		tx_append(emu, p, ebo + 1);

@@ -11,7 +11,7 @@
 #include "lan865x_emu_harness.h"
 
 /* STDCAP of the model: TXFCSVC, DPRAC, AIDC, MINBPS 5 (docs/tc6.md §3.2). */
-#define STDCAP_MODEL 0x0525
+#define STDCAP_MODEL 0x05A5
 
 static void test_ctrl_read_reset_values(void **state)
 {

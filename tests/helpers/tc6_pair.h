@@ -358,7 +358,8 @@ static inline uint64_t counted_drops(struct node *src, struct node *dst)
 	n += ethdrv_counter_get(&s.tx_fcs_errors) + ethdrv_counter_get(&s.tx_dropped_protocol) +
 	     ethdrv_counter_get(&s.tx_dropped_overflow) + ethdrv_counter_get(&s.tx_flushed) +
 	     ethdrv_counter_get(&s.tx_dropped_disabled) +
-	     ethdrv_counter_get(&s.tx_dropped_oversize);
+	     ethdrv_counter_get(&s.tx_dropped_oversize) +
+	     ethdrv_counter_get(&s.tx_dropped_underrun);
 	n += ethdrv_counter_get(&d.rx_dropped_overflow) + ethdrv_counter_get(&d.rx_dropped_sync) +
 	     ethdrv_counter_get(&d.rx_dropped_disabled) + ethdrv_counter_get(&d.rx_dropped_length) +
 	     ethdrv_counter_get(&d.rx_dropped_fcs) + ethdrv_counter_get(&d.rx_flushed) +
@@ -385,7 +386,8 @@ static inline uint64_t exact_drops(struct node *src, struct node *dst)
 	n = stat(src, "tx_dropped") + stat(src, "tx_aborted_errors") -
 	    stat(src, "tx_aborted_started");
 	n += EC(s, tx_fcs_errors) + EC(s, tx_dropped_protocol) + EC(s, tx_dropped_overflow) +
-	     EC(s, tx_dropped_disabled) + EC(s, tx_dropped_oversize) + EC(s, tx_flushed);
+	     EC(s, tx_dropped_disabled) + EC(s, tx_dropped_oversize) + EC(s, tx_dropped_underrun) +
+	     EC(s, tx_flushed);
 	n += EC(d, rx_dropped_overflow) + EC(d, rx_dropped_sync) + EC(d, rx_dropped_disabled) +
 	     EC(d, rx_dropped_length) + EC(d, rx_dropped_fcs) + EC(d, rx_dropped_filter) +
 	     EC(d, rx_flushed) - EC(d, rx_cut) + EC(d, miso_sv_hidden);
