@@ -652,6 +652,12 @@ bytes (Ethernet, IPv4, ICMP headers, FCS). One way, store and forward at every s
     rtt_min = 2 * one_way + host_delay                    (the reply has the same size;
              host_delay: the irq_delay_us the pinging host sleeps before it reads
              the reply, 0 unless set)
+With RX and TX cut-through on both nodes (docs/tc6.md §5.4.1) the SPI overlaps the wire:
+    tx_lead = setup_ns + min(ceil(L / 64), 2) * 68 * 8 / spi_hz   (the frame may start
+             once QTXCFG.CTTHR = 2 blocks are in, or all of a shorter frame)
+    rx_tail = setup_ns + 68 * 8 / spi_hz                  (its last chunk is readable at
+             the frame's end; the host reads it in one more transfer)
+    one_way = tx_lead + wire + rx_tail
 No frame can go faster: the wait for a PLCA transmit opportunity counts 0 here (at
 best the node's opportunity is now; on an idle 2-node segment it is (beacon_bt +
 node_cnt * to_tmr) / 2 bit times on average). The model returns no SPI transfer
@@ -661,13 +667,18 @@ so. Everything above rtt_min is host time (IRQ to poll, extra transfers, TAP and
 kernel stack) and the PLCA wait."""
 
 
-def rtt_bound(payload, spi_hz, setup_ns, host_delay_us=0):
-    """The least RTT (us) of a ping with PAYLOAD bytes and its parts (RTT_FORMULA)."""
+def rtt_bound(payload, spi_hz, setup_ns, host_delay_us=0, cut_through=False):
+    """The least RTT (us) of a ping with PAYLOAD bytes and its parts (RTT_FORMULA);
+    CUT_THROUGH: RX and TX cut-through on both nodes (CTTHR 2 blocks)."""
     frame = max(ICMP_HDRS + payload + 4, 64)
     chunks = -(-frame // CHUNK_PAYLOAD)
-    spi = setup_ns + chunks * (CHUNK_PAYLOAD + CHUNK_WORD) * 8 * 1e9 / spi_hz
+    chunk_ns = (CHUNK_PAYLOAD + CHUNK_WORD) * 8 * 1e9 / spi_hz
+    spi = setup_ns + chunks * chunk_ns
     wire = (8 + frame) * 8 * 100
-    one_way = 2 * spi + wire
+    if cut_through:
+        one_way = (setup_ns + min(chunks, 2) * chunk_ns) + wire + (setup_ns + chunk_ns)
+    else:
+        one_way = 2 * spi + wire
     return {"frame": frame, "chunks": chunks, "spi_us": spi / 1000, "wire_us": wire / 1000,
             "rtt_us": 2 * one_way / 1000 + host_delay_us}
 

@@ -11,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define EMU_KEYS "hz, rx-buf, setup-ns, mosi-ber, miso-ber, rev, irq, poll_us, slack_us, sv-open"
+#define EMU_KEYS \
+	"hz, rx-buf, setup-ns, mosi-ber, miso-ber, rev, irq, poll_us, slack_us, sv-open, errata-s3"
 #define DEV_FORMS                                                                             \
 	"emu:lan8650[,key=value...] (keys: " EMU_KEYS ") or "                                 \
 	"spidev:/dev/spidevB.C,irq=/dev/gpiochipN:LINE|none[,key=value...] (keys: hz, mode, " \
@@ -80,7 +81,7 @@ static int cli_emu_uint(const char *cmd, const char *key, const char *val, unsig
 			unsigned long max, uint32_t *out)
 {
 	char what[48];
-	unsigned long v;
+	unsigned long v = 0;
 	int err;
 
 	snprintf(what, sizeof(what), "device spec: %s", key);
