@@ -87,15 +87,7 @@ static void test_rx_unaligned_two_frames(void **state)
 	assert_int_equal(STAT(t, rx_shared_chunks), 1);
 }
 
-static int fixture_errata_s3(void **state)
-{
-	struct lan865x_emu_config cfg;
-
-	lan865x_emu_config_default(&cfg);
-	cfg.realtime = false;
-	cfg.errata_s3 = true;
-	return fixture_make_cfg(state, &cfg);
-}
+static struct fixture_variant errata_s3 = { .errata_s3 = true };
 
 /*
  * Errata s3 reproduced (docs/tc6.md §5.6): after the chunk that ends one frame
@@ -326,8 +318,7 @@ int main(void)
 		FIXTURE_TEST(test_rx_length_fcs),
 		FIXTURE_TEST(test_rx_32_byte_chunks),
 		FIXTURE_TEST(test_rx_csarfe),
-		cmocka_unit_test_setup_teardown(test_rx_errata_s3, fixture_errata_s3,
-						fixture_teardown),
+		VARIANT_TEST(test_rx_errata_s3, errata_s3),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

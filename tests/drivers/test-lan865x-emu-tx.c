@@ -154,17 +154,17 @@ static void test_tx_protocol_errors(void **state)
 static void test_tx_sv_while_open_restart(void **state)
 {
 	struct emu_fixture *t = *state;
-	uint8_t a[200], b[200], p[2 * CS], out[EMU_FRAME_MAX];
-	uint32_t h[2], f[2];
+	uint8_t p[3 * CS], out[EMU_FRAME_MAX];
+	uint32_t h[2] = {
+		data_hdr(1, 1, 0, 0, 0, 0), /* A's first chunk: SV */
+		data_hdr(1, 1, 0, 1, 59, 0), /* B whole (SV+EV) while A is open */
+	};
+	uint32_t f[2];
 	size_t n;
 
 	bring_up(t, 0);
-	make_frame(a, 100, MAC_PEER, 1);
-	make_frame(b, 60, MAC_PEER, 2);
-	memcpy(p, a, CS);
-	memcpy(p + CS, b, 60);
-	h[0] = data_hdr(1, 1, 0, 0, 0, 0); /* A's first chunk: SV */
-	h[1] = data_hdr(1, 1, 0, 1, 59, 0); /* B whole (SV+EV) while A is open */
+	make_frame(p, 100, MAC_PEER, 1); /* A: only its first chunk goes */
+	make_frame(p + CS, 60, MAC_PEER, 2); /* B: 60 bytes, the chip appends the FCS */
 	data_xfer(t, h, p, 2, f);
 	assert_int_equal(read_reg(t, 0, 0x08) & 1, 1); /* TXPE */
 	assert_int_equal(STAT(t, txpe), 1);
@@ -172,34 +172,28 @@ static void test_tx_sv_while_open_restart(void **state)
 	assert_int_equal(STAT(t, tx_dropped_protocol), 1); /* A only */
 	assert_true(pull_frame(t, out, &n));
 	assert_int_equal(n, 64);
-	assert_memory_equal(out, b, 60);
+	assert_memory_equal(out, p + CS, 60);
 	assert_false(pull_frame(t, out, &n));
 	/* B holds one chunk until it leaves the wire; A's chunk is free. */
 	assert_int_equal(read_reg(t, 0, 0x0B) >> 8, 47);
 }
 
-static int fixture_sv_open_ignore(void **state)
-{
-	struct lan865x_emu_config cfg;
-
-	lan865x_emu_config_default(&cfg);
-	cfg.realtime = false;
-	cfg.sv_open = LAN865X_EMU_SV_OPEN_IGNORE;
-	return fixture_make_cfg(state, &cfg);
-}
+static struct fixture_variant sv_open_ignore = { .sv_open = LAN865X_EMU_SV_OPEN_IGNORE };
 
 /* The same with sv_open=IGNORE: the new SV chunk is refused too, B is lost. */
 static void test_tx_sv_while_open_ignore(void **state)
 {
 	struct emu_fixture *t = *state;
-	uint32_t h[3], f[3];
+	uint32_t h[3] = {
+		data_hdr(1, 1, 0, 0, 0, 0), /* A: SV */
+		data_hdr(1, 1, 0, 0, 0, 0), /* B: SV while A is open */
+		data_hdr(1, 0, 0, 1, 10, 0), /* B: EV */
+	};
+	uint32_t f[3];
 	uint8_t out[EMU_FRAME_MAX];
 	size_t n;
 
 	bring_up(t, 0);
-	h[0] = data_hdr(1, 1, 0, 0, 0, 0); /* A: SV */
-	h[1] = data_hdr(1, 1, 0, 0, 0, 0); /* B: SV while A is open */
-	h[2] = data_hdr(1, 0, 0, 1, 10, 0); /* B: EV */
 	data_xfer(t, h, NULL, 3, f);
 	/* Both frames the host handed over are lost, each counted once: the
 	 * one in progress, and the one whose SV was refused; B's EV is one more
@@ -219,21 +213,19 @@ static void test_tx_sv_while_open_ignore(void **state)
 static void test_tx_refused_chunk(void **state)
 {
 	struct emu_fixture *t = *state;
-	uint8_t a[300], b[200], p[5 * CS], out[EMU_FRAME_MAX];
-	uint32_t h[5], f[5];
+	uint8_t p[5 * CS], out[EMU_FRAME_MAX];
+	uint32_t h[5] = {
+		data_hdr(1, 1, 0, 0, 0, 0),  data_hdr(1, 0, 0, 0, 0, 0) ^ 1u, /* parity broken */
+		data_hdr(1, 0, 0, 1, 21, 0), data_hdr(1, 1, 0, 0, 0, 0),
+		data_hdr(1, 0, 0, 1, 35, 0),
+	};
+	uint32_t f[5];
 	size_t n;
 
 	bring_up(t, 0);
-	make_frame(a, 150, MAC_PEER, 1); /* 3 chunks: 64 + 64 + 22 */
-	make_frame(b, 100, MAC_PEER, 2); /* 2 chunks: 64 + 36 */
 	memset(p, 0, sizeof(p));
-	memcpy(p, a, 150);
-	memcpy(p + 3 * CS, b, 100);
-	h[0] = data_hdr(1, 1, 0, 0, 0, 0);
-	h[1] = data_hdr(1, 0, 0, 0, 0, 0) ^ 1u; /* parity broken */
-	h[2] = data_hdr(1, 0, 0, 1, 21, 0);
-	h[3] = data_hdr(1, 1, 0, 0, 0, 0);
-	h[4] = data_hdr(1, 0, 0, 1, 35, 0);
+	make_frame(p, 150, MAC_PEER, 1); /* A, 3 chunks: 64 + 64 + 22 */
+	make_frame(p + 3 * CS, 100, MAC_PEER, 2); /* B, 2 chunks: 64 + 36 */
 	data_xfer(t, h, p, 5, f);
 	assert_int_equal(F_HDRB(f[1]), 1);
 	assert_int_equal(F_DV(f[1]), 0);
@@ -244,7 +236,7 @@ static void test_tx_refused_chunk(void **state)
 	assert_int_equal(STAT(t, txpe), 0);
 	assert_true(pull_frame(t, out, &n));
 	assert_int_equal(n, 104);
-	assert_memory_equal(out, b, 100);
+	assert_memory_equal(out, p + 3 * CS, 100);
 	assert_false(pull_frame(t, out, &n));
 	/* A refused SV chunk: nothing starts, the rest of that frame is ignored
 	 * up to its EV; then a frame that starts and ends in one chunk. */
@@ -314,8 +306,7 @@ int main(void)
 		FIXTURE_TEST(test_tx_freed_at_tx_done),
 		FIXTURE_TEST(test_tx_protocol_errors),
 		FIXTURE_TEST(test_tx_sv_while_open_restart),
-		cmocka_unit_test_setup_teardown(test_tx_sv_while_open_ignore,
-						fixture_sv_open_ignore, fixture_teardown),
+		VARIANT_TEST(test_tx_sv_while_open_ignore, sv_open_ignore),
 		FIXTURE_TEST(test_tx_refused_chunk),
 		FIXTURE_TEST(test_tx_concatenated),
 		FIXTURE_TEST(test_lofe),

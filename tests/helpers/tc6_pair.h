@@ -151,6 +151,15 @@ static inline int pair_setup(void **state, const struct pair_opts *o)
 	return 0;
 }
 
+/* The rest of a node once the medium is gone; every packet must be back in its pool. */
+static inline void node_free(struct node *nd)
+{
+	lan865x_emu_free(nd->emu);
+	assert_int_equal(ethdrv_pkt_pool_avail(nd->pool), POOL_SIZE);
+	ethdrv_pkt_pool_free(nd->pool);
+	ethdrv_loop_free(nd->loop);
+}
+
 static inline int pair_teardown(void **state)
 {
 	struct fixture *f = *state;
@@ -164,15 +173,8 @@ static inline int pair_teardown(void **state)
 		lan865x_emu_detach(nd->emu);
 	}
 	emu_medium_free(emu_p2p_medium_base(f->medium));
-	for (unsigned i = 0; i < 2; i++) {
-		struct node *nd = &f->n[i];
-
-		lan865x_emu_free(nd->emu);
-		/* Every packet is back in its pool. */
-		assert_int_equal(ethdrv_pkt_pool_avail(nd->pool), POOL_SIZE);
-		ethdrv_pkt_pool_free(nd->pool);
-		ethdrv_loop_free(nd->loop);
-	}
+	for (unsigned i = 0; i < 2; i++)
+		node_free(&f->n[i]);
 	free(f);
 	return 0;
 }
