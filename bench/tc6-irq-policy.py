@@ -41,6 +41,10 @@ def parse():
     p.add_argument("--overflow-runs", type=int, default=3, help="downloads per policy there (3)")
     p.add_argument("--pings", type=int, default=20,
                    help="pings per sweep point for the RTT check (20)")
+    p.add_argument("--rt-prio", type=int, default=0,
+                   help="also run each no-delay download with the client's loop and poller "
+                        "threads at SCHED_FIFO N (knob rt_prio), alternating with SCHED_OTHER, "
+                        "and compare the two (0 = off)")
     p.add_argument("--results", default=None, help="output directory (bench/results)")
     return p.parse_args()
 
@@ -59,10 +63,10 @@ class Bench:
         return {"rtt_min_us": low, "rtt_bound_us": bound["rtt_us"],
                 "rtt_ok": bool(rtts) and low >= bound["rtt_us"]}
 
-    def run(self, policy, delay_us):
-        """One download with the client at POLICY and DELAY_US; its metrics."""
+    def run(self, policy, delay_us, rt_prio=0):
+        """One download with the client at POLICY, DELAY_US and RT_PRIO; its metrics."""
         cl = eb.netns(CLIENT)
-        self.seg.set(cl, f"policy={policy}", f"irq_delay_us={delay_us}")
+        self.seg.set(cl, f"policy={policy}", f"irq_delay_us={delay_us}", f"rt_prio={rt_prio}")
         n0, s0 = eb.stats(cl), self.seg.snapshot()
         got = os.path.join(self.tmp, "got")
         r = eb.download(cl, self.http.url("blob"), got)
@@ -97,6 +101,7 @@ class Bench:
             "late_max_ms": max(late, default=0) / 1e6,
             "retrans": t1["Tcp.RetransSegs"] - t0["Tcp.RetransSegs"],
             "rtos": t1["TcpExt.TCPTimeouts"] - t0["TcpExt.TCPTimeouts"],
+            "demotions": d["node_rt_demotions"],
         }
 
 
@@ -169,8 +174,9 @@ def main():
     a = parse()
     policies = [int(x) for x in a.policies.split(",")]
     sweep_delays = [int(x) for x in a.sweep_us.split(",") if x]
-    total = a.runs * len(policies) + (0 if a.overflow_delay_us is not None else
-                                      len(sweep_delays)) + a.overflow_runs * len(policies)
+    total = a.runs * len(policies) * (2 if a.rt_prio else 1) + \
+        (0 if a.overflow_delay_us is not None else len(sweep_delays)) + \
+        a.overflow_runs * len(policies)
     tmp = tempfile.mkdtemp(prefix="ethdrv-bench.", dir="/dev/shm" if os.path.isdir("/dev/shm")
                            else None)
     dev = f"emu:lan8650,hz={a.spi_hz},setup-ns={a.spi_setup_ns}"
@@ -181,10 +187,15 @@ def main():
             b = Bench(a, seg, http, sha, tmp)
             bar = eb.Progress(total, NAME)
             res = {p: [] for p in policies}
+            res_rt = {p: [] for p in policies} if a.rt_prio else {}
             for i in range(a.runs):  # round robin: noise spreads over the policies
                 for p in policies:
                     res[p].append(b.run(p, 0))
                     bar.step(f"policy {p} run {i + 1}: {res[p][-1]['kib']:.0f} KiB/s")
+                    if a.rt_prio:  # alternating, so that noise spreads over both
+                        res_rt[p].append(b.run(p, 0, a.rt_prio))
+                        bar.step(f"policy {p} run {i + 1} rt_prio={a.rt_prio}: "
+                                 f"{res_rt[p][-1]['kib']:.0f} KiB/s")
             sweep = [(0, dict(res[policies[0]][0], **b.ping(0)))] if policies[0] == 1 else []
             ovf_delay = a.overflow_delay_us
             if ovf_delay is None:
@@ -204,7 +215,8 @@ def main():
             bar.close()
         limits = [r["apriori_kib"] for rs in res.values() for r in rs]
         clean_limit = statistics.median(limits)
-        body = report(a, res, sweep, ovf, ovf_delay, limits, clean_limit)
+        body = report(a, res, sweep, ovf, ovf_delay, limits, clean_limit) + \
+            rt_report(a, res, res_rt)
         out = eb.write_result(NAME, "tc6-irq-policy: seed 000's interrupt-policy table, redone",
                               body, a.results)
         plot(res, sweep, ovf, ovf_delay, clean_limit, str(out.with_suffix(".png")))
@@ -311,6 +323,38 @@ RTT verdict: {"every minimum RTT is at or above the computed minimum" if rtt_ok 
 
 ![plot]({NAME}.png)
 """
+
+
+def rt_report(a, res, res_rt):
+    """With --rt-prio: the no-delay table at SCHED_FIFO and the comparison."""
+    if not res_rt:
+        return ""
+    total = lambda rs, key: sum(r[key] for r in rs)  # noqa: E731
+    avg = lambda rs, key: statistics.mean(r[key] for r in rs)  # noqa: E731
+    rows = [[p, f"{avg(res[p], 'kib'):.1f}", f"{avg(res_rt[p], 'kib'):.1f}",
+             total(res[p], "lost"), total(res_rt[p], "lost"),
+             total(res[p], "dropped"), total(res_rt[p], "dropped"),
+             total(res[p], "stalls"), total(res_rt[p], "stalls"),
+             f"{max(r['late_max_ms'] for r in res[p]):.1f}",
+             f"{max(r['late_max_ms'] for r in res_rt[p]):.1f}",
+             total(res_rt[p], "demotions")] for p in res_rt]
+    return f"""
+## The driver at SCHED_FIFO {a.rt_prio} (`rt_prio={a.rt_prio}` on t1s0), no host delay
+
+Each download of the first table was followed by the same download with the
+client's loop and poller threads at SCHED_FIFO {a.rt_prio} (docs/design.md §4.5),
+so that noise spreads over both. The medium and the server t1s1 keep SCHED_OTHER.
+Guard demotions: client threads found on a CPU for 90 % of a 100 ms window and put
+back to SCHED_OTHER (`node_rt_demotions`); 0 means nothing spun at that priority.
+
+{eb.md_table(HEAD, policy_rows(res_rt))}
+Without and with the real-time priority ({a.runs} runs each, totals and averages):
+
+{eb.md_table(["n", "avg KiB/s", f"avg KiB/s FIFO {a.rt_prio}", "lost (model)",
+              f"lost (model) FIFO {a.rt_prio}", "rx dropped (driver)",
+              f"rx dropped FIFO {a.rt_prio}", "frames > 1 ms late",
+              f"frames > 1 ms late FIFO {a.rt_prio}", "lateness max ms",
+              f"lateness max ms FIFO {a.rt_prio}", "guard demotions"], rows)}"""
 
 
 if __name__ == "__main__":

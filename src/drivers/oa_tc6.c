@@ -150,6 +150,7 @@ void oa_tc6_destroy(struct oa_tc6 *tc6)
 	if (!tc6)
 		return;
 	/* The core frees the poller and the stats set (ethdrv_netdev_cleanup). */
+	oa_tc6_mdio_free(tc6);
 	oa_tc6_hooks_release(tc6);
 	ethdrv_pkt_queue_purge(&tc6->txq);
 	ethdrv_pkt_queue_purge(&tc6->inflight);

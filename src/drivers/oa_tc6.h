@@ -376,6 +376,26 @@ int oa_tc6_open(struct oa_tc6 *tc6);
 void oa_tc6_stop(struct oa_tc6 *tc6);
 
 /**
+ * oa_tc6_phy_start() - the internal PHY (oa_tc6_mdio.c, docs/mdio.md §11):
+ * at the first call create its MDIO bus and probe it at address 0
+ * (needs STDCAP.DPRAC); then carrier off and start its state machine,
+ * whose link changes set the device's carrier
+ * @tc6: the framework, after oa_tc6_open()
+ *
+ * Knobs through oa_tc6_set_param(): "mdio_mode", "mdio_poll_delay_us",
+ * "phy_poll_ms", "phy_irq" (1: STATUS0.PHYINT unmasked, the PHY machine
+ * runs when it is seen). ethdrv_netdev_phy() gives the PHY.
+ *
+ * Return: 0 (also without a PHY: the carrier then stays as it was), or the
+ * control or PHY error.
+ * Context: the device's open op, the loop thread.
+ */
+int oa_tc6_phy_start(struct oa_tc6 *tc6);
+
+/** oa_tc6_phy_stop() - stop the PHY's machine (the carrier goes off). */
+void oa_tc6_phy_stop(struct oa_tc6 *tc6);
+
+/**
  * oa_tc6_start_xmit() - queue one frame for transmission
  * @tc6: the framework
  * @pkt: the frame without FCS; runts are padded to 60 bytes and, where the

@@ -248,6 +248,7 @@ int oa_tc6_set_param(struct oa_tc6 *tc6, const char *key, const char *value)
 	uint32_t mask;
 	unsigned u;
 	bool b;
+	int ret;
 
 	if (bit)
 		return oa_tc6_set_config0_knob(tc6, bit, value);
@@ -280,7 +281,8 @@ int oa_tc6_set_param(struct oa_tc6 *tc6, const char *key, const char *value)
 		tc6->next_check_ns = 0; /* the new period starts at the next tick */
 		return 0;
 	}
-	return oa_tc6_hooks_set_param(tc6, key, value);
+	ret = oa_tc6_mdio_set_param(tc6, key, value);
+	return ret == -ENOENT ? oa_tc6_hooks_set_param(tc6, key, value) : ret;
 }
 
 /* A string knob value into @buf; -ENOSPC on truncation. */
@@ -323,6 +325,7 @@ int oa_tc6_get_param(struct oa_tc6 *tc6, const char *key, char *buf, size_t size
 {
 	uint32_t mask = __atomic_load_n(&tc6->imask0, __ATOMIC_RELAXED);
 	uint32_t bit = oa_tc6_config0_knob(key);
+	int ret;
 
 	if (!size)
 		return -ENOSPC;
@@ -346,5 +349,6 @@ int oa_tc6_get_param(struct oa_tc6 *tc6, const char *key, char *buf, size_t size
 		return oa_tc6_put_uint(buf, size, tc6->xfer_cap);
 	if (!strcmp(key, "config_check_ms"))
 		return oa_tc6_put_uint(buf, size, tc6->config_check_ms);
-	return oa_tc6_hooks_get_param(tc6, key, buf, size);
+	ret = oa_tc6_mdio_get_param(tc6, key, buf, size);
+	return ret == -ENOENT ? oa_tc6_hooks_get_param(tc6, key, buf, size) : ret;
 }

@@ -170,6 +170,7 @@ struct oa_tc6 {
 	struct ethdrv_pkt_queue txq; /* frames not yet started */
 
 	struct oa_tc6_stats st; /* counters */
+	struct oa_tc6_mdio *mdio; /* the PHY's bus (oa_tc6_mdio.c), atomic pointer */
 	struct ethdrv_hist chunks_per_transfer; /* chunks in each data transfer */
 	struct ethdrv_hist recovery_stall_ns; /* detection to traffic resumed */
 
@@ -224,6 +225,15 @@ void oa_tc6_recover(struct oa_tc6 *tc6);
 int oa_tc6_chip_init(struct oa_tc6 *tc6);
 /* The loop-thread timer: recovery retries, polling without IRQ, lost progress, checks. */
 void oa_tc6_watchdog(struct ethdrv_timer *t);
+
+/* oa_tc6_mdio.c */
+/* STATUS0.PHYINT seen in EXST (poll context): notify the PHY on the loop. */
+void oa_tc6_mdio_phyint(struct oa_tc6 *tc6);
+/* Release the PHY and its bus (destroy). */
+void oa_tc6_mdio_free(struct oa_tc6 *tc6);
+/* The MDIO/PHY knobs; -ENOENT for other keys. */
+int oa_tc6_mdio_set_param(struct oa_tc6 *tc6, const char *key, const char *value);
+int oa_tc6_mdio_get_param(struct oa_tc6 *tc6, const char *key, char *buf, size_t size);
 
 /* oa_tc6_knobs.c */
 /* Register the counters and histograms in the device's stats set. */

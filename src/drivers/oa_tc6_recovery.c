@@ -109,6 +109,8 @@ void oa_tc6_handle_exst(struct oa_tc6 *tc6)
 	oa_tc6_count_status(tc6, st[0], st[1]);
 	if (st[0] & OA_TC6_STATUS0_RXBOE)
 		oa_tc6_rx_overflow(tc6);
+	if (st[0] & OA_TC6_STATUS0_PHYINT)
+		oa_tc6_mdio_phyint(tc6);
 	/* HDRE is the event an HDRB footer already showed (its frame is dropped
 	 * at completion) or a control header refused (the echo fails and the
 	 * transaction is tried again): counted, no reset (docs/tc6.md §2.4.1). */

@@ -77,8 +77,18 @@
  *   are ignored up to the next SV, as the datasheet describes. The medium
  *   still receives the frame whole, at its EV; the MAC's end-of-frame
  *   checks (FCS with TXFCSVE, size) drop it then as in store and forward.
- * - BMCR resets to 0x0000; BMSR reads 0x0805 (10 Mb/s half duplex capable, link
- *   up, extended capability) because the link is always up (docs/tc6.md §5.7).
+ * - BMCR resets to 0x0000 (no autonegotiation, 10 Mb/s half duplex); BMSR
+ *   reads 0x0801 (10 Mb/s half duplex, extended registers) plus LSTATUS.
+ *   A mixing segment has no link in the IEEE sense and Linux reports the
+ *   LAN8650's link always up (docs/tc6.md §5.7; the LAN867x Rev D0 offers
+ *   surrogates: PLCA status, activity, a semaphore). The model's surrogate
+ *   is the node's attachment to the segment: LSTATUS is 1 while BMCR.PDOWN
+ *   is clear and the MDI is on the segment (always, unless
+ *   lan865x_emu_set_link() cut it), latched low (IEEE 802.3 22.2.4.2.13)
+ *   until the host reads BMSR. A change of it sets STATUS0.PHYINT (the
+ *   summary of the PHY's interrupt, docs/tc6.md §3.4), which a control read
+ *   of BMSR clears; the PHY's own interrupt status registers are not
+ *   modelled.
  * - MAC specific-address filter n is disabled by a write to SABn and enabled by
  *   a write to SATn (Cadence-GEM convention, docs/tc6.md §5.2 unverified); only
  *   the destination address is compared (FLTTYP/FLTBM ignored).
@@ -448,6 +458,25 @@ void lan865x_emu_get_plca(struct lan865x_emu *emu, struct emu_plca_cfg *cfg);
  * Return: 0 or -ENOENT for an unimplemented register (*@val is then 0).
  */
 int lan865x_emu_peek_reg(struct lan865x_emu *emu, unsigned mms, uint16_t addr, uint32_t *val);
+
+/**
+ * lan865x_emu_set_link() - the link injection: cut the node's MDI off the
+ * segment (false) or connect it again (true). A link-down on a multidrop
+ * segment is one node losing its stub (a broken connector or trunk
+ * branch): the others keep talking; this node hears nothing (its port is
+ * detached from the medium; frames on the wire to it are lost and counted
+ * there) and sends nothing (frames wait in its TX buffer until the link
+ * returns). BMSR shows it (see above). Idempotent.
+ * @emu: the model
+ * @up: the new state
+ *
+ * Return: 0, or the medium's error when attaching again.
+ * Context: any thread except the medium's; the model lock is not held.
+ */
+int lan865x_emu_set_link(struct lan865x_emu *emu, bool up);
+
+/** lan865x_emu_link() - false while lan865x_emu_set_link() has cut the link. */
+bool lan865x_emu_link(struct lan865x_emu *emu);
 
 /** lan865x_emu_irq_asserted() - true while IRQ_N is asserted (low). */
 bool lan865x_emu_irq_asserted(struct lan865x_emu *emu);

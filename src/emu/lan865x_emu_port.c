@@ -354,3 +354,51 @@ void lan865x_emu_detach(struct lan865x_emu *emu)
 	if (m)
 		emu_medium_detach(m, port);
 }
+
+/*
+ * The link injection (lan865x_emu.h): cut the node's MDI off the segment,
+ * or put it back. Off the segment the node neither hears nor is heard: its
+ * port is detached from the medium (frames on the wire to it are lost and
+ * counted by the medium; its own wait in the TX buffer) and BMSR reports
+ * the loss.
+ */
+int lan865x_emu_set_link(struct lan865x_emu *emu, bool up)
+{
+	struct emu_medium *m = NULL;
+	unsigned port = 0;
+	bool was;
+
+	pthread_mutex_lock(&emu->lock);
+	if (emu->link_cut == !up) {
+		pthread_mutex_unlock(&emu->lock);
+		return 0;
+	}
+	was = lan865x_emu__phy_link(emu);
+	emu->link_cut = !up;
+	lan865x_emu__phy_link_changed(emu, was);
+	lan865x_emu__irq_update(emu);
+	if (!up) {
+		emu->cut_medium = emu->medium;
+		emu->cut_port = emu->port;
+	} else {
+		m = emu->cut_medium;
+		port = emu->cut_port;
+		emu->cut_medium = NULL;
+	}
+	pthread_mutex_unlock(&emu->lock);
+	if (!up)
+		lan865x_emu_detach(emu);
+	else if (m)
+		return lan865x_emu_attach(emu, m, port);
+	return 0;
+}
+
+bool lan865x_emu_link(struct lan865x_emu *emu)
+{
+	bool up;
+
+	pthread_mutex_lock(&emu->lock);
+	up = !emu->link_cut;
+	pthread_mutex_unlock(&emu->lock);
+	return up;
+}

@@ -173,6 +173,10 @@ struct lan865x_emu {
 	/* Registers (lan865x_emu_regs.c; docs/tc6.md §3, §5). */
 	uint32_t config0, status0, status1, imask0, imask1;
 	uint32_t bmcr; /* PHY basic control, MMS0 0xFF00 */
+	bool link_cut; /* lan865x_emu_set_link(false): the MDI is off the segment */
+	bool lstatus_low; /* BMSR.LSTATUS latched low since the last host read of BMSR */
+	struct emu_medium *cut_medium; /* where to attach again when the link returns */
+	unsigned cut_port; /* our port on it */
 	uint32_t mac[MAC_NREGS]; /* MMS1 0x00-0x77 */
 	bool sa_filter_enabled[MAC_SA_FILTERS]; /* specific-address filter n compares */
 	uint32_t vend2[VEND2_NREGS]; /* MMS4 (VEND2) 0x00-0xFF */
@@ -276,6 +280,9 @@ static inline bool lan865x_emu_frame_data_enabled(const struct lan865x_emu *emu)
 
 /* lan865x_emu_regs.c */
 void lan865x_emu__reset(struct lan865x_emu *emu);
+/* The PHY's surrogate link (lan865x_emu.h) and its change: latch and PHYINT. */
+bool lan865x_emu__phy_link(const struct lan865x_emu *emu);
+void lan865x_emu__phy_link_changed(struct lan865x_emu *emu, bool was);
 void lan865x_emu__ctrl_transfer(struct lan865x_emu *emu, const uint8_t *in, uint8_t *out,
 				size_t len);
 

@@ -4,7 +4,7 @@
  * ctl.h, README "Control socket protocol") without sockets. The input is
  * what a client sends; it is fed to ctl_handle() in pieces as recv() might
  * deliver them (each piece's size taken from the input), exactly as
- * ctl_conn_on_read() does, until a reply is due or CTL_REQ_MAX bytes are in.
+ * ctl_conn_read_request() does, until a reply is due or CTL_REQ_MAX bytes are in.
  *
  * Input: byte 0 the piece size (1..256; 0 = all at once), then the bytes.
  * The ops record calls and answer like a device: set accepts keys
@@ -51,7 +51,7 @@ static int fz_stats(void *arg, bool json, struct ctl_reply *r)
 	return n % 7 == 3 ? -EIO : 0;
 }
 
-static int fz_set(void *arg, const char *key, const char *value)
+static int fz_set(void *arg, const char *key, const char *value, const char **why)
 {
 	fz_assert(fz_word_ok(key) && key[strcspn(key, "=")] == '\0');
 	if (strspn(key, "abcdefghijklmnopqrstuvwxyz_.-") != strlen(key))

@@ -35,14 +35,23 @@ expect() {
 # --help on every subcommand
 expect 0 "usage: ethdrv COMMAND" -- --help
 expect 0 "usage: ethdrv COMMAND" -- help
-for c in segment up stats set get info bench; do
+for c in segment up stats set get info bench phy; do
 	expect 0 "usage: ethdrv $c" -- "$c" --help
 	expect 0 "usage: ethdrv $c" -- "$c" -h
 done
 
 # the command itself
 expect 2 "usage: ethdrv COMMAND" --
-expect 2 "unknown command 'frob'" "segment, up, stats, set, get, info or bench" -- frob
+expect 2 "unknown command 'frob'" "segment, up, stats, set, get, info, phy or bench" -- frob
+
+# phy: the words are checked before anything is sent
+expect 2 "missing IFNAME" -- phy
+expect 2 "bad interface name" -- phy a/b
+expect 2 "bad register '32'" "0..31" -- phy t1s0 read 32
+expect 2 "bad value '0x10000'" -- phy t1s0 write 1 0x10000
+expect 2 "bad MMD '32'" -- phy t1s0 c45 read 32 1
+expect 2 "use: read REG" -- phy t1s0 read
+expect 2 "use: read REG" -- phy t1s0 frob
 
 # bench: the list comes from bench/*.py of the source tree
 expect 0 "usage: ethdrv bench" "tc6-irq-policy" "tc6-latency" "tc6-segment" -- bench --help

@@ -103,6 +103,28 @@ assert r.startswith("error EBUSY"), r
 PY
 sleep 0.3
 "$ETHDRV" get t1s0 budget >/dev/null || fail "server stuck after a connection flood"
+# clients that ask for `stats json` and never read (nor close): their replies
+# wait in their own sockets, the server keeps no slot for them, and other
+# clients and the traffic go on (before issue 10, section 5, each held a slot for 2 s,
+# so the ninth client got EBUSY)
+READY=$(mktemp -u /tmp/ethdrv-stuck.XXXXXX)
+python3 - "$READY" <<'PY' &
+import socket, sys, time
+held = []
+for _ in range(8):
+    s = socket.socket(socket.AF_UNIX); s.connect("/run/ethdrv/t1s0.sock")
+    s.sendall(b"stats json\n"); held.append(s)
+time.sleep(0.2)
+open(sys.argv[1], "w").close()
+time.sleep(3)
+PY
+STUCK=$!
+for ((i = 0; i < 50; i++)); do [[ -e $READY ]] && break; sleep 0.1; done
+rm -f "$READY"
+"$ETHDRV" get t1s0 budget >/dev/null || fail "a client was refused behind clients that never read"
+ping_ok 0 1 || fail "ping behind control clients that never read"
+wait "$STUCK"
+"$ETHDRV" stats t1s0 | grep -Eq '^ +ctl_replies: [1-9]' || fail "stats lack the control socket's counters"
 # a client that never sends is dropped and the server goes on
 python3 -c 'import socket,time; s=socket.socket(socket.AF_UNIX); s.connect("/run/ethdrv/t1s0.sock"); time.sleep(3)' &
 SILENT=$!

@@ -38,8 +38,11 @@ static const char set_usage[] =
 	"bql_limit_min, bql_limit_max, bql_hold_time; driver: policy (1..5), irq_mask,\n"
 	"irq.<status0-name> (txpe, txboe, txbue, rxboe, lofe, hdre, ...), rxboe_action\n"
 	"(drop/count), rxboe_log, xfer_cap, irq_delay_us, config_check_ms (0 = off),\n"
-	"spi_trace (FILE or off); PLCA: plca (on/off), node-id, node-cnt, to-tmr,\n"
-	"burst-cnt, burst-tmr.\n"
+	"spi_trace (NAME, a file in the daemon's --trace-dir, or off); PLCA: plca\n"
+	"(on/off), node-id, node-cnt, to-tmr, burst-cnt, burst-tmr; the node's\n"
+	"threads: rt_prio (SCHED_FIFO 1..99, 0 = SCHED_OTHER), rt_spin_permille (the\n"
+	"CPU share of 100 ms at which a FIFO thread counts as spinning and is put\n"
+	"back to SCHED_OTHER, default 900).\n"
 	"\n"
 	"Fault injection into the LAN8650 model (emu devices only; also with\n"
 	"`ethdrv segment --set`):\n"
@@ -90,12 +93,9 @@ static void client_conn_error(const char *cmd, const char *ifname, const char *p
 		fprintf(stderr, "ethdrv %s: %s: %s: %s\n", cmd, ifname, path, strerror(-err));
 }
 
-/*
- * Send @req to @ifname; on "ok" return the body in *@body (free *@reply).
- * Return CLI_EXIT_OK or CLI_EXIT_FAIL (message printed).
- */
-static int client_call(const char *cmd, const char *ifname, const char *req, char **reply,
-		       const char **body)
+/* Send @req to @ifname; on "ok" return the body in *@body (free *@reply) (cmd.h). */
+int cmd_client_call(const char *cmd, const char *ifname, const char *req, char **reply,
+		    const char **body)
 {
 	char path[108];
 	int err;
@@ -159,7 +159,8 @@ static int client_stats_all(bool json)
 		const char *body;
 		char *reply;
 
-		if (client_call("stats", names[i], json ? "stats json" : "stats", &reply, &body))
+		if (cmd_client_call("stats", names[i], json ? "stats json" : "stats", &reply,
+				    &body))
 			continue;
 		if (json)
 			printf("%s\"%s\": %s", shown ? ",\n" : "\n", names[i], body);
@@ -202,7 +203,7 @@ int cmd_stats(int argc, char **argv)
 		return client_stats_all(json);
 	if (cli_parse_ifname("stats", "IFNAME", ifname) && strcmp(ifname, CTL_SEGMENT_NAME))
 		return CLI_EXIT_USAGE;
-	rc = client_call("stats", ifname, json ? "stats json" : "stats", &reply, &body);
+	rc = cmd_client_call("stats", ifname, json ? "stats json" : "stats", &reply, &body);
 	if (rc)
 		return rc;
 	fputs(body, stdout);
@@ -260,7 +261,7 @@ static int client_knobs(const char *cmd, const char *usage, bool pairs, int argc
 	rc = client_build(cmd, argc, argv, pairs, req, sizeof(req));
 	if (rc)
 		return rc;
-	rc = client_call(cmd, argv[optind], req, &reply, &body);
+	rc = cmd_client_call(cmd, argv[optind], req, &reply, &body);
 	if (rc)
 		return rc;
 	fputs(body, stdout);
@@ -296,7 +297,7 @@ int cmd_info(int argc, char **argv)
 		return cli_usage("info", "give one IFNAME");
 	if (cli_parse_ifname("info", "IFNAME", argv[optind]))
 		return CLI_EXIT_USAGE;
-	rc = client_call("info", argv[optind], "info", &reply, &body);
+	rc = cmd_client_call("info", argv[optind], "info", &reply, &body);
 	if (rc)
 		return rc;
 	fputs(body, stdout);

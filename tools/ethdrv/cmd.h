@@ -30,6 +30,23 @@ int cmd_info(int argc, char **argv);
 /** cmd_bench() - `ethdrv bench NAME [ARGS...]`: run bench/NAME.py. */
 int cmd_bench(int argc, char **argv);
 
+/** cmd_phy() - `ethdrv phy IFNAME [read REG | write REG VAL | c45 ...]` (phy.c). */
+int cmd_phy(int argc, char **argv);
+
+/**
+ * cmd_client_call() - send @req to @ifname's control socket (client.c)
+ * @cmd: the subcommand, for messages
+ * @ifname: the interface
+ * @req: the request line, without '\n'
+ * @reply: receives the reply on success; free() it
+ * @body: receives the text after "ok\n"
+ *
+ * Return: CLI_EXIT_OK, or CLI_EXIT_FAIL with the reason printed (nobody
+ * serves the socket, permission, or the server's "error ..." line).
+ */
+int cmd_client_call(const char *cmd, const char *ifname, const char *req, char **reply,
+		    const char **body);
+
 /**
  * cmd_getopt() - getopt_long() without getopt's own messages
  * @argc: argument count
@@ -52,17 +69,22 @@ int cmd_getopt(int argc, char **argv, const char *shortopts, const struct option
  */
 int cmd_bad_option(const char *cmd, char **argv, const char *accepted);
 
-/* What the daemon subcommands (segment, up) share: --set, --syslog, --log-level. */
+/*
+ * What the daemon subcommands (segment, up) share: --set, --syslog,
+ * --log-level, --trace-dir, --rt-prio.
+ */
 struct cmd_common {
 	struct cli_knob *knobs; /* where --set knobs go (CLI_KNOBS_MAX entries) */
 	unsigned *knob_count; /* entries used in knobs */
 	bool use_syslog; /* --syslog */
 	const char *log_level; /* --log-level or NULL */
+	const char *trace_dir; /* --trace-dir or NULL (trace_dir.h) */
+	unsigned rt_prio; /* --rt-prio, 0 = none (rt.h) */
 };
 
 /**
  * cmd_common_option() - handle a shared option ('s' --set, 'S' --syslog,
- * 'L' --log-level)
+ * 'L' --log-level, 'D' --trace-dir, 'R' --rt-prio)
  * @cmd: the subcommand, for messages
  * @c: the option cmd_getopt() returned
  * @co: where the values go

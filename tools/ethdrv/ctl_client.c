@@ -13,8 +13,12 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-/* Write all of @buf to a non-blocking socket, waiting up to @timeout_ms per write. */
-int ctl_write_all(int fd, const char *buf, size_t len, int timeout_ms)
+/*
+ * Write all of @buf, waiting up to @timeout_ms per write for room: 0,
+ * -ETIMEDOUT or the -errno of send(2). The client may wait; the server
+ * never does (ctl_server.c).
+ */
+static int ctl_write_all(int fd, const char *buf, size_t len, int timeout_ms)
 {
 	struct pollfd pfd = { .fd = fd, .events = POLLOUT };
 

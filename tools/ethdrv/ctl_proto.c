@@ -40,6 +40,7 @@ static const struct {
 	{ ETIMEDOUT, "ETIMEDOUT" },
 	{ EALREADY, "EALREADY" },
 	{ ENAMETOOLONG, "ENAMETOOLONG" },
+	{ ELOOP, "ELOOP" },
 };
 
 const char *ctl_errno_name(int err, char *buf, size_t size)
@@ -157,6 +158,7 @@ static const char *ctl_err_text(int err)
 static void ctl_do_set(const struct ctl_ops *ops, void *arg, int argc, char **argv,
 		       struct ctl_reply *r)
 {
+	const char *why;
 	int i, err;
 
 	if (argc < 2) {
@@ -171,10 +173,11 @@ static void ctl_do_set(const struct ctl_ops *ops, void *arg, int argc, char **ar
 			return;
 		}
 		*eq = '\0';
-		err = ops->set(arg, argv[i], eq + 1);
+		why = NULL;
+		err = ops->set(arg, argv[i], eq + 1, &why);
 		if (err) {
 			ctl_reply_error(r, err, "set %s=%s: %s", argv[i], eq + 1,
-					ctl_err_text(err));
+					why ? why : ctl_err_text(err));
 			return;
 		}
 	}
@@ -241,7 +244,20 @@ static void ctl_do_info(const struct ctl_ops *ops, void *arg, int argc, char **a
 static void ctl_do_help(const struct ctl_ops *ops, void *arg, int argc, char **argv,
 			struct ctl_reply *r)
 {
-	ctl_reply_printf(r, "ok\nstats [json]\nget KEY...\nset KEY=VALUE...\ninfo\nhelp\n");
+	ctl_reply_printf(r, "ok\nstats [json]\nget KEY...\nset KEY=VALUE...\ninfo\n%shelp\n",
+			 ops->phy ? "phy [read REG|write REG VAL|c45 read|write MMD REG [VAL]]\n" :
+				    "");
+}
+
+/* `phy ...`: the server's op writes the whole reply (phy_cmd.h). */
+static void ctl_do_phy(const struct ctl_ops *ops, void *arg, int argc, char **argv,
+		       struct ctl_reply *r)
+{
+	if (!ops->phy) {
+		ctl_reply_error(r, -EOPNOTSUPP, "phy: this server has no PHY");
+		return;
+	}
+	ops->phy(arg, argc - 1, argv + 1, r);
 }
 
 /* The requests: name, words allowed (0 = any), handler. */
@@ -252,7 +268,7 @@ static const struct {
 		   struct ctl_reply *r); /* the handler */
 } ctl_requests[] = {
 	{ "stats", 0, ctl_do_stats }, { "set", 0, ctl_do_set },	  { "get", 0, ctl_do_get },
-	{ "info", 1, ctl_do_info },   { "help", 1, ctl_do_help },
+	{ "info", 1, ctl_do_info },   { "help", 1, ctl_do_help }, { "phy", 0, ctl_do_phy },
 };
 
 void ctl_dispatch(const struct ctl_ops *ops, void *arg, char *line, struct ctl_reply *r)
@@ -280,7 +296,7 @@ void ctl_dispatch(const struct ctl_ops *ops, void *arg, char *line, struct ctl_r
 		ctl_requests[i].fn(ops, arg, argc, argv, r);
 		return;
 	}
-	ctl_reply_error(r, -EINVAL, "unknown request '%.64s': use stats, get, set, info, help",
+	ctl_reply_error(r, -EINVAL, "unknown request '%.64s': use stats, get, set, info, phy, help",
 			argc > 0 ? argv[0] : "");
 }
 

@@ -21,6 +21,8 @@ static const char main_usage[] =
 	"  set IFNAME KEY=VALUE...  change knobs at run time\n"
 	"  get IFNAME KEY...        read knobs\n"
 	"  info IFNAME              what an interface is: device, chip, SPI clock, lines\n"
+	"  phy IFNAME [read REG | write REG VAL | c45 read|write MMD REG [VAL]]\n"
+	"                           the PHY: link, speed, ID, state; its registers\n"
 	"  bench NAME [ARGS...]     a system benchmark from bench/ (table and plot)\n"
 	"\n"
 	"DEVICE is emu:lan8650[,key=value...] or\n"
@@ -54,6 +56,8 @@ int cmd_bad_option(const char *cmd, char **argv, const char *accepted)
 
 int cmd_common_option(const char *cmd, int c, struct cmd_common *co)
 {
+	unsigned long v;
+
 	switch (c) {
 	case 's':
 		if (*co->knob_count == CLI_KNOBS_MAX)
@@ -67,6 +71,14 @@ int cmd_common_option(const char *cmd, int c, struct cmd_common *co)
 	case 'L':
 		co->log_level = optarg;
 		return cli_check_log_level(cmd, optarg) ? CLI_EXIT_USAGE : CLI_EXIT_OK;
+	case 'D':
+		co->trace_dir = optarg;
+		return CLI_EXIT_OK;
+	case 'R':
+		if (cli_parse_ulong(cmd, "--rt-prio", optarg, 1, 99, &v))
+			return CLI_EXIT_USAGE;
+		co->rt_prio = (unsigned)v;
+		return CLI_EXIT_OK;
 	}
 	return -1;
 }
@@ -77,7 +89,7 @@ static const struct {
 } main_cmds[] = {
 	{ "segment", cmd_segment }, { "up", cmd_up },	{ "stats", cmd_stats },
 	{ "set", cmd_set },	    { "get", cmd_get }, { "info", cmd_info },
-	{ "bench", cmd_bench },
+	{ "bench", cmd_bench },	    { "phy", cmd_phy },
 };
 
 int main(int argc, char **argv)
@@ -96,7 +108,7 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[1], main_cmds[i].name))
 			return main_cmds[i].fn(argc - 1, argv + 1);
 	fprintf(stderr,
-		"ethdrv: unknown command '%s': use segment, up, stats, set, get, info or bench\n"
+		"ethdrv: unknown command '%s': use segment, up, stats, set, get, info, phy or bench\n"
 		"Try 'ethdrv --help'.\n",
 		argv[1]);
 	return CLI_EXIT_USAGE;

@@ -6,6 +6,7 @@
  * The frames, the faults and the metrics live in the units listed in
  * node_priv.h.
  */
+#define _GNU_SOURCE /* gettid */
 #include "node.h"
 
 #include <errno.h>
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "ctl.h"
@@ -22,7 +24,9 @@
 #include "ethdrv/log.h"
 #include "ethdrv/pkt.h"
 #include "node_priv.h"
+#include "phy_cmd.h"
 #include "platform/linux/platform.h"
+#include "trace_dir.h"
 
 ETHDRV_LOG_MODULE(node);
 
@@ -59,23 +63,53 @@ static int node_ctl_stats(void *arg, bool json, struct ctl_reply *r)
 	return 0;
 }
 
-/* A knob: emu.* for the model, anything else for the device. */
-static int node_set_knob(struct node *n, const char *key, const char *value)
+/* A knob: rt_* for the node's threads, emu.* for the model, anything else for the device. */
+static int node_set_knob(struct node *n, const char *key, const char *value, const char **why)
 {
+	if (!strncmp(key, "rt_", 3))
+		return node_rt_set_knob(n, key, value, why);
+	if (!strcmp(key, "busy_poll") && node_rt_forbids_busy_poll(n, value, why))
+		return -EBUSY;
 	if (!strncmp(key, "emu.", 4))
 		return node_emu_set(n, key + 4, value);
 	return ethdrv_netdev_set(n->dev, key, value);
 }
 
-static int node_ctl_set(void *arg, const char *key, const char *value)
+/*
+ * spi_trace from a client: only a file of the directory root chose at start
+ * (trace_dir.h), or "off". The driver's knob takes a path, so it gets the
+ * file just checked through its /proc/self/fd link: that names the open
+ * file itself, not a path to look up in the directory again.
+ */
+static int node_ctl_set_trace(struct node *n, const char *value, const char **why)
 {
-	return node_set_knob(arg, key, value);
+	char path[32];
+	int fd, err;
+
+	if (!strcmp(value, "off"))
+		return ethdrv_netdev_set(n->dev, "spi_trace", value);
+	fd = trace_dir_create(n->trace_dir_fd, value, why);
+	if (fd < 0)
+		return fd;
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	err = ethdrv_netdev_set(n->dev, "spi_trace", path);
+	close(fd);
+	return err;
+}
+
+static int node_ctl_set(void *arg, const char *key, const char *value, const char **why)
+{
+	if (!strcmp(key, "spi_trace"))
+		return node_ctl_set_trace(arg, value, why);
+	return node_set_knob(arg, key, value, why);
 }
 
 static int node_ctl_get(void *arg, const char *key, char *buf, size_t size)
 {
 	struct node *n = arg;
 
+	if (!strncmp(key, "rt_", 3))
+		return node_rt_get_knob(n, key, buf, size);
 	if (!strncmp(key, "emu.", 4))
 		return node_emu_get(n, key + 4, buf, size);
 	return ethdrv_netdev_get(n->dev, key, buf, size);
@@ -127,11 +161,20 @@ static int node_ctl_info(void *arg, struct ctl_reply *r)
 	return 0;
 }
 
+/* `phy ...`: the device's PHY, here in the loop thread where it runs. */
+static int node_ctl_phy(void *arg, int argc, char **argv, struct ctl_reply *r)
+{
+	struct node *n = arg;
+
+	return phy_ctl_serve(n->dev, argc, argv, r);
+}
+
 static const struct ctl_ops node_ctl_ops = {
 	.stats = node_ctl_stats,
 	.set = node_ctl_set,
 	.get = node_ctl_get,
 	.info = node_ctl_info,
+	.phy = node_ctl_phy,
 };
 
 /* ---- setup and teardown ---------------------------------------------- */
@@ -189,6 +232,7 @@ static int node_dev_open(struct node *n)
 		.plca = n->cfg.plca,
 		.poll_us = node_poll_us(&n->cfg.dev),
 	};
+	const char *why = NULL;
 	unsigned i;
 	int err;
 
@@ -199,6 +243,7 @@ static int node_dev_open(struct node *n)
 	node_metrics_register(n);
 	ethdrv_netdev_set_rx_handler(n->dev, node_rx, n);
 	ethdrv_netdev_set_tx_wake_handler(n->dev, node_tx_wake, n);
+	ethdrv_netdev_set_carrier_handler(n->dev, node_carrier, n);
 	if (n->cfg.spi_trace) {
 		err = ethdrv_netdev_set(n->dev, "spi_trace", n->cfg.spi_trace);
 		if (err)
@@ -206,10 +251,10 @@ static int node_dev_open(struct node *n)
 	}
 	err = ethdrv_netdev_open(n->dev);
 	for (i = 0; !err && i < n->cfg.knob_count; i++) {
-		err = node_set_knob(n, n->cfg.knobs[i].key, n->cfg.knobs[i].value);
+		err = node_set_knob(n, n->cfg.knobs[i].key, n->cfg.knobs[i].value, &why);
 		if (err)
 			ethdrv_err(n->dev, "knob %s=%s: %s", n->cfg.knobs[i].key,
-				   n->cfg.knobs[i].value, ethdrv_strerror(err));
+				   n->cfg.knobs[i].value, why ? why : ethdrv_strerror(err));
 	}
 	return err;
 }
@@ -233,6 +278,8 @@ static int node_tap_open(struct node *n)
 		err = ethdrv_link_set_up(ifname, true);
 	if (!err && n->cfg.netns[0])
 		err = ethdrv_link_set_up("lo", true);
+	if (!err)
+		node_carrier(n, ethdrv_netdev_carrier_ok(n->dev)); /* as the PHY says by now */
 	return err;
 }
 
@@ -270,12 +317,15 @@ static void node_teardown(struct node *n)
 	if (n->loop) {
 		ethdrv_timer_stop(&n->retry); /* initialised right after the loop */
 		ethdrv_timer_stop(&n->fault_timer);
+		ethdrv_timer_stop(&n->rt_timer);
 	}
 	ethdrv_netdev_destroy(n->dev);
 	if (n->tx_parked)
 		ethdrv_pkt_free(n->tx_parked);
 	if (n->wake_fd >= 0)
 		close(n->wake_fd);
+	if (n->trace_dir_fd >= 0)
+		close(n->trace_dir_fd);
 	ethdrv_tap_close(n->tap_fd);
 	lan865x_emu_free(n->emu);
 	if (n->bus_open && n->bus.ops->close)
@@ -286,8 +336,17 @@ static void node_teardown(struct node *n)
 /* Every setup step in order; the failing step is logged. */
 static int node_setup(struct node *n)
 {
+	const char *why = NULL;
 	int saved_fd, err = 0;
 
+	if (n->cfg.trace_dir) {
+		n->trace_dir_fd = trace_dir_open(n->cfg.trace_dir);
+		if (n->trace_dir_fd < 0) {
+			ethdrv_err(NULL, "%s: --trace-dir %s: %s", n->cfg.ifname, n->cfg.trace_dir,
+				   ethdrv_strerror(n->trace_dir_fd));
+			return n->trace_dir_fd;
+		}
+	}
 	if (n->cfg.netns[0]) {
 		err = ethdrv_netns_enter(n->cfg.netns, &saved_fd);
 		if (err)
@@ -306,6 +365,13 @@ static int node_setup(struct node *n)
 	ethdrv_timer_init(n->loop, &n->fault_timer, node_on_fault_timer);
 	n->fault_timer.data = n;
 	n->plan.fault = -1;
+	node_rt_init(n);
+	/* Before the bus and the device: the threads they start inherit it. */
+	if (n->cfg.rt_prio && (err = node_rt_set(n, n->cfg.rt_prio, &why))) {
+		ethdrv_err(NULL, "%s: --rt-prio %u: %s", n->cfg.ifname, n->cfg.rt_prio,
+			   why ? why : ethdrv_strerror(err));
+		return err;
+	}
 	err = ethdrv_pkt_pool_new(NODE_POOL_SIZE, &n->pool);
 	if (!err && (err = node_bus_open(n)))
 		ethdrv_err(NULL, "%s: device %s: %s", n->cfg.ifname, n->cfg.dev.spec,
@@ -319,10 +385,24 @@ static int node_setup(struct node *n)
 	return err;
 }
 
+/* Name the loop thread after its interface and note its id (node_rt.c). */
+static void node_thread_name(struct node *n)
+{
+	char name[32];
+
+	snprintf(name, sizeof(name), "ethdrv/%s", n->cfg.ifname);
+	name[15] = '\0'; /* the kernel keeps 15 characters of a thread name */
+	prctl(PR_SET_NAME, name, 0UL, 0UL, 0UL);
+	n->loop_tid = gettid();
+}
+
 static void *node_main(void *arg)
 {
 	struct node *n = arg;
-	int err = node_setup(n);
+	int err;
+
+	node_thread_name(n);
+	err = node_setup(n);
 
 	pthread_mutex_lock(&n->lock);
 	n->start_err = err;
@@ -354,6 +434,7 @@ int node_start(const struct node_config *cfg, struct node **out)
 	n->cfg = *cfg;
 	n->tap_fd = -1;
 	n->wake_fd = -1;
+	n->trace_dir_fd = -1;
 	pthread_mutex_init(&n->lock, NULL);
 	pthread_cond_init(&n->cond, NULL);
 	err = -pthread_create(&n->thread, NULL, node_main, n);

@@ -34,13 +34,16 @@ struct node_config {
 	bool tap_exclusive; /* fail if the TAP exists; create it non-persistent */
 	bool disable_ipv6; /* no IPv6 in the namespace (no MLD/RS noise on the wire) */
 	const char *spi_trace; /* file for the SPI trace, or NULL */
+	const char *trace_dir; /* where run-time spi_trace files go, or NULL (trace_dir.h) */
+	unsigned rt_prio; /* SCHED_FIFO priority of the node's threads, 0 = none (rt.h) */
 	struct cli_knob knobs[CLI_KNOBS_MAX]; /* knobs applied after open */
 	unsigned knob_count; /* entries in knobs */
 };
 
 /**
  * node_start() - start a node thread and wait until it is up
- * @cfg: the node; copied (strings in knobs and spi_trace must outlive the node)
+ * @cfg: the node; copied (strings in knobs, spi_trace and trace_dir must outlive
+ *       the node)
  * @out: receives the node
  *
  * Return: 0, or the -errno of the first step that failed (one log line says

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * A node's counters for stats dumps (node_priv.h): the TAP-side frame
- * counters, the model's counters, and what the node's threads cost (CPU
+ * counters, the model's counters, what the node's threads cost (CPU
  * time of the loop thread and the poller threads, and the part spent inside
- * the model's SPI transfers), refreshed on each dump.
+ * the model's SPI transfers) and the control socket's counters, refreshed
+ * on each dump.
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -29,7 +30,8 @@ static const struct ethdrv_stat_desc node_tap_stats_desc[] = {
 static const struct ethdrv_stat_desc node_metrics_desc[] = {
 	NODE_METRIC(loop_cpu_ns),  NODE_METRIC(poller_cpu_ns),	 NODE_METRIC(poller_threads),
 	NODE_METRIC(model_cpu_ns), NODE_METRIC(loop_iterations), NODE_METRIC(loop_sleeps),
-	NODE_METRIC(loop_wakeups), NODE_METRIC(loop_wakes_sent),
+	NODE_METRIC(loop_wakeups), NODE_METRIC(loop_wakes_sent), NODE_METRIC(rt_prio),
+	NODE_METRIC(rt_demotions),
 };
 
 /* Model transfers, timed in CPU time of the calling thread. */
@@ -80,15 +82,19 @@ static clockid_t node_tid_clock(unsigned long tid)
 	return (clockid_t)((~(unsigned)tid << 3) | 6u);
 }
 
-/* Sum the CPU time of this node's poller threads ("napi/<ifname>-..."). */
-static void node_poller_cpu(struct node *n, uint64_t *ns, uint64_t *threads)
+uint64_t node_thread_cpu_ns(pid_t tid)
+{
+	return node_clock_ns(node_tid_clock((unsigned long)tid));
+}
+
+void node_for_each_poller(struct node *n, void (*fn)(struct node *n, pid_t tid, void *arg),
+			  void *arg)
 {
 	char prefix[32], path[300], comm[32];
 	DIR *d = opendir("/proc/self/task");
 	struct dirent *de;
 	FILE *f;
 
-	*ns = *threads = 0;
 	snprintf(prefix, sizeof(prefix), "napi/%s-", n->cfg.ifname);
 	prefix[15] = '\0'; /* the kernel keeps 15 characters of a thread name */
 	while (d && (de = readdir(d))) {
@@ -98,14 +104,21 @@ static void node_poller_cpu(struct node *n, uint64_t *ns, uint64_t *threads)
 		f = fopen(path, "r");
 		if (!f)
 			continue;
-		if (fgets(comm, sizeof(comm), f) && !strncmp(comm, prefix, strlen(prefix))) {
-			*ns += node_clock_ns(node_tid_clock(strtoul(de->d_name, NULL, 10)));
-			(*threads)++;
-		}
+		if (fgets(comm, sizeof(comm), f) && !strncmp(comm, prefix, strlen(prefix)))
+			fn(n, (pid_t)strtol(de->d_name, NULL, 10), arg);
 		fclose(f);
 	}
 	if (d)
 		closedir(d);
+}
+
+/* Add one poller thread's CPU time to sum[0] and count it in sum[1]. */
+static void node_poller_cpu(struct node *n, pid_t tid, void *arg)
+{
+	uint64_t *sum = arg;
+
+	sum[0] += node_thread_cpu_ns(tid);
+	sum[1]++;
 }
 
 /* Refresh n->metrics (and the model's counters) for a stats dump. */
@@ -113,21 +126,22 @@ void node_metrics_update(struct node *n)
 {
 	struct node_metrics *m = &n->metrics;
 	struct ethdrv_loop_stats ls;
-	uint64_t ns, threads;
+	uint64_t pollers[2] = { 0, 0 }; /* CPU ns, threads */
 	clockid_t cid;
 
 	if (n->emu)
 		lan865x_emu_get_stats(n->emu, &n->emu_stats);
 	if (!pthread_getcpuclockid(n->thread, &cid))
 		ethdrv_counter_set(&m->loop_cpu_ns, node_clock_ns(cid));
-	node_poller_cpu(n, &ns, &threads);
-	ethdrv_counter_set(&m->poller_cpu_ns, ns);
-	ethdrv_counter_set(&m->poller_threads, threads);
+	node_for_each_poller(n, node_poller_cpu, pollers);
+	ethdrv_counter_set(&m->poller_cpu_ns, pollers[0]);
+	ethdrv_counter_set(&m->poller_threads, pollers[1]);
 	ethdrv_loop_get_stats(n->loop, &ls);
 	ethdrv_counter_set(&m->loop_iterations, ls.iterations);
 	ethdrv_counter_set(&m->loop_sleeps, ls.sleeps);
 	ethdrv_counter_set(&m->loop_wakeups, ls.wakeups);
 	ethdrv_counter_set(&m->loop_wakes_sent, ls.wakes_sent);
+	ctl_server_get_stats(n->ctl, &n->ctl_stats);
 }
 
 void node_metrics_time_model_bus(struct node *n)
@@ -150,4 +164,7 @@ void node_metrics_register(struct node *n)
 	if (ethdrv_stats_add_group(set, "node", node_metrics_desc,
 				   ETHDRV_ARRAY_SIZE(node_metrics_desc), &n->metrics))
 		ethdrv_warn(n->dev, "node metrics not added to the stats");
+	if (ethdrv_stats_add_group(set, "ctl", ctl_server_stats_desc, ctl_server_stats_desc_count,
+				   &n->ctl_stats))
+		ethdrv_warn(n->dev, "control socket counters not added to the stats");
 }

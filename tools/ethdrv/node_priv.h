@@ -6,6 +6,7 @@
  *   node_tap.c      frames between the TAP and the device
  *   node_faults.c   fault injection knobs into the model (emu.*)
  *   node_metrics.c  the node's counters and CPU-time metrics
+ *   node_rt.c       real-time priority of its threads and the spin guard
  */
 #ifndef ETHDRV_TOOLS_NODE_PRIV_H
 #define ETHDRV_TOOLS_NODE_PRIV_H
@@ -15,12 +16,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ctl.h"
 #include "emu/lan865x_emu.h"
 #include "ethdrv/driver.h"
 #include "ethdrv/loop.h"
 #include "node.h"
-
-struct ctl_server;
+#include "rt.h"
 
 /* Frames between the TAP and the device; the ends of the accounting chain. */
 struct node_tap_stats {
@@ -54,6 +55,8 @@ struct node_metrics {
 	ethdrv_counter_t loop_sleeps; /* blocking waits entered */
 	ethdrv_counter_t loop_wakeups; /* blocking waits that returned with work */
 	ethdrv_counter_t loop_wakes_sent; /* cross-thread wakes of the loop */
+	ethdrv_counter_t rt_prio; /* SCHED_FIFO priority of the node's threads, 0 = none */
+	ethdrv_counter_t rt_demotions; /* threads the spin guard put back to SCHED_OTHER */
 };
 
 struct node {
@@ -81,9 +84,15 @@ struct node {
 	struct ethdrv_watch wake_watch; /* wake_fd readable */
 	struct ethdrv_timer retry; /* resumes TAP reads after an empty pool */
 	struct ctl_server *ctl; /* the control socket */
+	struct ctl_server_stats ctl_stats; /* its counters, refreshed for stats dumps */
+	int trace_dir_fd; /* run-time spi_trace files go here (trace_dir.h), -1 = refused */
 	struct node_tap_stats tap_stats; /* TAP-side counters */
 	struct node_fault_plan plan; /* periodic faults (loop thread) */
 	struct ethdrv_timer fault_timer; /* fires every plan.period_ms */
+	pid_t loop_tid; /* the loop thread (named "ethdrv/<ifname>") */
+	unsigned rt_prio; /* SCHED_FIFO priority of loop and pollers, 0 = SCHED_OTHER */
+	struct rt_guard rt_guard; /* their CPU time at the last spin check */
+	struct ethdrv_timer rt_timer; /* the spin check, every RT_GUARD_PERIOD_MS at rt_prio */
 };
 
 /* node_tap.c */
@@ -97,6 +106,8 @@ void node_tx_wake(void *arg);
 void node_on_wake(struct ethdrv_watch *w, unsigned events);
 /* A received frame, to the TAP (the device's poll context). */
 void node_rx(void *arg, struct ethdrv_pkt *pkt);
+/* The device's carrier changed: the TAP's follows (loop thread). */
+void node_carrier(void *arg, bool up);
 
 /* node_faults.c */
 /* `emu.KEY=VALUE`: fault injection into the model. */
@@ -106,6 +117,17 @@ int node_emu_get(struct node *n, const char *key, char *buf, size_t size);
 /* The fault timer: inject one burst of the periodic plan. */
 void node_on_fault_timer(struct ethdrv_timer *t);
 
+/* node_rt.c */
+/* Prepare the spin guard's timer (once the loop exists). */
+void node_rt_init(struct node *n);
+/* Run the loop and poller threads at SCHED_FIFO @prio (0 = SCHED_OTHER); loop thread. */
+int node_rt_set(struct node *n, unsigned prio, const char **why);
+/* The knobs rt_prio and rt_spin_permille (-ENOENT for other keys). */
+int node_rt_set_knob(struct node *n, const char *key, const char *value, const char **why);
+int node_rt_get_knob(struct node *n, const char *key, char *buf, size_t size);
+/* True (and *@why set) if busy_poll=@value must be refused: it would spin at rt_prio. */
+bool node_rt_forbids_busy_poll(struct node *n, const char *value, const char **why);
+
 /* node_metrics.c */
 /* Wrap the model's bus so its transfers are timed in CPU time (model_cpu_ns). */
 void node_metrics_time_model_bus(struct node *n);
@@ -113,5 +135,10 @@ void node_metrics_time_model_bus(struct node *n);
 void node_metrics_register(struct node *n);
 /* Refresh n->metrics (and the model's counters) for a stats dump. */
 void node_metrics_update(struct node *n);
+/* CPU time of thread @tid of this process, 0 if it cannot be read. */
+uint64_t node_thread_cpu_ns(pid_t tid);
+/* Call @fn for each poller thread of @n ("napi/<ifname>-<poller>"). */
+void node_for_each_poller(struct node *n, void (*fn)(struct node *n, pid_t tid, void *arg),
+			  void *arg);
 
 #endif /* ETHDRV_TOOLS_NODE_PRIV_H */

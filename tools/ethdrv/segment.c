@@ -62,6 +62,11 @@ static const char seg_usage[] =
 	"                        see `ethdrv set --help`)\n"
 	"  -p, --pcap FILE       capture every frame on the segment (pcap, ns)\n"
 	"  -t, --spi-trace FILE  trace every SPI transfer of node K to FILE.t1sK\n"
+	"      --trace-dir DIR   allow `ethdrv set t1sK spi_trace=NAME` at run time,\n"
+	"                        NAME a file in DIR (refused without this option)\n"
+	"      --rt-prio N       run each node's loop and poller threads at SCHED_FIFO\n"
+	"                        priority N (1..99; busy_poll is then refused; the\n"
+	"                        medium keeps its policy)\n"
 	"  -c, --cleanup         remove what a killed segment left behind, then exit\n"
 	"      --syslog          log to syslog instead of stderr\n"
 	"      --log-level L     err, warn, info or debug\n"
@@ -70,9 +75,9 @@ static const char seg_usage[] =
 	"While it runs: `ethdrv stats`, `ethdrv stats segment` (the medium),\n"
 	"`ethdrv set t1s0 KEY=VALUE`, `ip netns exec t1s0 ping 169.254.10.2`.\n";
 
-#define SEG_OPTS                                                               \
-	"--nodes, --device, --set, --pcap, --spi-trace, --cleanup, --syslog, " \
-	"--log-level, --help"
+#define SEG_OPTS                                                                  \
+	"--nodes, --device, --set, --pcap, --spi-trace, --trace-dir, --rt-prio, " \
+	"--cleanup, --syslog, --log-level, --help"
 
 /* Options of one run. */
 struct seg_args {
@@ -95,6 +100,7 @@ struct seg {
 	struct emu_t1s_stats snap; /* medium counters, copied for each dump */
 	struct ethdrv_stats_set *set; /* names for snap */
 	struct ctl_server *ctl; /* segment.sock */
+	struct ctl_server_stats ctl_snap; /* its counters, copied for each dump */
 	struct node *node[SEG_NODES_MAX]; /* running nodes */
 	bool netns_made[SEG_NODES_MAX]; /* namespaces this run created */
 	char trace[SEG_NODES_MAX][256]; /* per-node SPI trace paths */
@@ -293,6 +299,9 @@ static int seg_stats_init(struct seg *s)
 	if (!err)
 		err = ethdrv_stats_add_hist(s->set, "lateness_ns",
 					    emu_t1s_medium_lateness(s->medium));
+	if (!err)
+		err = ethdrv_stats_add_group(s->set, "ctl", ctl_server_stats_desc,
+					     ctl_server_stats_desc_count, &s->ctl_snap);
 	return err;
 }
 
@@ -304,6 +313,7 @@ static int seg_ctl_stats(void *arg, bool json, struct ctl_reply *r)
 	char *p;
 
 	emu_t1s_medium_get_stats(s->medium, &s->snap);
+	ctl_server_get_stats(s->ctl, &s->ctl_snap);
 	len = ethdrv_stats_dump(s->set, fmt, NULL, 0);
 	if (len < 0)
 		return len;
@@ -316,7 +326,7 @@ static int seg_ctl_stats(void *arg, bool json, struct ctl_reply *r)
 	return 0;
 }
 
-static int seg_ctl_set(void *arg, const char *key, const char *value)
+static int seg_ctl_set(void *arg, const char *key, const char *value, const char **why)
 {
 	return -EOPNOTSUPP; /* the medium has no knobs: set them on the nodes */
 }
@@ -399,6 +409,8 @@ static void seg_node_config(struct seg *s, unsigned i, struct node_config *nc)
 		snprintf(s->trace[i], sizeof(s->trace[i]), "%s.%s", s->args.spi_trace, nc->ifname);
 		nc->spi_trace = s->trace[i];
 	}
+	nc->trace_dir = s->args.common.trace_dir;
+	nc->rt_prio = s->args.common.rt_prio;
 	memcpy(nc->knobs, s->args.knobs, sizeof(nc->knobs));
 	nc->knob_count = s->args.knob_count;
 }
@@ -531,6 +543,8 @@ static int seg_parse(int argc, char **argv, struct seg_args *a)
 		{ "set", required_argument, NULL, 's' },
 		{ "pcap", required_argument, NULL, 'p' },
 		{ "spi-trace", required_argument, NULL, 't' },
+		{ "trace-dir", required_argument, NULL, 'D' },
+		{ "rt-prio", required_argument, NULL, 'R' },
 		{ "cleanup", no_argument, NULL, 'c' },
 		{ "syslog", no_argument, NULL, 'S' },
 		{ "log-level", required_argument, NULL, 'L' },

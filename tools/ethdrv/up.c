@@ -39,13 +39,19 @@ static const char up_usage[] =
 	"  -s, --set KEY=VALUE   a knob after bring-up (repeatable; e.g. plca=on,\n"
 	"                        node-id=1, policy=3; see `ethdrv set --help`)\n"
 	"  -T, --spi-trace FILE  trace every SPI transfer to FILE\n"
+	"      --trace-dir DIR   allow `ethdrv set NAME spi_trace=FILE` at run time,\n"
+	"                        FILE a file in DIR (refused without this option)\n"
+	"      --rt-prio N       run the loop, poller and IRQ_N threads at SCHED_FIFO\n"
+	"                        priority N (1..99; busy_poll is then refused)\n"
 	"      --syslog          log to syslog instead of stderr\n"
 	"      --log-level L     err, warn, info or debug\n"
 	"  -h, --help            this text\n"
 	"\n"
 	"The control socket is " CLI_RUN_DIR "/NAME.sock (`ethdrv stats NAME`).\n";
 
-#define UP_OPTS "--tap, --netns, --addr, --mac, --set, --spi-trace, --syslog, --log-level, --help"
+#define UP_OPTS                                                                       \
+	"--tap, --netns, --addr, --mac, --set, --spi-trace, --trace-dir, --rt-prio, " \
+	"--syslog, --log-level, --help"
 
 /* Options of one run. */
 struct up_args {
@@ -97,6 +103,8 @@ static int up_parse(int argc, char **argv, struct up_args *a)
 		{ "mac", required_argument, NULL, 'm' },
 		{ "set", required_argument, NULL, 's' },
 		{ "spi-trace", required_argument, NULL, 'T' },
+		{ "trace-dir", required_argument, NULL, 'D' },
+		{ "rt-prio", required_argument, NULL, 'R' },
 		{ "syslog", no_argument, NULL, 'S' },
 		{ "log-level", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
@@ -117,6 +125,8 @@ static int up_parse(int argc, char **argv, struct up_args *a)
 		if (rc)
 			return rc;
 	}
+	a->nc.trace_dir = a->common.trace_dir;
+	a->nc.rt_prio = a->common.rt_prio;
 	if (optind >= argc)
 		return cli_usage("up", "missing DEVICE: use emu:lan8650[,key=value...] or "
 				       "spidev:/dev/spidevB.C,irq=/dev/gpiochipN:LINE");
