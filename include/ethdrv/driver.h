@@ -204,6 +204,24 @@ ETHDRV_EXPORT void ethdrv_netdev_tx_sent(struct ethdrv_netdev *dev, unsigned byt
 ETHDRV_EXPORT void ethdrv_netdev_tx_completed(struct ethdrv_netdev *dev, unsigned pkts,
 					      unsigned bytes);
 
+/**
+ * ethdrv_netdev_tx_completed_dropped() - a completion round in which the
+ * device also dropped frames it had taken
+ * @dev: the device
+ * @pkts: frames completed (sent)
+ * @bytes: their bytes, as passed to ethdrv_netdev_tx_sent()
+ * @dropped: frames the device dropped instead of sending
+ * @dropped_bytes: their bytes, as passed to ethdrv_netdev_tx_sent()
+ *
+ * As ethdrv_netdev_tx_completed() for @pkts and @bytes; @dropped counts in
+ * tx_aborted_errors and tx_errors, and the byte limit sees @bytes +
+ * @dropped_bytes leave the queue in this one round.
+ * Context: the completion context (single completer).
+ */
+ETHDRV_EXPORT void ethdrv_netdev_tx_completed_dropped(struct ethdrv_netdev *dev, unsigned pkts,
+						      unsigned bytes, unsigned dropped,
+						      unsigned dropped_bytes);
+
 /** ethdrv_netdev_tx_stop() - the driver has no room (netif_stop_queue). */
 ETHDRV_EXPORT void ethdrv_netdev_tx_stop(struct ethdrv_netdev *dev);
 

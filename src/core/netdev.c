@@ -312,10 +312,21 @@ void ethdrv_netdev_tx_sent(struct ethdrv_netdev *dev, unsigned bytes)
 
 void ethdrv_netdev_tx_completed(struct ethdrv_netdev *dev, unsigned pkts, unsigned bytes)
 {
+	ethdrv_netdev_tx_completed_dropped(dev, pkts, bytes, 0, 0);
+}
+
+void ethdrv_netdev_tx_completed_dropped(struct ethdrv_netdev *dev, unsigned pkts, unsigned bytes,
+					unsigned dropped, unsigned dropped_bytes)
+{
 	struct ethdrv_txq *q = &dev->txq;
 
 	ethdrv_counter_add(&dev->stats.tx_packets, pkts);
 	ethdrv_counter_add(&dev->stats.tx_bytes, bytes);
+	if (dropped) {
+		ethdrv_counter_add(&dev->stats.tx_aborted_errors, dropped);
+		ethdrv_counter_add(&dev->stats.tx_errors, dropped);
+	}
+	bytes += dropped_bytes;
 	if (!bytes)
 		return;
 	ethdrv_dql_completed(&q->dql, bytes);

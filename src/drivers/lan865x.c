@@ -344,9 +344,10 @@ static int lan865x_init(void *chip)
 		ret = lan865x_write_rx_mode(priv); /* docs/tc6.md §4.2 filters */
 	if (!ret)
 		ret = lan865x_write_plca(priv); /* docs/tc6.md §3.6 */
-	/* docs/tc6.md §4.1 steps 5-7, SYNC last; ZARFE for errata s3 (docs/tc6.md §5.6) */
+	/* docs/tc6.md §4.1 steps 5-7, SYNC last (ZARFE, for errata s3, is the
+	 * framework's rx_zero_align knob, on by default: lan865x_create()) */
 	if (!ret)
-		ret = oa_tc6_sync(priv->tc6, OA_TC6_CONFIG0_ZARFE);
+		ret = oa_tc6_sync(priv->tc6, 0);
 	if (!ret)
 		ret = lan865x_mac_enable(priv, true);
 	return ret;
@@ -650,6 +651,8 @@ int lan865x_create(const struct lan865x_config *cfg, const struct ethdrv_spi_bus
 		.protected_mode = cfg->protected_mode,
 		.xfer_cap = cfg->xfer_cap,
 		.poll_us = cfg->poll_us,
+		/* Errata s3: RX may halt when two frames share a chunk (docs/tc6.md §5.6). */
+		.rx_zero_align = true,
 	};
 	struct lan865x_priv *priv;
 	int ret;

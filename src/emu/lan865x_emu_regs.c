@@ -19,8 +19,9 @@ ETHDRV_LOG_MODULE(lan865x_emu);
 
 /* Reset values and constants chosen in lan865x_emu.h. */
 #define IDVER_VAL 0x11u
-#define PHYID_VAL 0x0007C1B3u
-#define STDCAP_VAL 0x0525u
+/* OA PHYID without its REVISION nibble: OUI 0x1F0, MODEL 0x1B (docs/tc6.md §5.1.1). */
+#define PHYID_OUI_MODEL 0x0007C1B0u
+#define STDCAP_VAL 0x05A5u
 #define CONFIG0_RESET 0x0006u
 #define IMASK0_RESET 0x1FBFu
 #define IMASK1_RESET 0x3FFE0003u
@@ -226,6 +227,17 @@ static uint32_t plca_status_read(struct lan865x_emu *emu, uint16_t addr)
 	return emu->plca_active ? PLCA_STATUS_PST : 0;
 }
 
+/*
+ * OA PHYID: its REVISION nibble follows the silicon revision, 3 on B0 and 4
+ * on B1 (docs/tc6.md §5.1.1); the clause-22 mirror at 0xFF03 keeps 3 on
+ * both (the B1 limitation). Other DEVID revisions keep the same offset, an
+ * assumption listed in lan865x_emu.h.
+ */
+static uint32_t phyid_read(struct lan865x_emu *emu, uint16_t addr)
+{
+	return PHYID_OUI_MODEL | ((emu->cfg.rev + 2u) & 0xFu);
+}
+
 static uint32_t devid_read(struct lan865x_emu *emu, uint16_t addr)
 {
 	/* docs/tc6.md §5.1 DEVID: MODEL 19:4, REV 3:0. */
@@ -236,7 +248,7 @@ static uint32_t devid_read(struct lan865x_emu *emu, uint16_t addr)
 static const struct lan865x_emu_reg lan865x_emu_regs[] = {
 	/* MMS0: OPEN Alliance standard registers (docs/tc6.md §3.2-§3.5). */
 	REG_CONST(0, R_IDVER, 1, IDVER_VAL),
-	REG_CONST(0, R_PHYID, 1, PHYID_VAL),
+	REG_READ(0, R_PHYID, phyid_read),
 	REG_CONST(0, R_STDCAP, 1, STDCAP_VAL),
 	REG_ACTION(0, R_RESET, reset_write),
 	REG_WRITE(0, R_CONFIG0, 1, config0, CONFIG0_RESET, config0_write),
@@ -281,7 +293,7 @@ static const struct lan865x_emu_reg lan865x_emu_regs[] = {
 	REG_RW(4, PLCA_BURST, 1, plca_burst, 0x0080u, 0xFFFFu),
 
 	/* MMS10: identification and stored-only settings (docs/tc6.md §3.1, §5.1). */
-	REG_RW(10, MISC_QTXCFG, 1, qtxcfg, 0, ~0u),
+	REG_RW(10, MISC_QTXCFG, 1, qtxcfg, QTXCFG_RESET, ~0u), /* CTTHR: docs/tc6.md §5.4.1 */
 	REG_RW(10, MISC_QRXCFG, 1, qrxcfg, 0, ~0u),
 	REG_RW(10, MISC_PADCTRL, 1, padctrl, 0, ~0u),
 	REG_RW(10, MISC_CLKOCTL, 1, clkoctl, 0, ~0u),

@@ -117,6 +117,10 @@ expect 2 "irq" "use irq=none to poll" -- up emu:lan8650,irq=/dev/gpiochip0:1
 expect 2 "poll_us" "only with irq=none" -- up emu:lan8650,poll_us=500
 expect 2 "poll_us" "50..1000000" -- up emu:lan8650,irq=none,poll_us=1
 expect 2 "rev" "0..15" -- up emu:lan8650,rev=B2
+# the model's slack (docs/design.md §4.2)
+expect 2 "slack_us" "0..10000" -- up emu:lan8650,slack_us=10001
+expect 2 "sv-open" "restart or ignore" -- up emu:lan8650,sv-open=drop
+expect 2 "errata-s3" "0 or 1" -- up emu:lan8650,errata-s3=yes
 expect 2 "--addr" "A.B.C.D/P" -- up emu --addr 169.254.10.1
 expect 2 "--addr" "A.B.C.D/P" -- up emu --addr 300.1.1.1/24
 expect 2 "--addr prefix" "0..32" -- up emu --addr 169.254.10.1/33
