@@ -417,19 +417,22 @@ static void print_result(const struct bench *b, const struct opts *o, const stru
 			 struct samples *s)
 {
 	unsigned n = s->filled;
-	double bus_us = (double)b->frame_ns / 1e3, polls = 0;
+	double bus_us = (double)b->frame_ns / 1e3, polls = 0, ival_sum = 0;
 	uint64_t exit50 = pctl(s->exit_ns, n, 50), ival50 = pctl(s->ival, n, 50);
 
-	for (unsigned i = 0; i < n; i++)
+	for (unsigned i = 0; i < n; i++) {
 		polls += (double)s->polls[i];
+		ival_sum += (double)s->ival[i];
+	}
 	printf("mdio mode=%s delay_us=%u n=%u polls_mean=%.2f polls_p50=%" PRIu64
 	       " polls_p99=%" PRIu64 " exit_us_p50=%.2f exit_us_p99=%.2f exit_us_max=%.2f"
 	       " interval_us_p1=%.2f interval_us_p50=%.2f interval_us_p99=%.2f"
-	       " interval_us_max=%.2f bus_us=%.3f exit_ratio=%.3f interval_ratio=%.3f cpu_us=%.2f",
+	       " interval_us_max=%.2f interval_us_mean=%.2f bus_us=%.3f exit_ratio=%.3f"
+	       " interval_ratio=%.3f cpu_us=%.2f",
 	       ethdrv_mdio_mode_name(c->mode), c->delay_us, n, polls / n, pctl(s->polls, n, 50),
 	       pctl(s->polls, n, 99), exit50 / 1e3, pctl(s->exit_ns, n, 99) / 1e3,
 	       pctl(s->exit_ns, n, 100) / 1e3, pctl(s->ival, n, 1) / 1e3, ival50 / 1e3,
-	       pctl(s->ival, n, 99) / 1e3, pctl(s->ival, n, 100) / 1e3, bus_us,
+	       pctl(s->ival, n, 99) / 1e3, pctl(s->ival, n, 100) / 1e3, ival_sum / n / 1e3, bus_us,
 	       exit50 / 1e3 / bus_us, ival50 / 1e3 / bus_us, (double)s->cpu_ns / n / 1e3);
 	if (o->fec)
 		printf(" engine_events=%" PRIu64

@@ -44,8 +44,9 @@ for c in cases:
             f" polls_p99={polls} exit_us_p50={ex:.2f} exit_us_p99={ex + 1:.2f}"
             f" exit_us_max={ex + 9:.2f} interval_us_p1={ex + 0.3:.2f}"
             f" interval_us_p50={ex + 0.5:.2f} interval_us_p99={ex + 2:.2f}"
-            f" interval_us_max={ex + 30:.2f} bus_us={bus:.3f} exit_ratio=1 interval_ratio=1"
-            f" cpu_us=20.00 engine_events=0 engine_late_us_mean=0.00"
+            f" interval_us_max={ex + 30:.2f} interval_us_mean={ex + 0.6:.2f} bus_us={bus:.3f}"
+            f" exit_ratio=1 interval_ratio=1"
+            f" cpu_us={0.75 * (ex + 0.6):.4f} engine_events=0 engine_late_us_mean=0.00"
             f" engine_wakeups_per_xfer=0.00")
     if mode == "irq":
         line = line.replace("engine_late_us_mean=0.00", "engine_late_us_mean=18.00")
@@ -155,6 +156,7 @@ refused(lambda r: r["rows"]["sleep:0"].update(polls_mean=0.0), "fewer than one t
 refused(lambda r: r["rows"]["sleep:0"].update(replay_errors=3), "3 errors and 0 mismatches")
 refused(lambda r: r["rows"]["sleep:0"].update(replay_ms=100.0), "beat the bus-active limit")
 refused(lambda r: r["rows"]["sleep:0"].pop("cpu_us"), "missing cpu_us")
+refused(lambda r: r["rows"]["atomic:2"].update(cpu_us=40.0), "40.0 us of CPU per transaction of 27.3")
 refused(lambda r: None, "100 reads, asked 200", n=200)
 refused(lambda r: r.update(setup=None), "no setup line")
 print("ok: poll-delay refuses impossible bench-mdio output")
@@ -170,6 +172,9 @@ assert [r[-1] for r in t] == ["missed", "missed", "**met**", "met", "met"], t
 chris = pd.chris_rows(good)
 assert chris[0][:5] == ["0", "38-40", "1.48-1.56", 0, "26.7"], chris[0]
 assert ["9", "56-88", "2.19-3.44", "-", "-", "-", "-", "-"] in chris
+# The noise measure: the fake's threads had the CPU 75 % of the time.
+assert close(pd.on_cpu(good), 0.75, 1e-4), pd.on_cpu(good)
+assert "(NOT CLEAN: other load)" in pd.noise_text([(pd.parse_configs("2500000")[0], good)])
 andrew = pd.andrew_rows(good)
 assert andrew[2][:3] == ["udelay(2) (readl_poll_timeout_atomic)", "atomic:2", 10], andrew[2]
 print("ok: poll-delay tables")
