@@ -7,7 +7,7 @@ frame read from the model in the same run, issue 14's atomic target, seed 003's
 tables side by side with the host costs measured in the same run (docs/mdio.md §4.4).
 """
 import argparse
-import math
+import datetime
 import os
 import subprocess
 import sys
@@ -15,6 +15,10 @@ from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ethdrv_bench as eb  # noqa: E402
+from poll_delay_lib import (CLEAN_ON_CPU, FEC_ATOMIC_DELAY, TARGET_EXIT_RATIO,  # noqa: E402
+                            TARGET_POLLS, BenchError, delay0, delay_window, exit_ratio,
+                            noise_text, parse_line, parse_output, predict, predicted, probe,
+                            reg_read_ns, target, test_cost_us, validate)
 
 NAME = "poll-delay"
 IEEE_MDC_HZ = 2500000
@@ -24,8 +28,6 @@ CASES = ["sleep:0", "sleep:1", "sleep:2", "sleep:5", "sleep:10",
 # preamble suppression, the binding's 5 MHz example, the fastest MDC the 50 MHz module
 # clock makes without preamble (docs/mdio.md §3.1).
 CONFIGS = "2500000,2500000:nopre,5000000,12500000:nopre"
-FEC_ATOMIC_DELAY = 2  # fec polls EIR every 2 us since 2020 (docs/napi.md §6.2)
-TARGET_EXIT_RATIO, TARGET_POLLS = 1.15, 15  # issue 14
 
 # Seed 003 (docs/napi.md §6.2), Vybrid, 2.5 MHz MDC with preamble (25.6 us frames).
 # Chris Healy, oscilloscope, start of one MDIO transaction to the start of the next,
@@ -40,11 +42,6 @@ SEED_PERIOD_IRQ_US = 90
 SEED_TEST_US = 29 / 62  # Andrew: "one poll takes 0.5uS"
 SEED_SLEEP1_US = 22  # Andrew: the 1 us sleep "takes around 22uS"
 
-REQUIRED = ("mode", "delay_us", "n", "polls_mean", "polls_p50", "polls_p99", "exit_us_p50",
-            "exit_us_p99", "exit_us_max", "interval_us_p1", "interval_us_p50", "interval_us_p99",
-            "interval_us_max", "interval_us_mean", "bus_us", "cpu_us")
-REPLAY = ("replay_ms", "replay_cpu_ms", "replay_xfers", "replay_errors", "replay_mismatches")
-
 PREDICT = """\
 How a polled wait ends (the arithmetic behind the "predicted" columns). The bus core
 tests the event right after starting the frame, then waits and tests again. With
@@ -58,196 +55,6 @@ ceil(B / q) * q after the start: polls = ceil(B / q) + 1, exit ~ ceil(B / q) * q
 The "Vybrid predicted" columns apply it to the seed's costs (c = 29/62 us, a "1 us"
 sleep of 22 us, udelay(2) of 2 us, B = 25.6 us); how the seed counted polls (every
 read, or the loop's iterations after the first) is not stated."""
-
-
-class BenchError(RuntimeError):
-    """bench-mdio's output does not make sense: nothing is written."""
-
-
-# ---- bench-mdio's output --------------------------------------------------------------
-
-
-def _num(v):
-    try:
-        return int(v)
-    except ValueError:
-        try:
-            return float(v)
-        except ValueError:
-            return v
-
-
-def parse_line(line):
-    """("setup"|"probe"|"step"|"mdio", {key: value}) of one bench-mdio line; None otherwise."""
-    words = line.split()
-    if not words or words[0] not in ("setup", "probe", "step", "mdio"):
-        return None
-    fields = {}
-    for w in words[1:]:
-        k, sep, v = w.partition("=")
-        if not sep or not k:
-            raise BenchError(f"bench-mdio: malformed field '{w}' in: {line.strip()}")
-        fields[k] = _num(v)
-    return words[0], fields
-
-
-def parse_output(lines):
-    """A run of bench-mdio: {"setup": {...}, "probes": [...], "rows": {case: {...}}}."""
-    run = {"setup": None, "probes": [], "rows": {}}
-    for line in lines:
-        p = parse_line(line)
-        if p is None:
-            continue
-        kind, f = p
-        if kind == "setup":
-            run["setup"] = f
-        elif kind == "probe":
-            run["probes"].append(f)
-        elif kind == "mdio":
-            run["rows"][f"{f.get('mode')}:{f.get('delay_us')}"] = f
-    return run
-
-
-def mii_speed(ipg_hz, mdc_hz):
-    """MSCR.MII_SPEED for MDC at most MDC_HZ (docs/mdio.md §3.1, fec_enet_mii_init)."""
-    return math.ceil(ipg_hz / (2 * mdc_hz)) - 1
-
-
-def expected_bus_us(ipg_hz, mdc_hz, preamble):
-    """The bus-active time of one frame: 64 MDC cycles, 32 without preamble (docs/mdio.md §1.2)."""
-    return (64 if preamble else 32) * 2 * (mii_speed(ipg_hz, mdc_hz) + 1) / ipg_hz * 1e6
-
-
-def validate(run, cases, mdc_hz, preamble, n, replay):
-    """Refuse output that cannot be right (BenchError with every reason)."""
-    bad, s = [], run["setup"]
-    if not s:
-        raise BenchError("bench-mdio printed no setup line")
-    bus = s.get("bus_us", 0)
-    want = expected_bus_us(s.get("ipg_hz", 0) or 1, mdc_hz, preamble)
-    if not bus or abs(bus - want) > 0.001 * want + 0.001:
-        bad.append(f"the model's frame time {bus} us is not {want:.3f} us "
-                   f"({'64' if preamble else '32'} cycles at the MDC of {mdc_hz} Hz)")
-    for c in cases:
-        r = run["rows"].get(c)
-        if r is None:
-            bad.append(f"{c}: no result")
-            continue
-        miss = [k for k in REQUIRED + (REPLAY if replay else ()) if k not in r]
-        if miss:
-            bad.append(f"{c}: missing {', '.join(miss)}")
-            continue
-        if r["n"] != n:
-            bad.append(f"{c}: {r['n']} reads, asked {n}")
-        if r["bus_us"] != bus:
-            bad.append(f"{c}: bus_us {r['bus_us']} differs from the setup's {bus}")
-        if r["exit_us_p50"] < bus:
-            bad.append(f"{c}: exit p50 {r['exit_us_p50']} us is shorter than a frame ({bus} us)")
-        if not (r["interval_us_p1"] <= r["interval_us_p50"] <= r["interval_us_p99"]
-                <= r["interval_us_max"]):
-            bad.append(f"{c}: interval percentiles out of order")
-        if not r["exit_us_p50"] <= r["exit_us_p99"] <= r["exit_us_max"]:
-            bad.append(f"{c}: exit percentiles out of order")
-        if r["interval_us_p50"] < r["exit_us_p50"]:
-            bad.append(f"{c}: start-to-start p50 below the exit p50")
-        if r["polls_mean"] < 1 or r["polls_p50"] < 1:
-            bad.append(f"{c}: fewer than one test of the event per transaction")
-        if not 0 < r["cpu_us"] <= 1.05 * r["interval_us_mean"] + 0.5:
-            bad.append(f"{c}: {r['cpu_us']} us of CPU per transaction of "
-                       f"{r['interval_us_mean']} us (one thread)")
-        if replay:
-            if r["replay_errors"] or r["replay_mismatches"]:
-                bad.append(f"{c}: the boot replay had {r['replay_errors']} errors and "
-                           f"{r['replay_mismatches']} mismatches")
-            if r["replay_xfers"] <= 0 or r["replay_ms"] < r["replay_xfers"] * bus / 1000:
-                bad.append(f"{c}: the boot replay ({r['replay_xfers']} transactions in "
-                           f"{r['replay_ms']} ms) beat the bus-active limit")
-    if bad:
-        raise BenchError("bench-mdio output refused:\n  " + "\n  ".join(bad))
-
-
-# ---- the figures ---------------------------------------------------------------------
-
-
-def probe(run, wait, delay):
-    """The probe of WAIT ("sleep"/"spin") at DELAY us, or None."""
-    return next((p for p in run["probes"] if p.get("wait") == wait and p.get("delay_us") == delay),
-                None)
-
-
-def reg_read_ns(run):
-    p = next((p for p in run["probes"] if p.get("reg") == "eir_read"), None)
-    return p["ns_p50"] if p else None
-
-
-def delay0(run):
-    """The tight-loop row (atomic, else sleep, delay 0): its exit is the frame plus the start."""
-    return run["rows"].get("atomic:0") or run["rows"].get("sleep:0")
-
-
-def test_cost_us(run):
-    """c: one test of the event in the loop, exit / polls at delay 0."""
-    r = delay0(run)
-    return r["exit_us_p50"] / r["polls_mean"] if r and r["polls_mean"] else None
-
-
-def predict(bus_us, wait_us, test_us):
-    """(polls, exit us) of a polled wait (PREDICT)."""
-    q = wait_us + test_us
-    k = math.ceil(bus_us / q - 1e-9)
-    return k + 1, k * q
-
-
-def predicted(run, case):
-    """PREDICT for one polled case of RUN from this run's probes; None if not polled or
-    at delay 0 (where c comes from)."""
-    mode, delay = case.split(":")
-    if mode == "irq" or not int(delay):
-        return None
-    c = test_cost_us(run)
-    if c is None:
-        return None
-    p = probe(run, "sleep" if mode == "sleep" else "spin", int(delay))
-    return predict(run["setup"]["bus_us"], p["us_p50"], c) if p else None
-
-
-def exit_ratio(r):
-    return r["exit_us_p50"] / r["bus_us"]
-
-
-def target(r):
-    """Issue 14's atomic target on row R: (exit met, polls met)."""
-    return exit_ratio(r) <= TARGET_EXIT_RATIO, r["polls_mean"] <= TARGET_POLLS
-
-
-def delay_window(bus, start_us, test_us, wait_overhead_us=0.0):
-    """Atomic delays (us) that meet both targets by PREDICT: q >= B / (TARGET_POLLS - 1)
-    for the polls, exit ~ start + ceil(B/q) q <= 1.15 B needs q <= 0.15 B - start (the
-    worst case of the rounding); None when the two do not meet."""
-    lo = bus / (TARGET_POLLS - 1) - test_us - wait_overhead_us
-    hi = (TARGET_EXIT_RATIO - 1) * bus - start_us - test_us - wait_overhead_us
-    return (max(lo, 0.0), hi) if hi >= max(lo, 0.0) else None
-
-
-def on_cpu(run):
-    """The share of the spinning rows' wall time the reading thread had the CPU: an
-    atomic wait never sleeps, so the rest is time other load took (the run's noise)."""
-    rows = [r for c, r in run["rows"].items() if c.startswith("atomic:")]
-    wall = sum(r["interval_us_mean"] for r in rows)
-    return sum(r["cpu_us"] for r in rows) / wall if wall else None
-
-
-CLEAN_ON_CPU = 0.95  # below: other load took the CPU during that setting
-
-
-def noise_text(runs):
-    parts = []
-    for cfg, run in runs:
-        share = on_cpu(run)
-        if share is not None:
-            parts.append(f"{cfg['label']} {100 * share:.1f} %"
-                         + ("" if share >= CLEAN_ON_CPU else " (NOT CLEAN: other load)"))
-    return "; ".join(parts)
 
 
 def f1(x):
@@ -452,6 +259,89 @@ def breakdown(cfg, run):
     return text + f"Missed; {close}\n"
 
 
+def summary_lines(runs):
+    """The reading of a run against the limit and the seed, from its own figures."""
+    cfg0, run0 = runs[0]
+    rows, bus, out = run0["rows"], run0["setup"]["bus_us"], []
+    c, s1 = test_cost_us(run0), probe(run0, "sleep", 1)
+    a2 = rows.get(f"atomic:{FEC_ATOMIC_DELAY}")
+    if a2:
+        ok = all(target(a2))
+        out.append(f"atomic {FEC_ATOMIC_DELAY} us (fec's): {a2['polls_mean']:.1f} polls, exit "
+                   f"{a2['exit_us_p50']:.1f} us = {exit_ratio(a2):.2f} x the {bus:.1f} us frame: "
+                   f"issue 14's target (<= {TARGET_EXIT_RATIO} x, <= {TARGET_POLLS} polls) "
+                   f"{'met' if ok else 'missed'} (seed: 10 polls, 29 us)")
+    z = delay0(run0)
+    if z and c:
+        out.append(f"delay 0: {z['polls_mean']:.0f} polls, exit {z['exit_us_p50']:.1f} us, "
+                   f"start to start {z['interval_us_p50']:.1f} us: a test costs {c:.2f} us here "
+                   f"against the Vybrid's {SEED_TEST_US:.2f}, and {z['interval_us_p50'] - z['exit_us_p50']:.1f}"
+                   f" us per transaction lie outside the wait against about 10 (seed: 62 polls, "
+                   f"29 us; 38-40 us start to start)")
+    r1 = rows.get("sleep:1")
+    if r1 and s1:
+        out.append(f"sleep 1 us: {r1['polls_mean']:.1f} polls, exit {r1['exit_us_p50']:.1f} us, "
+                   f"start to start {r1['interval_us_p50']:.1f} us: a \"1 us\" sleep lasts "
+                   f"{s1['us_p50']:.1f} us here and costs {s1['cpu_us_mean']:.1f} us of CPU "
+                   f"(seed: 2 polls, 45 us with a 22 us sleep; 48-64 us start to start)")
+    ir = rows.get("irq:0")
+    if ir:
+        out.append(f"irq: start to start {ir['interval_us_p50']:.1f} us, exit "
+                   f"{ir['exit_us_p50']:.1f} us = the frame + {ir.get('engine_late_us_mean', 0):.1f}"
+                   f" us of the model engine's timer lateness + the waiter's wakeup; "
+                   f"{ir['cpu_us']:.1f} us of CPU per transaction, the least (seed: about "
+                   f"{SEED_PERIOD_IRQ_US} us start to start)")
+    if rows and "replay_ms" in next(iter(rows.values())):
+        best = min(rows, key=lambda k: rows[k]["replay_ms"])
+        r = rows[best]
+        limit = r["replay_xfers"] * bus / 1000
+        out.append(f"boot replay ({r['replay_xfers']} transactions, limit {limit:.1f} ms): "
+                   f"fastest {best} {r['replay_ms']:.1f} ms ({r['replay_ms'] / limit:.2f} x); "
+                   f"irq {rows['irq:0']['replay_ms']:.1f} ms with "
+                   f"{rows['irq:0']['replay_cpu_ms']:.1f} ms of CPU" if "irq:0" in rows else
+                   f"boot replay: fastest {best} {r['replay_ms']:.1f} ms (limit {limit:.1f} ms)")
+    for cfg, run in runs[1:]:
+        r = run["rows"].get(f"atomic:{FEC_ATOMIC_DELAY}")
+        if r:
+            out.append(f"{cfg['label']} ({r['bus_us']:.2f} us frames): atomic "
+                       f"{FEC_ATOMIC_DELAY} us exits at {exit_ratio(r):.2f} x with "
+                       f"{r['polls_mean']:.1f} polls: target {'met' if all(target(r)) else 'missed'}")
+    return out
+
+
+README_BEGIN = "<!-- poll-delay: main table, written by `ethdrv bench poll-delay --readme` -->"
+README_END = "<!-- /poll-delay -->"
+
+
+def readme_block(runs, a, loads):
+    """What --readme puts between the README's markers."""
+    head = MAIN_HEAD + (REPLAY_HEAD if a.replay else [])
+    summary = "".join(f"- {x}\n" for x in summary_lines(runs))
+    return (f"{README_BEGIN}\nMain table of `poll-delay` (`{eb.command_line()}`, "
+            f"{eb.machine()}, {datetime_now()}, 1-min load average {load_range(loads)}; "
+            f"the atomic rows had the CPU {noise_text(runs)} of their time; full result, "
+            f"the seed's tables and the extra rows in `bench/results/poll-delay.md`):\n\n"
+            f"{eb.md_table(head, main_rows(runs))}\n{summary}\n"
+            f"![poll-delay](bench/results/poll-delay.png)\n{README_END}")
+
+
+def update_readme(path, block):
+    """Replace the block between the markers of the README at PATH (BenchError if absent)."""
+    text = Path(path).read_text()
+    i, j = text.find(README_BEGIN), text.find(README_END)
+    if i < 0 or j < i:
+        raise BenchError(f"{path}: no '{README_BEGIN}' ... '{README_END}' block")
+    Path(path).write_text(text[:i] + block + text[j + len(README_END):])
+
+
+def datetime_now():
+    return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def load_range(loads):
+    return f"{min(loads):.2f}-{max(loads):.2f}" if loads else "unknown"
+
+
 # ---- running bench-mdio --------------------------------------------------------------------
 
 
@@ -492,8 +382,9 @@ def command(binary, cfg, a):
     return cmd
 
 
-def run_config(binary, cfg, a, bar):
-    """One bench-mdio run; its parsed, validated output."""
+def run_config(binary, cfg, a, bar, loads):
+    """One bench-mdio run; its parsed, validated output. LOADS gets the 1-min load
+    average at every step."""
     cmd = command(binary, cfg, a)
     lines = []
     with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as p:
@@ -501,6 +392,7 @@ def run_config(binary, cfg, a, bar):
             lines.append(line)
             if line.startswith("step "):
                 f = parse_line(line)[1]
+                loads.append(os.getloadavg()[0])
                 bar.step(f"{cfg['label']}: {f.get('case')} round {f.get('round')}")
         err = p.stderr.read()
     if p.returncode:
@@ -514,7 +406,7 @@ def run_config(binary, cfg, a, bar):
 # ---- the result -----------------------------------------------------------------------------
 
 
-def render(runs, a, load):
+def render(runs, a, loads):
     """The markdown body of the result."""
     cfg0, run0 = runs[0]
     s = run0["setup"]
@@ -531,8 +423,8 @@ def render(runs, a, load):
     return f"""The fec driver's own MDIO ops (src/drivers/fec_mdio.c) over MMIO into the ENET
 model (docs/mdio.md §11): back-to-back clause-22 reads of the AR8031's BMSR, {a.n} per
 mode in {a.rounds} rounds (every mode in every round, so load that comes and goes falls on
-all of them), module clock {s['ipg_hz'] / 1e6:g} MHz. Load average at the start and the end
-of the run: {load[0]}; {load[1]}.
+all of them), module clock {s['ipg_hz'] / 1e6:g} MHz. The 1-min load average, sampled as each
+mode finished a round: {load_range(loads)}.
 
 The limit is the bus-active time of one frame, read from the model in the same run:
 {s['bus_us']:.3f} us at {cfg0['label']} (64 MDC cycles; 32 without preamble). "exit" is
@@ -543,6 +435,9 @@ which plays the hardware, is not counted). bench-mdio commands, one per MDC sett
 
 {commands}
 
+## Summary
+
+{"".join(f"- {x}{chr(10)}" for x in summary_lines(runs))}
 ## Main table
 
 Every mode at {cfg0['label']}, then {", ".join(EXTRA_CASES)} with preamble suppression
@@ -687,6 +582,9 @@ def parse():
                    help="skip the boot replay")
     p.add_argument("--bench-mdio", default=None, help="the bench-mdio binary (next to ethdrv)")
     p.add_argument("--results", default=None, help="output directory (bench/results)")
+    p.add_argument("--readme", nargs="?", const=str(eb.SOURCE_DIR / "README.md"), default=None,
+                   help="also put the main table between the poll-delay markers of README.md "
+                        "(or of the file given)")
     a = p.parse_args()
     try:
         a.configs = parse_configs(a.configs)
@@ -698,26 +596,26 @@ def parse():
     return a
 
 
-def load_text():
-    one, five, _ = os.getloadavg()
-    return f"{one:.2f} (1 min), {five:.2f} (5 min)"
-
-
 def main():
     a = parse()
+    loads = []
     try:
         binary = bench_mdio(a.bench_mdio)
-        load = [load_text()]
         bar = eb.Progress(len(a.configs) * a.rounds * len(a.cases), NAME)
-        runs = [(cfg, run_config(binary, cfg, a, bar)) for cfg in a.configs]
+        runs = [(cfg, run_config(binary, cfg, a, bar, loads)) for cfg in a.configs]
         bar.close()
-        load.append(load_text())
     except BenchError as e:
         eb.log(f"{NAME}: {e}")
         return 1
     out = eb.write_result(NAME, "poll-delay: MDIO completion against the poll delay (seed 003)",
-                          render(runs, a, load), a.results)
+                          render(runs, a, loads), a.results)
     plot(runs, a, str(out.with_suffix(".png")))
+    if a.readme:
+        try:
+            update_readme(a.readme, readme_block(runs, a, loads))
+        except BenchError as e:
+            eb.log(f"{NAME}: {e}")
+            return 1
     print(out.read_text())
     return 0
 

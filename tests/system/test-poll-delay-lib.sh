@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/poll-delay.py without root: the frame-time limit it checks the model
+# bench/poll-delay.py and bench/poll_delay_lib.py without root: the frame-time limit it checks the model
 # against, the parsing of bench-mdio's lines, the refusal of output that
 # cannot be right (each reason), the arithmetic of a polled wait, the
 # target verdicts; then a whole run against a fake bench-mdio (the tables,
@@ -60,10 +60,12 @@ chmod +x "$TMP/fake-bench-mdio"
 python3 - "$TOP/bench" "$TMP" <<'PY'
 import importlib.util
 import subprocess
+import types
 import sys
 spec = importlib.util.spec_from_file_location("poll_delay", f"{sys.argv[1]}/poll-delay.py")
 pd = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(pd)
+import poll_delay_lib as lib  # noqa: E402 (bench/ is on the path now)
 tmp = sys.argv[2]
 
 
@@ -73,11 +75,11 @@ def close(a, b, eps=1e-9):
 
 # The frame time (docs/mdio.md §1.2, §3.1): 64 or 32 MDC cycles of 2 (MII_SPEED + 1)
 # module clocks; MII_SPEED = ceil(50 MHz / (2 f)) - 1 never makes MDC faster than asked.
-assert close(pd.expected_bus_us(50e6, 2500000, True), 25.6)
-assert close(pd.expected_bus_us(50e6, 2500000, False), 12.8)
-assert close(pd.expected_bus_us(50e6, 5000000, True), 12.8)
-assert close(pd.expected_bus_us(50e6, 12500000, False), 2.56)
-assert close(pd.expected_bus_us(50e6, 4000000, True), 17.92)  # 3.57 MHz
+assert close(lib.expected_bus_us(50e6, 2500000, True), 25.6)
+assert close(lib.expected_bus_us(50e6, 2500000, False), 12.8)
+assert close(lib.expected_bus_us(50e6, 5000000, True), 12.8)
+assert close(lib.expected_bus_us(50e6, 12500000, False), 2.56)
+assert close(lib.expected_bus_us(50e6, 4000000, True), 17.92)  # 3.57 MHz
 assert pd.parse_configs("2500000,12500000:nopre")[1] == {
     "mdc_hz": 12500000, "preamble": False, "label": "12.5 MHz, no preamble"}
 for bad in ("fast", "2500000:pre", "-1", ""):
@@ -173,11 +175,36 @@ chris = pd.chris_rows(good)
 assert chris[0][:5] == ["0", "38-40", "1.48-1.56", 0, "26.7"], chris[0]
 assert ["9", "56-88", "2.19-3.44", "-", "-", "-", "-", "-"] in chris
 # The noise measure: the fake's threads had the CPU 75 % of the time.
-assert close(pd.on_cpu(good), 0.75, 1e-4), pd.on_cpu(good)
+assert close(lib.on_cpu(good), 0.75, 1e-4), lib.on_cpu(good)
 assert "(NOT CLEAN: other load)" in pd.noise_text([(pd.parse_configs("2500000")[0], good)])
 andrew = pd.andrew_rows(good)
 assert andrew[2][:3] == ["udelay(2) (readl_poll_timeout_atomic)", "atomic:2", 10], andrew[2]
-print("ok: poll-delay tables")
+# The summary reads the run's own figures; --readme replaces only its block.
+cfgs = [(pd.parse_configs("2500000")[0], good)]
+summ = pd.summary_lines(cfgs)
+assert summ[0].startswith("atomic 2 us (fec's): 13.0 polls, exit 26.7 us = 1.04 x the 25.6 us "
+                          "frame: issue 14's target (<= 1.15 x, <= 15 polls) met"), summ[0]
+readme = f"{tmp}/README.md"
+with open(readme, "w") as f:
+    f.write(f"before\n{pd.README_BEGIN}\nold table\n{pd.README_END}\nafter\n")
+pd.update_readme(readme, pd.readme_block(cfgs, types.SimpleNamespace(replay=True), [0.1, 0.2]))
+text = open(readme).read()
+assert text.startswith(f"before\n{pd.README_BEGIN}\nMain table of `poll-delay`") and \
+    text.endswith(f"{pd.README_END}\nafter\n") and "old table" not in text, text
+assert "load average 0.10-0.20" in text and "| 2.5 MHz | 25.60 | atomic | 2 |" in text, text
+# The repository's README has the block.
+import shutil  # noqa: E402
+shutil.copy(f"{sys.argv[1]}/../README.md", readme)
+pd.update_readme(readme, "NEW")
+assert "\nNEW\n" in open(readme).read() and pd.README_BEGIN not in open(readme).read()
+with open(readme, "w") as f:
+    f.write("no markers\n")
+try:
+    pd.update_readme(readme, "x")
+    raise AssertionError("a README without markers was accepted")
+except pd.BenchError as e:
+    assert "no '<!-- poll-delay" in str(e), e
+print("ok: poll-delay tables, summary, README block")
 PY
 
 # A whole run against the fake: the result and the plot are written where asked.
