@@ -24,7 +24,8 @@
  * latency (100 ns); the AR8031 is the one on the model's board (address 1),
  * the switches of --replay join the model's MDIO bus. The engine's
  * lateness and wakeups during the reads are reported (irq mode: the
- * engine applies the end of the frame and rings int0).
+ * engine applies the end of the frame and rings int0; "catchups" are the
+ * events a register access applied first).
  *
  * --rounds R splits the reads of every mode into R rounds, all modes in
  * each round, so load that comes and goes on a shared machine falls on
@@ -121,6 +122,7 @@ struct engine_snap {
 	uint64_t late_sum; /* lateness of the events it applied, ns */
 	uint64_t late_count; /* those events */
 	uint64_t wakeups; /* its thread's wakeups */
+	uint64_t catchups; /* events a register access applied, not the engine */
 };
 
 /* Everything measured for one mode, over all rounds. */
@@ -338,6 +340,7 @@ static void engine_snap(const struct bench *b, struct engine_snap *s)
 	s->late_sum = __atomic_load_n(&h->sum, __ATOMIC_RELAXED);
 	s->late_count = __atomic_load_n(&h->count, __ATOMIC_RELAXED);
 	s->wakeups = ethdrv_counter_get(&st.wakeups);
+	s->catchups = ethdrv_counter_get(&st.catchups);
 }
 
 /* @count back-to-back reads in the bus's current mode, appended to @s. */
@@ -371,6 +374,7 @@ static int run_reads(struct bench *b, struct samples *s, unsigned count)
 	s->engine.late_sum += e1.late_sum - e0.late_sum;
 	s->engine.late_count += e1.late_count - e0.late_count;
 	s->engine.wakeups += e1.wakeups - e0.wakeups;
+	s->engine.catchups += e1.catchups - e0.catchups;
 	return err;
 }
 
@@ -435,9 +439,9 @@ static void print_result(const struct bench *b, const struct opts *o, const stru
 	       pctl(s->ival, n, 99) / 1e3, pctl(s->ival, n, 100) / 1e3, ival_sum / n / 1e3, bus_us,
 	       exit50 / 1e3 / bus_us, ival50 / 1e3 / bus_us, (double)s->cpu_ns / n / 1e3);
 	if (o->fec)
-		printf(" engine_events=%" PRIu64
+		printf(" engine_events=%" PRIu64 " engine_catchups=%" PRIu64
 		       " engine_late_us_mean=%.2f engine_wakeups_per_xfer=%.2f",
-		       s->engine.late_count,
+		       s->engine.late_count, s->engine.catchups,
 		       s->engine.late_count ? s->engine.late_sum / 1e3 / s->engine.late_count : 0,
 		       (double)s->engine.wakeups / n);
 	if (s->replays)

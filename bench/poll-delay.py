@@ -198,7 +198,9 @@ def costs_rows(run):
                     "~50 of interrupt overhead (commit 29ae6bd1b0d8: period ~90 us, bus "
                     "~25 us)",
                     f"{ir['exit_us_p50'] - ir['bus_us']:.1f} = engine timer lateness "
-                    f"{ir['engine_late_us_mean']:.1f} (mean) + the waiter's wakeup {rest:.1f}; "
+                    f"{ir['engine_late_us_mean']:.1f} (mean of {ir['engine_events']} frame "
+                    f"ends, {ir.get('engine_catchups', 0)} of them seen first by a register "
+                    f"read) + the waiter's wakeup {rest:.1f}; "
                     f"{ir['engine_wakeups_per_xfer']:.2f} engine wakeups per transaction"])
     return out
 

@@ -46,7 +46,8 @@ for c in cases:
             f" interval_us_p50={ex + 0.5:.2f} interval_us_p99={ex + 2:.2f}"
             f" interval_us_max={ex + 30:.2f} interval_us_mean={ex + 0.6:.2f} bus_us={bus:.3f}"
             f" exit_ratio=1 interval_ratio=1"
-            f" cpu_us={0.75 * (ex + 0.6):.4f} engine_events=0 engine_late_us_mean=0.00"
+            f" cpu_us={0.75 * (ex + 0.6):.4f} engine_events=0 engine_catchups=0"
+            f" engine_late_us_mean=0.00"
             f" engine_wakeups_per_xfer=0.00")
     if mode == "irq":
         line = line.replace("engine_late_us_mean=0.00", "engine_late_us_mean=18.00")
