@@ -17,6 +17,7 @@ REQUIRED = ("mode", "delay_us", "n", "polls_mean", "polls_p50", "polls_p99", "ex
             "interval_us_max", "interval_us_mean", "bus_us", "cpu_us")
 REPLAY = ("replay_ms", "replay_cpu_ms", "replay_xfers", "replay_errors", "replay_mismatches")
 
+
 class BenchError(RuntimeError):
     """bench-mdio's output does not make sense: nothing is written."""
 
@@ -149,14 +150,14 @@ def test_cost_us(run):
 
 
 def predict(bus_us, wait_us, test_us):
-    """(polls, exit us) of a polled wait (PREDICT)."""
+    """(polls, exit us) of a polled wait (PREDICT in bench/poll-delay.py)."""
     q = wait_us + test_us
     k = math.ceil(bus_us / q - 1e-9)
     return k + 1, k * q
 
 
 def predicted(run, case):
-    """PREDICT for one polled case of RUN from this run's probes; None if not polled or
+    """predict() for one polled case of RUN from this run's probes; None if not polled or
     at delay 0 (where c comes from)."""
     mode, delay = case.split(":")
     if mode == "irq" or not int(delay):
@@ -178,7 +179,7 @@ def target(r):
 
 
 def delay_window(bus, start_us, test_us, wait_overhead_us=0.0):
-    """Atomic delays (us) that meet both targets by PREDICT: q >= B / (TARGET_POLLS - 1)
+    """Atomic delays (us) that meet both targets by predict(): q >= B / (TARGET_POLLS - 1)
     for the polls, exit ~ start + ceil(B/q) q <= 1.15 B needs q <= 0.15 B - start (the
     worst case of the rounding); None when the two do not meet."""
     lo = bus / (TARGET_POLLS - 1) - test_us - wait_overhead_us
