@@ -37,6 +37,9 @@ struct fec_config {
 	uint32_t clk_ahb_hz; /* the ENET system clock, for rx-usecs; 0 = 125000000 */
 	uint32_t clk_ipg_hz; /* the module clock MDC divides; 0 = 50000000 (MDC 2.5 MHz) */
 	bool mdio_no_preamble; /* DT suppress-preamble: MSCR.DIS_PRE (docs/mdio.md §1.2) */
+	uint32_t mdio_bus_hz; /* DT mdio clock-frequency: the fastest MDC to use; 0 = 2.5 MHz
+				 (IEEE); faster only if every device on the bus takes it;
+				 MII_SPEED must come out 1..63 (docs/mdio.md §3.1) */
 	int phy_irq_fd; /* the PHY's INT line (a level fd: a GPIO on a board, the
 			   model's enet_emu_phy_irq_fd()); 0 or -1: none */
 	bool enhanced_bd; /* 32-byte descriptors (ECR.EN1588) */

@@ -100,14 +100,23 @@ static const struct ethdrv_mdio_ops fec_mdio_ops = {
 
 /* ---- MDC ---- */
 
-/* MSCR as fec_enet_mii_init computes it: MDC at most 2.5 MHz from the
- * module clock, MDC = f / ((MII_SPEED + 1) x 2), HOLDTIME for 10 ns. */
+/* MII_SPEED as fec_enet_mii_init computes it for the asked MDC (the DT
+ * clock-frequency, 2.5 MHz by default): MDC = f / ((MII_SPEED + 1) x 2) at
+ * most that fast (docs/mdio.md §3.1). 0 would stop MDC, above 63 does not
+ * fit: both are refused. */
+static uint64_t fec_mii_speed(const struct fec_config *c)
+{
+	uint64_t bus_hz = c->mdio_bus_hz ? c->mdio_bus_hz : FEC_MDC_MAX_HZ;
+
+	return (c->clk_ipg_hz + 2 * bus_hz - 1) / (2 * bus_hz) - 1;
+}
+
+/* MSCR: MII_SPEED, HOLDTIME for 10 ns, DIS_PRE. */
 static uint32_t fec_mscr(const struct fec_priv *priv)
 {
 	uint32_t f = priv->cfg.clk_ipg_hz;
-	uint32_t speed = (f + 2 * FEC_MDC_MAX_HZ - 1) / (2 * FEC_MDC_MAX_HZ) - 1;
 	uint32_t hold = (f + 99999999u) / 100000000u - 1;
-	uint32_t v = ETHDRV_FIELD_PREP(FEC_MSCR_MII_SPEED, ETHDRV_MIN(speed, 63u)) |
+	uint32_t v = ETHDRV_FIELD_PREP(FEC_MSCR_MII_SPEED, (uint32_t)fec_mii_speed(&priv->cfg)) |
 		     ETHDRV_FIELD_PREP(FEC_MSCR_HOLDTIME, ETHDRV_MIN(hold, 7u));
 
 	return priv->cfg.mdio_no_preamble ? v | FEC_MSCR_DIS_PRE : v;
@@ -226,6 +235,14 @@ int fec__mdio_setup(struct fec_priv *priv)
 	char name[16];
 	int ret;
 
+	if (fec_mii_speed(&priv->cfg) < 1 || fec_mii_speed(&priv->cfg) > 63) {
+		ethdrv_err(&priv->dev,
+			   "MDIO clock %u Hz cannot be made from the %u Hz module clock"
+			   " (MII_SPEED %llu, must be 1..63)",
+			   priv->cfg.mdio_bus_hz, priv->cfg.clk_ipg_hz,
+			   (unsigned long long)fec_mii_speed(&priv->cfg));
+		return -EINVAL;
+	}
 	ethdrv_mdio_config_default(&mc);
 	mc.irq_fd = priv->bus.irq_fd[0]; /* int0 carries MII (docs/enet.md §8) */
 	mc.c45 = true; /* MMFR ST = 00 sends clause-45 frames (docs/enet.md §5) */

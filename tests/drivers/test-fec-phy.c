@@ -284,6 +284,60 @@ static void test_init_avoids_mscr_event(void **state)
 	assert_int_equal(ethdrv_counter_get(&ms.busy_writes), 0);
 }
 
+/* Re-create side 0's device with @cfg (name, MAC and rings filled in). */
+static int recreate(struct side *sd, struct fec_config cfg)
+{
+	cfg.name = "enet0";
+	memcpy(cfg.mac, (uint8_t[]){ 0x02, 0, 0, 0, 0xF0, 1 }, sizeof(cfg.mac));
+	cfg.rx_ring = cfg.tx_ring = 64;
+	ethdrv_netdev_destroy(sd->dev);
+	sd->dev = NULL;
+	return fec_create(&cfg, &sd->bus, sd->loop, &sd->dev);
+}
+
+/*
+ * The DT mdio clock-frequency (docs/mdio.md §3.1): MII_SPEED =
+ * ceil(50 MHz / (2 x f)) - 1, the model's frame is 64 (32 without
+ * preamble) of those MDC cycles, and the PHY still answers; an MDC the
+ * divider cannot make (MII_SPEED 0 or above 63) is refused.
+ */
+static void test_mdc_clock_frequency(void **state)
+{
+	static const struct {
+		uint32_t hz;
+		bool no_pre;
+		uint32_t mii_speed;
+		uint64_t frame_ns;
+	} ok[] = {
+		{ 0, false, 9, 25600 }, /* IEEE 2.5 MHz */
+		{ 5000000, false, 4, 12800 }, /* the binding's example */
+		{ 4000000, false, 6, 17920 }, /* 3.57 MHz: never faster than asked */
+		{ 12500000, true, 1, 2560 }, /* the fastest at 50 MHz, no preamble */
+		{ 800000, false, 31, 81920 },
+	};
+	static const uint32_t bad[] = { 25000000, 50000000, 390000 };
+	struct side *sd = &((struct fixture *)*state)->s[0];
+
+	for (size_t i = 0; i < ETHDRV_ARRAY_SIZE(ok); i++) {
+		uint16_t id = 0;
+
+		assert_int_equal(
+			recreate(sd, (struct fec_config){ .mdio_bus_hz = ok[i].hz,
+							  .mdio_no_preamble = ok[i].no_pre }),
+			0);
+		assert_int_equal((peek(sd, REG_MSCR) >> 1) & 0x3F, ok[i].mii_speed);
+		assert_int_equal(!!(peek(sd, REG_MSCR) & (1u << 7)), ok[i].no_pre);
+		assert_int_equal(enet_emu_mdio_frame_ns(sd->emu), ok[i].frame_ns);
+		assert_int_equal(
+			ethdrv_phy_read(ethdrv_netdev_phy(sd->dev), ETHDRV_MII_PHYSID2, &id), 0);
+		assert_int_equal(id, 0xD074);
+	}
+	for (size_t i = 0; i < ETHDRV_ARRAY_SIZE(bad); i++)
+		assert_int_equal(recreate(sd, (struct fec_config){ .mdio_bus_hz = bad[i] }),
+				 -EINVAL);
+	assert_int_equal(recreate(sd, (struct fec_config){ 0 }), 0);
+}
+
 /* Carrier on both sides once the PHYs link; the MAC runs at 1000 full. */
 static void wait_link(struct fixture *f)
 {
@@ -476,6 +530,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_modes_return_right_data, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_init_avoids_mscr_event, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mdc_clock_frequency, setup_closed, teardown),
 		cmocka_unit_test_setup_teardown(test_carrier_follows_link_polling, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_carrier_follows_link_irq, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_xmit_without_carrier, setup, teardown),
