@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Long fuzzing runs (issue 10 §7): each libFuzzer target for RUNS executions
+# Long fuzzing runs (issue 10, part 7): each libFuzzer target for RUNS executions
 # (default 10^8), starting from the committed seed corpus, with one line of
 # results per target appended to a Markdown table: executions, wall time,
 # executions per second, coverage (libFuzzer's "cov", edges), features, the

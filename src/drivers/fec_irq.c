@@ -7,7 +7,7 @@
  * reads EIR, masks the events of each poller it schedules in EIMR, and
  * schedules the RX poller and the TX-completion poller separately from the
  * event bits, as gianfar does with its shared mask register (docs/napi.md
- * §4.1). With napi_split=0 one poller owns RXF and TXF (Linux fec's single
+ * docs/enet.md §4.1). With napi_split=0 one poller owns RXF and TXF (Linux fec's single
  * NAPI); with napi_split=1 the "rx" poller owns RXF and the "tx" poller
  * TXF. Each poller acks its events before it looks at its ring and unmasks
  * them only when ethdrv_napi_complete_done() says so (napi.h idiom), so the
@@ -71,7 +71,7 @@ static int fec_poll_rx(struct ethdrv_napi *napi, int budget)
 	uint32_t ev = ev_of(priv, FEC_RX);
 	int work = 0;
 
-	/* 1. Ack first: an event after this point raises the line again (§2). */
+	/* 1. Ack first: an event after this point raises the line again (docs/enet.md §2). */
 	fec_wr(priv, FEC_REG_EIR, ev);
 	/* 2. TX completion does not count against the budget (docs/napi.md §1.1). */
 	if (ev & FEC_EV_TXF)
@@ -168,7 +168,7 @@ static void fec_irq(struct ethdrv_watch *w, unsigned events)
 		irq_schedule(priv, priv->napi_rx, ev_rx);
 	if (pending & ev_tx)
 		irq_schedule(priv, priv->napi_tx, ev_tx);
-	/* Everything else is acked here; a bus error stopped the DMA (§10.11). */
+	/* Everything else is acked here; a bus error stopped the DMA (docs/enet.md §10 item 11). */
 	other = pending & ~(ev_rx | ev_tx);
 	if (other)
 		fec_wr(priv, FEC_REG_EIR, other);

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * ENET driver (fec.h): creation and the DMA layout, the control ops, and
- * bring-up and teardown in the controller's documented order (docs/enet.md
- * §9.1): reset and wait, configure, enable, RDAR, unmask; graceful stop
- * before teardown (§4.3). A DMA bus error (EBERR) stops the controller, and
- * the driver restarts it from the loop (§10.11).
+ * bring-up and teardown in the controller's documented order
+ * (docs/enet.md §9.1): reset and wait, configure, enable, RDAR, unmask; graceful stop
+ * before teardown (docs/enet.md §4.3). A DMA bus error (EBERR) stops the
+ * controller, and the driver restarts it from the loop (docs/enet.md §10
+ * item 11).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -89,7 +90,8 @@ static int fec_check(const struct fec_config *c, const struct ethdrv_mmio_bus *b
 	if (c->fixed_link_mbps && c->fixed_link_mbps != 10 && c->fixed_link_mbps != 100 &&
 	    c->fixed_link_mbps != 1000)
 		return -EINVAL;
-	/* Descriptors hold 32-bit bus addresses (§3.2); int0 must exist (§8). */
+	/* Descriptors hold 32-bit bus addresses (docs/enet.md §3.2); int0 must
+	 * exist (docs/enet.md §8). */
 	if (!bus || !bus->ops || !bus->dma.virt || (uintptr_t)bus->dma.virt % FEC_ALIGN ||
 	    bus->dma.bus + bus->dma.size > (1ull << 32) || bus->irq_fd[0] < 0)
 		return -EINVAL;
@@ -105,8 +107,9 @@ static int fec_read_reg(struct fec_priv *priv, uint32_t off, uint32_t *val)
 	return 0;
 }
 
-/* §9.1 step 1: reset, and wait for RESET to self-clear (§4.1). Linux writes
- * ECR=0 instead on AXI parts; the documented RESET works on all. */
+/* docs/enet.md §9.1 step 1: reset, and wait for RESET to self-clear
+ * (docs/enet.md §4.1). Linux writes ECR=0 instead on AXI parts; the
+ * documented RESET works on all. */
 static int fec_hw_reset(struct fec_priv *priv)
 {
 	uint32_t ecr;
@@ -120,7 +123,7 @@ static int fec_hw_reset(struct fec_priv *priv)
 	return ret;
 }
 
-/* The group or individual hash bit of @addr (§1.1): CRC-32 in the reflected
+/* The group or individual hash bit of @addr (docs/enet.md §1.1): CRC-32 in the reflected
  * form, initial all ones, no final inversion; the top 6 bits select it. */
 static unsigned fec_hash_bit(const uint8_t *addr)
 {
@@ -152,7 +155,7 @@ static uint32_t fec_rcr(const struct fec_priv *priv)
 		       FEC_RCR_RGMII_EN | FEC_RCR_CRCFWD;
 
 	/* 1000 Mb/s is ECR.SPEED, 10 is RMII_10T, 100 neither (docs/enet.md
-	 * §4.1, §4.2); the link the PHY resolved (fec_mdio.c). Half duplex:
+	 * docs/enet.md §4.1, docs/enet.md §4.2); the link the PHY resolved (fec_mdio.c). Half duplex:
 	 * DRT (docs/enet.md §9.1). */
 	if (priv->speed_mbps == 10)
 		rcr |= FEC_RCR_RMII_10T;
@@ -163,7 +166,7 @@ static uint32_t fec_rcr(const struct fec_priv *priv)
 	return rcr;
 }
 
-/* Station address (§1.1): byte 0 in PALR bits 31:24, bytes 4-5 in PAUR 31:16. */
+/* Station address (docs/enet.md §1.1): byte 0 in PALR bits 31:24, bytes 4-5 in PAUR 31:16. */
 static uint32_t fec_palr(const uint8_t *m)
 {
 	return (uint32_t)m[0] << 24 | (uint32_t)m[1] << 16 | (uint32_t)m[2] << 8 | m[3];
@@ -196,7 +199,7 @@ struct fec_reg_val {
 	uint32_t val; /* value */
 };
 
-/* §9.1 steps 2-19 as ordered register writes (the rings are built already). */
+/* docs/enet.md §9.1 steps 2-19 as ordered register writes (the rings are built already). */
 static void fec_hw_config(struct fec_priv *priv)
 {
 	uint64_t hash = fec_group_hash(priv);
@@ -204,7 +207,7 @@ static void fec_hw_config(struct fec_priv *priv)
 		/* 2: station address. */
 		{ FEC_REG_PALR, fec_palr(priv->dev.mac) },
 		{ FEC_REG_PAUR, fec_paur(priv->dev.mac) },
-		/* 3: events off and clear; MII belongs to the MDIO bus (§5). */
+		/* 3: events off and clear; MII belongs to the MDIO bus (docs/enet.md §5). */
 		{ FEC_REG_EIMR, __atomic_load_n(&priv->eimr, __ATOMIC_RELAXED) & FEC_EV_MII },
 		{ FEC_REG_EIR, ~FEC_EV_MII },
 		/* 5: rings and RX buffer size. */
@@ -294,7 +297,7 @@ static void fec_down(struct fec_priv *priv, bool graceful)
 		fec_graceful_stop(priv);
 	fec__irq_stop(priv);
 	fec__mib_harvest(priv);
-	/* ETHEREN 0: the DMA stops and rewinds (§3.4); then the rings are ours. */
+	/* ETHEREN 0: the DMA stops and rewinds (docs/enet.md §3.4); then the rings are ours. */
 	fec_wr(priv, FEC_REG_ECR, 0);
 	fec__tx_flush(priv);
 	fec__rx_free(priv);

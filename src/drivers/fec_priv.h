@@ -28,8 +28,8 @@
 #include "fec.h"
 #include "fec_regs.h"
 
-#define FEC_RX_BUF_SIZE 1536u /* MRBR: a multiple of 16 above MAX_FL (§3.5) */
-#define FEC_RX_BUF_ALIGN 64u /* RX buffer alignment of multi-queue parts (§3.5) */
+#define FEC_RX_BUF_SIZE 1536u /* MRBR: a multiple of 16 above MAX_FL (docs/enet.md §3.5) */
+#define FEC_RX_BUF_ALIGN 64u /* RX buffer alignment of multi-queue parts (docs/enet.md §3.5) */
 #define FEC_MAX_FL 1522u /* a VLAN-tagged frame with FCS */
 #define FEC_TX_BOUNCE_SIZE 2048u /* bounce buffer per TX BD */
 

@@ -30,7 +30,7 @@ static void rx_buf_init(struct ethdrv_pkt *pkt)
 	pkt->len = 0;
 }
 
-/* Give BD @slot (buffer rx.pkt[slot]) to the DMA: E last, with release (§3.4). */
+/* Give BD @slot (buffer rx.pkt[slot]) to the DMA: E last, with release (docs/enet.md §3.4). */
 static void rx_arm(struct fec_priv *priv, unsigned slot)
 {
 	uint8_t *bd = rx_bd(priv, slot);
@@ -78,7 +78,7 @@ void fec__rx_free(struct fec_priv *priv)
 	}
 }
 
-/* Count a frame the MAC flagged (§3.2), as Linux fec sorts them. */
+/* Count a frame the MAC flagged (docs/enet.md §3.2), as Linux fec sorts them. */
 static void rx_count_errors(struct fec_priv *priv, uint16_t st)
 {
 	struct ethdrv_link_stats *ls = &priv->dev.stats;
@@ -116,7 +116,7 @@ static struct ethdrv_pkt *rx_take(struct fec_priv *priv, unsigned slot, uint16_t
 	uint16_t len = ethdrv_dma_load16(rx_bd(priv, slot) + FEC_BD_LEN);
 	struct ethdrv_pkt *pkt = NULL, *fresh;
 
-	/* 1. A frame longer than MRBR spans BDs; it is always also LG (§3.5). */
+	/* 1. A frame longer than MRBR spans BDs; it is always also LG (docs/enet.md §3.5). */
 	if (!(st & FEC_RXBD_L)) {
 		rx->discard = true;
 		ethdrv_counter_inc(&priv->st.rx_multi_bd);
@@ -142,7 +142,7 @@ static struct ethdrv_pkt *rx_take(struct fec_priv *priv, unsigned slot, uint16_t
 		goto rearm;
 	}
 	pkt = rx->pkt[slot];
-	pkt->len = len; /* RCR.CRCFWD: the MAC stripped the FCS (§3.5) */
+	pkt->len = len; /* RCR.CRCFWD: the MAC stripped the FCS (docs/enet.md §3.5) */
 	rx_buf_init(fresh);
 	rx->pkt[slot] = fresh;
 rearm:
@@ -173,7 +173,7 @@ int fec__rx_clean(struct fec_priv *priv, int budget)
 		coal->bytes += pkt->len;
 		ethdrv_netdev_receive(&priv->dev, pkt);
 	}
-	/* BDs went back: the DMA may have stopped at a full ring (§3.4). */
+	/* BDs went back: the DMA may have stopped at a full ring (docs/enet.md §3.4). */
 	if (work)
 		fec_wr(priv, FEC_REG_RDAR, FEC_DAR_ACTIVE);
 	return work;

@@ -116,7 +116,7 @@ int fec__tx_start_xmit(struct ethdrv_netdev *dev, struct ethdrv_pkt *pkt)
 		st |= FEC_TXBD_W;
 	ethdrv_dma_store16_release(bd + FEC_BD_STATUS, st);
 	__atomic_store_n(&tx->head, head + 1, __ATOMIC_RELEASE);
-	/* 3. Byte queue limits, then the doorbell: any value starts the DMA (§3.4). */
+	/* 3. Byte queue limits, then the doorbell: any value starts the DMA (docs/enet.md §3.4). */
 	ethdrv_netdev_tx_sent(dev, bql);
 	fec_wr(priv, FEC_REG_TDAR, FEC_DAR_ACTIVE);
 	/* 4. Stop at ring full. */
@@ -135,7 +135,7 @@ unsigned fec__tx_clean(struct fec_priv *priv)
 		unsigned slot = ring_slot(tail, tx->size);
 		uint8_t *bd = tx_bd(priv, slot);
 
-		/* The DMA clears R when the frame has left (§10.3). */
+		/* The DMA clears R when the frame has left (docs/enet.md §10 item 3). */
 		if (ethdrv_dma_load16_acquire(bd + FEC_BD_STATUS) & FEC_TXBD_R)
 			break;
 		if (priv->bd_size == FEC_BDX_SIZE &&
