@@ -106,6 +106,10 @@ ETHDRV_EXPORT int ethdrv_loop_run_once(struct ethdrv_loop *loop, unsigned flags)
  * ethdrv_loop_run() - run until ethdrv_loop_stop()
  * @loop: the loop
  *
+ * The calling thread is the loop thread until this returns; after that the
+ * loop has no thread, and the thread that runs it next (or, until then, any
+ * one thread, e.g. the one that joined this one to tear down) owns it.
+ *
  * Return: 0 after a stop, or the error of ethdrv_loop_run_once().
  */
 ETHDRV_EXPORT int ethdrv_loop_run(struct ethdrv_loop *loop);

@@ -506,9 +506,14 @@ int ethdrv_loop_run(struct ethdrv_loop *loop)
 	do {
 		ret = ethdrv_loop_run_once(loop, 0);
 		if (ret < 0)
-			return ret;
+			break;
 	} while (!__atomic_exchange_n(&loop->stop, 0, __ATOMIC_ACQ_REL));
-	return 0;
+	/* No thread runs the loop any more: ownership passes to whoever tears
+	 * down (after joining this thread) or runs it next. Keeping it here
+	 * would leave a poller queued at the stop owned by a thread that is gone,
+	 * and ethdrv_napi_disable() waiting for it forever. */
+	__atomic_store_n(&loop->thread_set, 0, __ATOMIC_RELEASE);
+	return ret < 0 ? ret : 0;
 }
 
 static void loop_signal(struct ethdrv_loop *loop)

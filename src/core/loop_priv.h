@@ -55,8 +55,8 @@ struct ethdrv__loop_softirq *ethdrv__loop_softirq_get(const struct ethdrv_loop *
 
 /**
  * ethdrv__loop_is_owner() - true if the caller may touch loop-thread-only
- * state of @loop: it is the loop thread, or the loop has never run yet
- * (setup).
+ * state of @loop: it is the loop thread, or no thread runs the loop (setup
+ * before the first run, teardown after ethdrv_loop_run() returned).
  * @loop: the loop
  */
 bool ethdrv__loop_is_owner(const struct ethdrv_loop *loop);

@@ -5,8 +5,10 @@
  * busy-poll modes and switching between them, the TX-completion poller.
  * Expected counts are derived by hand in the comments (docs/napi.md §1-§4).
  */
+#define _GNU_SOURCE /* pthread_timedjoin_np */
 #include <errno.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <cmocka.h>
 #include "ethdrv/driver.h"
 #include "ethdrv/log.h"
@@ -608,6 +611,70 @@ static void test_disable_claims_queued_poller(void **state)
 	assert_int_equal(NS(rx, polls), 1);
 }
 
+struct loop_thread_arg {
+	struct ethdrv_loop *loop;
+	sem_t returned; /* ethdrv_loop_run() is back */
+	sem_t release; /* the thread may exit */
+};
+
+/* Runs the loop, then stays alive outside it (its pthread_t is not reused). */
+static void *loop_thread(void *arg)
+{
+	struct loop_thread_arg *a = arg;
+
+	ethdrv_loop_run(a->loop);
+	sem_post(&a->returned);
+	sem_wait(&a->release);
+	return NULL;
+}
+
+static void *disable_thread(void *arg)
+{
+	ethdrv_napi_disable(arg);
+	return NULL;
+}
+
+/* A loop whose thread returned from ethdrv_loop_run(): a poller queued after
+ * the stop is claimed by the thread that tears down, not waited for forever. */
+static void test_disable_after_loop_thread_exit(void **state)
+{
+	struct env *e = *state;
+	struct fake_netdev *f = e->f;
+	struct ethdrv_napi *rx = f->rx_napi;
+	struct loop_thread_arg a = { .loop = e->loop };
+	struct timespec until;
+	pthread_t lt, dt;
+	uint64_t polls;
+	int joined;
+
+	assert_int_equal(ethdrv_netdev_open(&f->dev), 0);
+	sem_init(&a.returned, 0, 0);
+	sem_init(&a.release, 0, 0);
+	assert_int_equal(pthread_create(&lt, NULL, loop_thread, &a), 0);
+	ethdrv_loop_stop(e->loop);
+	sem_wait(&a.returned);
+	polls = NS(rx, polls);
+	assert_true(ethdrv_napi_schedule(rx)); /* queued; no loop runs it */
+	assert_int_equal(pthread_create(&dt, NULL, disable_thread, rx), 0);
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 10;
+	joined = pthread_timedjoin_np(dt, NULL, &until);
+	if (joined) {
+		/* The teardown would wait for it too: fail now, loudly. */
+		fprintf(stderr, "ethdrv_napi_disable() still waiting after 10 s\n");
+		_exit(1);
+	}
+	sem_post(&a.release);
+	assert_int_equal(pthread_join(lt, NULL), 0);
+	assert_false(ethdrv_napi_schedule(rx));
+	ethdrv_napi_enable(rx);
+	assert_true(ethdrv_napi_schedule(rx));
+	run_nowait(e->loop, 1); /* this thread runs the loop now, and polls */
+	assert_int_equal(NS(rx, polls), polls + 1);
+	sem_destroy(&a.returned);
+	sem_destroy(&a.release);
+}
+
 static unsigned napi_log_lines;
 
 static void napi_sink(void *arg, int level, const char *module, const char *line)
@@ -687,6 +754,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_tx_poller_bql_stop_wake, setup_small_ring,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_disable_claims_queued_poller, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_disable_after_loop_thread_exit, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_add_validation_and_bad_poll, setup, teardown),
 	};
 
