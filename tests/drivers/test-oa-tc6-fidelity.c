@@ -133,7 +133,11 @@ static void timed_run(uint64_t slack_ns, struct timing *tm)
 	flow_init(&fl, &f->n[0], &f->n[1], lens, ETHDRV_ARRAY_SIZE(lens));
 	flows_run(f, &fl, 1, 4, 3000);
 	assert_int_equal(fl.bad, 0);
-	assert_int_equal(fl.rcvd, fl.n);
+	/* Real time: a host stall longer than the RX buffer lasts loses frames
+	 * to RX overflow (counted); what this test checks is the timing of the
+	 * data that did come. */
+	assert_true(fl.rcvd > 0);
+	assert_int_equal(fl.rcvd + exact_drops(&f->n[0], &f->n[1]), fl.n);
 	pair_free(f);
 }
 
