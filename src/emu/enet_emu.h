@@ -127,6 +127,7 @@
 #define ENET_EMU_IRQ_LINES 3 /* int0, int1, int2 (§8) */
 #define ENET_EMU_FRAME_MAX 2048u /* largest TX frame the FIFO holds (assumption) */
 
+struct emu_pcap;
 struct enet_line;
 struct enet_emu;
 
@@ -202,6 +203,9 @@ struct enet_line_stats {
 	ethdrv_counter_t wakeups; /* engine thread wakeups (real time) */
 	ethdrv_counter_t events; /* events applied (frame ends, timers) */
 	ethdrv_counter_t catchups; /* events applied by a register access */
+	ethdrv_counter_t captured; /* frames written to the capture (enet_line_set_capture) */
+	ethdrv_counter_t capture_errors; /* frames the capture failed to write */
+	ethdrv_counter_t engine_cpu_ns; /* CPU time of the engine thread (real time) */
 };
 
 /* Names for registering the counters in a stats set. */
@@ -290,6 +294,22 @@ void enet_line_get_stats(struct enet_line *line, struct enet_line_stats *st);
  * Return: the histogram, valid until the line is freed.
  */
 const struct ethdrv_hist *enet_line_lateness(struct enet_line *line);
+
+/**
+ * enet_line_set_capture() - write every frame the line carries to @pcap
+ * @line: the line
+ * @pcap: an open capture (pcap.h), or NULL to stop; the caller closes it
+ *        after enet_line_free()
+ *
+ * Both directions go to the one file: each frame that reaches the peer, as
+ * it arrived (a frame the line corrupted is written corrupted), stamped with
+ * the time its last bit arrived, so that the records are in time order
+ * while the two directions overlap on the wire. Frames lost on the way
+ * (link down, no peer, speed mismatch) and frames of a MAC in internal
+ * loopback never reach the wire and are not written. The writes happen
+ * under the line lock, in whichever thread applies the frame's end.
+ */
+void enet_line_set_capture(struct enet_line *line, struct emu_pcap *pcap);
 
 /** enet_emu_config_default() - defaults listed above */
 void enet_emu_config_default(struct enet_emu_config *cfg);

@@ -169,6 +169,10 @@ void enet__line_deliver(struct enet_line *line, struct enet_emu *from, struct en
 	enet__fault_corrupt(line, p, f);
 	ethdrv_counter_inc(&line->st.frames[p]);
 	ethdrv_counter_add(&line->st.bytes[p], ETH_PREAMBLE + wire + enet__gap_bytes(from));
+	if (line->capture)
+		ethdrv_counter_inc(emu_pcap_write(line->capture, t, f->data, wire) ?
+					   &line->st.capture_errors :
+					   &line->st.captured);
 	enet__rx_frame(to, f->data, f->len, (enum enet_fcs)f->fcs, t);
 }
 
@@ -355,14 +359,34 @@ bool enet_line_link_up(struct enet_line *line)
 	return up;
 }
 
+/* CPU time of the engine thread so far, 0 without one (what emulating the wire costs). */
+static uint64_t line_engine_cpu_ns(struct enet_line *line)
+{
+	struct timespec ts;
+	clockid_t cid;
+
+	if (!line->thread_on || pthread_getcpuclockid(line->thread, &cid) ||
+	    clock_gettime(cid, &ts))
+		return 0;
+	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
 void enet_line_get_stats(struct enet_line *line, struct enet_line_stats *st)
 {
 	pthread_mutex_lock(&line->lock);
 	*st = line->st;
 	pthread_mutex_unlock(&line->lock);
+	ethdrv_counter_set(&st->engine_cpu_ns, line_engine_cpu_ns(line));
 }
 
 const struct ethdrv_hist *enet_line_lateness(struct enet_line *line)
 {
 	return &line->lateness;
+}
+
+void enet_line_set_capture(struct enet_line *line, struct emu_pcap *pcap)
+{
+	pthread_mutex_lock(&line->lock);
+	line->capture = pcap;
+	pthread_mutex_unlock(&line->lock);
 }

@@ -18,6 +18,7 @@
 
 #include "enet_emu.h"
 #include "ethdrv/bits.h"
+#include "pcap.h"
 
 /* ---- registers (§1.1) ---- */
 #define R_EIR 0x004
@@ -249,6 +250,7 @@ struct enet_line {
 	uint64_t rng; /* xorshift state */
 	struct enet_line_stats st; /* counters */
 	struct ethdrv_hist lateness; /* event application lateness, ns */
+	struct emu_pcap *capture; /* every frame the line carries, or NULL (the caller's) */
 };
 
 /* ---- cross-file calls (line lock held) ---- */
