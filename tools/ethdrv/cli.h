@@ -36,15 +36,26 @@ struct cli_emu_spec {
 	uint32_t poll_us; /* poll_us=: its period; 0 with the IRQ line */
 };
 
+/* What `emu:enet[,key=value...]` asks for: two ENET models on one line. */
+struct cli_enet_spec {
+	uint32_t speed_mbps; /* speed=: the line and both MACs, 1000 (default), 100 or 10 */
+	uint32_t batch_us; /* batch-us=: the line engine's batch, 0..10000, default 200 */
+	uint32_t mmio_ns; /* mmio-ns=: cost of one register access, 0..10000, default 100 */
+	double ber; /* ber=: bit error rate of both directions, 0..0.01 */
+};
+
 enum cli_dev_kind {
 	CLI_DEV_EMU, /* a LAN8650/1 model */
 	CLI_DEV_SPIDEV, /* a real board on spidev + a GPIO line */
+	CLI_DEV_ENET, /* an NXP ENET model on a two-node link */
+	CLI_DEV_KINDS /* number of kinds */
 };
 
 /* A parsed device spec. */
 struct cli_device {
 	enum cli_dev_kind kind; /* which backend */
 	struct cli_emu_spec emu; /* CLI_DEV_EMU settings */
+	struct cli_enet_spec enet; /* CLI_DEV_ENET settings */
 	struct ethdrv_spidev_spec spidev; /* CLI_DEV_SPIDEV settings (the platform's parser) */
 	char spec[CLI_SPEC_MAX]; /* the spec as given */
 };
@@ -86,7 +97,8 @@ int cli_parse_ulong(const char *cmd, const char *what, const char *s, unsigned l
  * @cmd: the subcommand, for the message
  * @spec: "emu:lan8650[,hz=N][,rx-buf=N][,setup-ns=N][,mosi-ber=X][,miso-ber=X]
  *        [,rev=B0|B1|N][,irq=none[,poll_us=N]]" ("emu" alone and
- *        "emu:lan8651" too), or "spidev:/dev/spidevB.C,irq=/dev/gpiochipN:LINE|none
+ *        "emu:lan8651" too), "emu:enet[,speed=1000|100|10][,batch-us=N]
+ *        [,mmio-ns=N][,ber=X]", or "spidev:/dev/spidevB.C,irq=/dev/gpiochipN:LINE|none
  *        [,poll_us=N][,reset=/dev/gpiochipN:LINE][,hz=N][,mode=M][,bias=pull-up|none]"
  * @out: the parsed spec
  *

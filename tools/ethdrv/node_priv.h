@@ -4,9 +4,16 @@
  *   node.c          lifecycle: the thread, setup and teardown in order, and
  *                   what the node answers on its control socket
  *   node_tap.c      frames between the TAP and the device
- *   node_faults.c   fault injection knobs into the model (emu.*)
+ *   node_lan865x.c  the LAN8650/1 backends: the model on a medium, a board
+ *   node_faults.c   fault injection knobs into the LAN8650 model (emu.*)
+ *   node_enet.c     the ENET backend: a model on its link, its emu.* knobs
  *   node_metrics.c  the node's counters and CPU-time metrics
  *   node_rt.c       real-time priority of its threads and the spin guard
+ *
+ * The device itself is created through the driver registry
+ * (src/drivers/registry.h); what lies under the driver (a model, a board)
+ * is the node's backend (struct node_backend), chosen by the device spec's
+ * kind, so the lifecycle has no branch per device.
  */
 #ifndef ETHDRV_TOOLS_NODE_PRIV_H
 #define ETHDRV_TOOLS_NODE_PRIV_H
@@ -17,6 +24,8 @@
 #include <stdint.h>
 
 #include "ctl.h"
+#include "drivers/registry.h"
+#include "emu/enet_emu.h"
 #include "emu/lan865x_emu.h"
 #include "ethdrv/driver.h"
 #include "ethdrv/loop.h"
@@ -59,8 +68,40 @@ struct node_metrics {
 	ethdrv_counter_t rt_demotions; /* threads the spin guard put back to SCHED_OTHER */
 };
 
+struct node;
+
+/*
+ * What lies under a node's driver: the bus to a model or a board, and what
+ * a model adds to the node (counters, emu.* knobs, info lines). One per
+ * device kind (enum cli_dev_kind); every op runs in the node's loop thread.
+ */
+struct node_backend {
+	const char *driver; /* the driver that runs on it (registry.h) */
+	/** Open the bus (and the model) and point @args at it. */
+	int (*open)(struct node *n, struct ethdrv_driver_args *args);
+	/** Settings the driver needs before open (device created, not open). */
+	int (*configure)(struct node *n);
+	/** Release what open made, after the device is destroyed; also after a failed open. */
+	void (*close)(struct node *n);
+	/** Add the model's counters (group "emu") to @set. */
+	void (*stats_register)(struct node *n, struct ethdrv_stats_set *set);
+	/** Refresh them for a dump. */
+	void (*stats_update)(struct node *n);
+	/** emu.KEY=VALUE (KEY without "emu."); -ENOENT for an unknown key. */
+	int (*emu_set)(struct node *n, const char *key, const char *value);
+	/** Read an emu.* knob. */
+	int (*emu_get)(struct node *n, const char *key, char *buf, size_t size);
+	/** Lines of `info` about the bus and the model. */
+	void (*info)(struct node *n, struct ctl_reply *r);
+};
+
+extern const struct node_backend node_lan865x_backend; /* node_lan865x.c */
+extern const struct node_backend node_enet_backend; /* node_enet.c */
+
 struct node {
 	struct node_config cfg; /* what it is */
+	const struct node_backend *backend; /* what lies under the driver */
+	const struct ethdrv_driver *drv; /* the driver (registry.h) */
 	pthread_t thread; /* runs node_main() */
 	pthread_mutex_t lock; /* protects ready and start_err */
 	pthread_cond_t cond; /* signals ready */
@@ -69,11 +110,14 @@ struct node {
 	int loop_err; /* ethdrv_loop_run() result */
 
 	struct ethdrv_loop *loop; /* this node's loop */
-	struct ethdrv_pkt_pool *pool; /* frames for both directions */
-	struct lan865x_emu *emu; /* the model, or NULL for a real board */
+	struct ethdrv_pkt_pool *pool; /* RX buffers of an SPI device (TAP frames use dev->pool) */
+	struct lan865x_emu *emu; /* the LAN8650 model, or NULL (a board, or another device) */
 	struct lan865x_emu_stats emu_stats; /* refreshed copy for stats dumps */
 	struct ethdrv_spi_bus bus; /* the bus the driver talks to */
 	struct ethdrv_spi_bus model_bus; /* emu: the model's own bus, timed by bus */
+	struct ethdrv_mmio_bus mmio; /* emu:enet: the ENET model's bus */
+	struct enet_emu_stats enet_stats; /* emu:enet: refreshed copy for stats dumps */
+	double enet_ber; /* emu:enet: bit error rate of the frames this node sends */
 	struct node_metrics metrics; /* refreshed for stats dumps */
 	bool bus_open; /* bus needs closing (spidev) */
 	struct ethdrv_netdev *dev; /* the driver's device */
@@ -108,7 +152,7 @@ void node_on_wake(struct ethdrv_watch *w, unsigned events);
 void node_rx(void *arg, struct ethdrv_pkt *pkt);
 
 /* node_faults.c */
-/* `emu.KEY=VALUE`: fault injection into the model. */
+/* `emu.KEY=VALUE`: fault injection into the LAN8650 model. */
 int node_emu_set(struct node *n, const char *key, const char *v);
 /* Read an emu.* knob. */
 int node_emu_get(struct node *n, const char *key, char *buf, size_t size);

@@ -39,8 +39,9 @@ void node_on_tap(struct ethdrv_watch *w, unsigned events)
 	int i;
 
 	for (i = 0; i < NODE_TAP_BATCH; i++) {
-		/* 1. a buffer; with the pool empty, pause reading for a moment */
-		pkt = ethdrv_pkt_alloc(n->pool);
+		/* 1. a buffer from the device's pool (a DMA device sends it without
+		 * a copy); with the pool empty, pause reading for a moment */
+		pkt = ethdrv_pkt_alloc(n->dev->pool);
 		if (!pkt) {
 			ethdrv_watch_set(&n->tap_watch, 0);
 			ethdrv_timer_start(&n->retry, NODE_RETRY_NS, 0);
