@@ -38,7 +38,10 @@ static int reg_lan865x_info(struct ethdrv_netdev *dev, char *buf, size_t size)
 
 static int reg_fec_create(const struct ethdrv_driver_args *a, struct ethdrv_netdev **out)
 {
-	struct fec_config cfg = { .name = a->name, .speed_mbps = a->speed_mbps };
+	struct fec_config cfg = { .name = a->name,
+				  .speed_mbps = a->speed_mbps,
+				  .rx_ring = a->rx_ring,
+				  .tx_ring = a->tx_ring };
 
 	memcpy(cfg.mac, a->mac, sizeof(cfg.mac));
 	return fec_create(&cfg, a->mmio, a->loop, out);

@@ -174,6 +174,9 @@ struct enet_emu_stats {
 	ethdrv_counter_t tx_aborted; /* frames cut by ETHEREN=0 while on the wire */
 	ethdrv_counter_t tx_unstarted_dropped; /* fetched frames put back by GTS or disable */
 	ethdrv_counter_t tx_fetch_waits; /* walks stopped by a full TX FIFO */
+	ethdrv_counter_t tx_idle_ns; /* the transmitter idle between frames: the time from
+					the end of a frame's gap to the start of the next
+					(the host had none ready); from the second frame on */
 	ethdrv_counter_t rx_frames; /* frames written to memory (good or flagged) */
 	ethdrv_counter_t rx_bytes; /* their length field sum */
 	ethdrv_counter_t rx_dropped_nobd; /* no empty BD or RDAR cleared (IEEE_R_DROP) */
@@ -193,6 +196,8 @@ struct enet_emu_stats {
 struct enet_line_stats {
 	ethdrv_counter_t frames[2]; /* frames sent by port 0 / 1 that reached the peer */
 	ethdrv_counter_t bytes[2]; /* their wire bytes (preamble, FCS, gap included) */
+	ethdrv_counter_t lost[2]; /* frames sent by port 0 / 1 that did not reach the peer
+				     (any of the four reasons below) */
 	ethdrv_counter_t lost_no_peer; /* sent with no MAC at the other end */
 	ethdrv_counter_t lost_link_down; /* sent while the link was down */
 	ethdrv_counter_t speed_mismatch; /* sent or received at a speed not the line's */

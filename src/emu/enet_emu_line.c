@@ -151,20 +151,20 @@ void enet__line_deliver(struct enet_line *line, struct enet_emu *from, struct en
 	to = line->port[!p];
 	if (!to) {
 		ethdrv_counter_inc(&line->st.lost_no_peer);
-		return;
+		goto lost;
 	}
 	if (!enet__link_ok(line)) {
 		ethdrv_counter_inc(&line->st.lost_link_down);
-		return;
+		goto lost;
 	}
 	/* A receiver in internal loopback listens to its own MAC only. */
 	if (to->regs[R_RCR / 4] & RCR_LOOP) {
 		ethdrv_counter_inc(&line->st.lost_loopback);
-		return;
+		goto lost;
 	}
 	if (enet__mac_byte_ns(from) != line->byte_ns || enet__mac_byte_ns(to) != line->byte_ns) {
 		ethdrv_counter_inc(&line->st.speed_mismatch);
-		return;
+		goto lost;
 	}
 	enet__fault_corrupt(line, p, f);
 	ethdrv_counter_inc(&line->st.frames[p]);
@@ -174,6 +174,9 @@ void enet__line_deliver(struct enet_line *line, struct enet_emu *from, struct en
 					   &line->st.capture_errors :
 					   &line->st.captured);
 	enet__rx_frame(to, f->data, f->len, (enum enet_fcs)f->fcs, t);
+	return;
+lost:
+	ethdrv_counter_inc(&line->st.lost[p]);
 }
 
 /* ---- the engine thread (real time) ---- */

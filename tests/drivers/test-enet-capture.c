@@ -117,6 +117,8 @@ static void test_capture_both_ways(void **state)
 	pump_for(f, 2000000);
 	enet_line_get_stats(f->line, &ls);
 	assert_int_equal(ethdrv_counter_get(&ls.lost_link_down), 1);
+	assert_int_equal(ethdrv_counter_get(&ls.lost[0]), 1); /* per sender */
+	assert_int_equal(ethdrv_counter_get(&ls.lost[1]), 0);
 	enet_line_set_capture(f->line, NULL);
 	assert_int_equal(emu_pcap_close(pcap), 0);
 

@@ -1,6 +1,7 @@
 # Shared helpers of the system tests (sourced by tests/system/test-*.sh and
 # scripts/demo.sh). Set ETHDRV to the binary first. Addresses: only
-# 169.254.10.0/24, only inside the t1s* namespaces the segment creates.
+# 169.254.10.0/24, only inside the t1s* namespaces the segment creates, and
+# 169.254.20.0/24 inside the enet0/enet1 namespaces of an ENET link.
 
 SEG_PID=
 SEG_LOG=
@@ -61,6 +62,47 @@ start_segment() {
 	done
 	cat "$SEG_LOG" >&2
 	fail "segment not up after 30 s"
+}
+
+# ENET node K's address.
+enet_addr() {
+	echo "169.254.20.$(($1 + 1))"
+}
+
+# start_enet_link [extra args]: `ethdrv segment --device emu:enet` in the
+# background (its --device may be overridden by a later one in the args),
+# waiting as start_segment does, on the link's marker and socket.
+start_enet_link() {
+	local i
+	SEG_LOG=$(mktemp /tmp/ethdrv-enet.XXXXXX)
+	"$ETHDRV" segment --device emu:enet "$@" >"$SEG_LOG" 2>&1 &
+	SEG_PID=$!
+	for ((i = 0; i < 300; i++)); do
+		if ! kill -0 "$SEG_PID" 2>/dev/null; then
+			cat "$SEG_LOG" >&2
+			SEG_PID=
+			fail "ethdrv segment --device emu:enet exited during bring-up"
+		fi
+		if [[ $(head -n 1 /run/ethdrv/link.pid 2>/dev/null) == "pid $SEG_PID" ]] &&
+			"$ETHDRV" get link nodes >/dev/null 2>&1; then
+			return 0
+		fi
+		sleep 0.1
+	done
+	cat "$SEG_LOG" >&2
+	fail "ENET link not up after 30 s"
+}
+
+# Fail if anything of an ENET link is left: namespaces, its socket and marker, TAPs.
+assert_enet_clean() {
+	local left
+	left=$(ls /run/netns 2>/dev/null | grep -E '^enet[0-9]+$' || true)
+	[[ -z $left ]] || fail "namespaces left behind: $left"
+	left=$(ls /run/ethdrv/enet*.sock /run/ethdrv/link.sock 2>/dev/null || true)
+	[[ -z $left ]] || fail "control sockets left behind: $left"
+	[[ ! -e /run/ethdrv/link.pid ]] || fail "marker /run/ethdrv/link.pid left behind"
+	left=$(ip -o link show 2>/dev/null | grep -E ': enet[0-9]+[:@]' || true)
+	[[ -z $left ]] || fail "TAPs left in the root namespace: $left"
 }
 
 # Stop the segment with SIGTERM (SIGKILL + --cleanup after 20 s).

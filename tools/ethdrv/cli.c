@@ -12,7 +12,7 @@
 #include <string.h>
 
 #define EMU_KEYS "hz, rx-buf, setup-ns, mosi-ber, miso-ber, rev, irq, poll_us"
-#define ENET_KEYS "speed, batch-us, mmio-ns, ber"
+#define ENET_KEYS "speed, batch-us, mmio-ns, ber, rx-ring, tx-ring"
 #define DEV_FORMS                                                                             \
 	"emu:lan8650[,key=value...] (keys: " EMU_KEYS "), "                                   \
 	"emu:enet[,key=value...] (keys: " ENET_KEYS ") or "                                   \
@@ -175,6 +175,17 @@ static int cli_parse_emu(const char *cmd, const char *rest, struct cli_emu_spec 
 	return 0;
 }
 
+/* A ring size: a power of two in 16..4096 (fec.h). */
+static int cli_enet_ring(const char *cmd, const char *key, const char *val, uint32_t *out)
+{
+	if (cli_emu_uint(cmd, key, val, 16, 4096, out))
+		return -EINVAL;
+	if (*out & (*out - 1))
+		return cli_error(cmd, "device spec: %s: bad value '%s': use a power of two", key,
+				 val);
+	return 0;
+}
+
 /* Apply one "key=value" of an emu:enet spec. */
 static int cli_enet_key(const char *cmd, char *kv, struct cli_enet_spec *enet)
 {
@@ -198,6 +209,10 @@ static int cli_enet_key(const char *cmd, char *kv, struct cli_enet_spec *enet)
 		return cli_emu_uint(cmd, kv, val, 0, 10000, &enet->mmio_ns);
 	if (!strcmp(kv, "ber"))
 		return cli_parse_ber(cmd, kv, val, ENET_BER_MAX, &enet->ber);
+	if (!strcmp(kv, "rx-ring"))
+		return cli_enet_ring(cmd, kv, val, &enet->rx_ring);
+	if (!strcmp(kv, "tx-ring"))
+		return cli_enet_ring(cmd, kv, val, &enet->tx_ring);
 	return cli_error(cmd, "device spec: unknown key '%s': use %s", kv, ENET_KEYS);
 }
 
@@ -208,7 +223,11 @@ static int cli_parse_enet(const char *cmd, const char *rest, struct cli_enet_spe
 	char *save = NULL, *tok;
 	int err = 0;
 
-	*enet = (struct cli_enet_spec){ .speed_mbps = 1000, .batch_us = 200, .mmio_ns = 100 };
+	*enet = (struct cli_enet_spec){ .speed_mbps = 1000,
+					.batch_us = 200,
+					.mmio_ns = 100,
+					.rx_ring = CLI_ENET_RX_RING,
+					.tx_ring = CLI_ENET_TX_RING };
 	snprintf(buf, sizeof(buf), "%s", rest);
 	tok = strtok_r(buf, ",", &save); /* "enet" */
 	while (!err && (tok = strtok_r(NULL, ",", &save)))

@@ -36,12 +36,17 @@ struct cli_emu_spec {
 	uint32_t poll_us; /* poll_us=: its period; 0 with the IRQ line */
 };
 
+#define CLI_ENET_RX_RING 1024 /* RX descriptors of an ENET node by default */
+#define CLI_ENET_TX_RING 512 /* TX descriptors of an ENET node by default */
+
 /* What `emu:enet[,key=value...]` asks for: two ENET models on one line. */
 struct cli_enet_spec {
 	uint32_t speed_mbps; /* speed=: the line and both MACs, 1000 (default), 100 or 10 */
 	uint32_t batch_us; /* batch-us=: the line engine's batch, 0..10000, default 200 */
 	uint32_t mmio_ns; /* mmio-ns=: cost of one register access, 0..10000, default 100 */
 	double ber; /* ber=: bit error rate of both directions, 0..0.01 */
+	uint32_t rx_ring; /* rx-ring=: RX descriptors per MAC, a power of two 16..4096 */
+	uint32_t tx_ring; /* tx-ring=: TX descriptors per MAC, a power of two 16..4096 */
 };
 
 enum cli_dev_kind {
@@ -98,7 +103,7 @@ int cli_parse_ulong(const char *cmd, const char *what, const char *s, unsigned l
  * @spec: "emu:lan8650[,hz=N][,rx-buf=N][,setup-ns=N][,mosi-ber=X][,miso-ber=X]
  *        [,rev=B0|B1|N][,irq=none[,poll_us=N]]" ("emu" alone and
  *        "emu:lan8651" too), "emu:enet[,speed=1000|100|10][,batch-us=N]
- *        [,mmio-ns=N][,ber=X]", or "spidev:/dev/spidevB.C,irq=/dev/gpiochipN:LINE|none
+ *        [,mmio-ns=N][,ber=X][,rx-ring=N][,tx-ring=N]", or "spidev:/dev/spidevB.C,irq=/dev/gpiochipN:LINE|none
  *        [,poll_us=N][,reset=/dev/gpiochipN:LINE][,hz=N][,mode=M][,bias=pull-up|none]"
  * @out: the parsed spec
  *

@@ -9,7 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "drivers/fec.h"
 #include "emu/pcap.h"
+
+#define ENET_LINK_DMA_PAGE 4096u /* the model's DMA alignment */
+#define ENET_LINK_DMA_MIN (8u << 20) /* the model's default */
 
 /* The line as the spec asks: real time, the engine's batch, seeded bit errors. */
 static int enet_link_line(const struct cli_enet_spec *spec, struct enet_line **out)
@@ -22,7 +26,17 @@ static int enet_link_line(const struct cli_enet_spec *spec, struct enet_line **o
 	return enet_line_new(&lc, out);
 }
 
-/* Model @port: its register latency; defaults for the rest. */
+/* DMA memory for the driver's rings, bounce buffers and pool, in whole pages. */
+static size_t enet_link_dma_size(const struct cli_enet_spec *spec)
+{
+	struct fec_config fc = { .rx_ring = spec->rx_ring, .tx_ring = spec->tx_ring };
+	size_t need = fec_dma_size(&fc);
+
+	return ETHDRV_MAX(need + ENET_LINK_DMA_PAGE - 1, (size_t)ENET_LINK_DMA_MIN) &
+	       ~(size_t)(ENET_LINK_DMA_PAGE - 1);
+}
+
+/* Model @port: its register latency and DMA memory; defaults for the rest. */
 static int enet_link_model(struct enet_link *l, const struct cli_enet_spec *spec, unsigned port)
 {
 	struct enet_emu_config ec;
@@ -30,6 +44,7 @@ static int enet_link_model(struct enet_link *l, const struct cli_enet_spec *spec
 
 	enet_emu_config_default(&ec);
 	ec.mmio_latency_ns = spec->mmio_ns;
+	ec.dma_size = enet_link_dma_size(spec);
 	ec.node_id = (uint8_t)port;
 	err = enet_emu_new(&ec, l->line, port, &l->emu[port]);
 	if (!err)

@@ -68,6 +68,8 @@ static int node_set_knob(struct node *n, const char *key, const char *value, con
 {
 	if (!strncmp(key, "rt_", 3))
 		return node_rt_set_knob(n, key, value, why);
+	if (!strncmp(key, "tap_", 4))
+		return node_offload_set(n, key, value);
 	if (!strcmp(key, "busy_poll") && node_rt_forbids_busy_poll(n, value, why))
 		return -EBUSY;
 	if (!strncmp(key, "emu.", 4))
@@ -110,6 +112,8 @@ static int node_ctl_get(void *arg, const char *key, char *buf, size_t size)
 
 	if (!strncmp(key, "rt_", 3))
 		return node_rt_get_knob(n, key, buf, size);
+	if (!strncmp(key, "tap_", 4))
+		return node_offload_get(n, key, buf, size);
 	if (!strncmp(key, "emu.", 4))
 		return n->backend->emu_get(n, key + 4, buf, size);
 	return ethdrv_netdev_get(n->dev, key, buf, size);
@@ -186,6 +190,8 @@ static int node_dev_open(struct node *n)
 		return err;
 	node_metrics_register(n);
 	ethdrv_netdev_set_rx_handler(n->dev, node_rx, n);
+	if (n->backend->tap_offload)
+		ethdrv_netdev_set_rx_flush_handler(n->dev, node_gro_flush, n);
 	ethdrv_netdev_set_tx_wake_handler(n->dev, node_tx_wake, n);
 	if (n->backend->configure && (err = n->backend->configure(n)))
 		return err;
@@ -211,7 +217,10 @@ static int node_tap_open(struct node *n)
 	const char *ifname = n->cfg.ifname;
 	int err;
 
-	err = ethdrv_tap_open(ifname, flags, &n->tap_fd);
+	n->tap_vnet = n->backend->tap_offload;
+	err = ethdrv_tap_open(ifname, flags | (n->tap_vnet ? ETHDRV_TAP_VNET_HDR : 0), &n->tap_fd);
+	if (!err && n->tap_vnet)
+		err = node_offload_open(n);
 	if (err)
 		return err;
 	err = ethdrv_link_set_mac(ifname, n->cfg.mac);
@@ -262,9 +271,14 @@ static void node_teardown(struct node *n)
 		ethdrv_timer_stop(&n->fault_timer);
 		ethdrv_timer_stop(&n->rt_timer);
 	}
-	ethdrv_netdev_destroy(n->dev);
+	/* Stopped, the device polls no more: the packets the node holds go back
+	 * to its pool (a DMA device's pool goes with the device). */
+	if (n->dev)
+		ethdrv_netdev_stop(n->dev);
 	if (n->tx_parked)
 		ethdrv_pkt_free(n->tx_parked);
+	node_offload_close(n);
+	ethdrv_netdev_destroy(n->dev);
 	if (n->wake_fd >= 0)
 		close(n->wake_fd);
 	if (n->trace_dir_fd >= 0)

@@ -34,6 +34,8 @@ static int enet_open(struct node *n, struct ethdrv_driver_args *args)
 	enet_emu_get_bus(n->cfg.enet, &n->mmio);
 	args->mmio = &n->mmio;
 	args->speed_mbps = n->cfg.dev.enet.speed_mbps;
+	args->rx_ring = n->cfg.dev.enet.rx_ring;
+	args->tx_ring = n->cfg.dev.enet.tx_ring;
 	n->enet_ber = n->cfg.dev.enet.ber;
 	return 0;
 }
@@ -137,12 +139,14 @@ static void enet_info(struct node *n, struct ctl_reply *r)
 {
 	const struct cli_enet_spec *e = &n->cfg.dev.enet;
 
-	ctl_reply_printf(r, "bus=%s\nport=%u\nline_mbps=%u\nbatch_us=%u\nmmio_ns=%u\nirq=model\n",
+	ctl_reply_printf(r, "bus=%s\nport=%u\nline_mbps=%u\nbatch_us=%u\nmmio_ns=%u\n",
 			 n->mmio.desc, n->cfg.index, e->speed_mbps, e->batch_us, e->mmio_ns);
+	ctl_reply_printf(r, "rx_ring=%u\ntx_ring=%u\nirq=model\n", e->rx_ring, e->tx_ring);
 }
 
 const struct node_backend node_enet_backend = {
 	.driver = "fec",
+	.tap_offload = true,
 	.open = enet_open,
 	.close = enet_close,
 	.stats_register = enet_stats_register,

@@ -21,10 +21,9 @@ ETHDRV_LOG_MODULE(node);
 #define NODE_METRIC(field) ETHDRV_STAT_DESC(struct node_metrics, field)
 
 static const struct ethdrv_stat_desc node_tap_stats_desc[] = {
-	NODE_TAP_STAT(tap_rx_frames),
-	NODE_TAP_STAT(tap_rx_errors),
-	NODE_TAP_STAT(tap_tx_frames),
-	NODE_TAP_STAT(tap_tx_dropped),
+	NODE_TAP_STAT(tap_rx_frames),  NODE_TAP_STAT(tap_rx_errors), NODE_TAP_STAT(tap_tx_frames),
+	NODE_TAP_STAT(tap_tx_dropped), NODE_TAP_STAT(tap_rx_tso),    NODE_TAP_STAT(tap_rx_bad),
+	NODE_TAP_STAT(tap_tx_writes),  NODE_TAP_STAT(tap_tx_gro),
 };
 
 static const struct ethdrv_stat_desc node_metrics_desc[] = {

@@ -29,6 +29,8 @@ static const struct ethdrv_stat_desc enet_line_desc[] = {
 	LINE_STAT("port0_bytes", bytes[0]),
 	LINE_STAT("port1_frames", frames[1]),
 	LINE_STAT("port1_bytes", bytes[1]),
+	LINE_STAT("port0_lost", lost[0]),
+	LINE_STAT("port1_lost", lost[1]),
 	LINE_STAT("lost_no_peer", lost_no_peer),
 	LINE_STAT("lost_link_down", lost_link_down),
 	LINE_STAT("speed_mismatch", speed_mismatch),
