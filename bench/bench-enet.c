@@ -119,7 +119,7 @@ static int node_new(struct node *n, unsigned idx, struct enet_line *line, unsign
 		    const struct opts *o)
 {
 	struct fec_config cfg = { .mac = { 0x02, 0xe8, 0, 0, 0, (uint8_t)(idx + 1) },
-				  .speed_mbps = speed,
+				  .fixed_link_mbps = speed,
 				  .combined_napi = !o->split };
 	struct enet_emu_config ec;
 	char name[16];
@@ -129,6 +129,7 @@ static int node_new(struct node *n, unsigned idx, struct enet_line *line, unsign
 	cfg.name = name;
 	enet_emu_config_default(&ec);
 	ec.mmio_latency_ns = o->mmio_ns;
+	ec.phy_addr = ENET_EMU_NO_PHY; /* a fixed MAC-to-MAC link: the datapath alone */
 	memcpy(n->peer, (uint8_t[]){ 0x02, 0xe8, 0, 0, 0, (uint8_t)(2 - idx) }, 6);
 	err = ethdrv_loop_new(&n->loop);
 	if (!err)

@@ -17,10 +17,18 @@
  * 12.8 us without preamble). With --replay it also times the boot script
  * (bench/data/mdio-boot.txt) per mode.
  *
- * Options: --n N (reads per mode, default 2000), --mhz-div D (MII_SPEED,
- * default 9: 2.5 MHz from the 50 MHz module clock), --no-preamble,
- * --access-ns NS (cost of one register access, default 0), --replay
- * [PATH], --md FILE (a markdown table with machine, date and command).
+ * With --fec the same reads go through the fec driver's own MDIO ops
+ * (src/drivers/fec_mdio.c) over MMIO into the ENET model, whose engine
+ * completes each frame (src/emu/enet_emu_line.c): the integrated path of
+ * docs/mdio.md §11, register accesses costing the model's interconnect
+ * latency (100 ns); the AR8031 is the one on the model's board (address 1),
+ * the switches of --replay join the model's MDIO bus.
+ *
+ * Options: --n N (reads per mode, default 2000), --mii-speed D (MII_SPEED,
+ * default 9: 2.5 MHz from the 50 MHz module clock; not with --fec, whose
+ * driver picks it), --no-preamble, --access-ns NS (cost of one register
+ * access of the standalone block, default 0), --fec, --replay [PATH],
+ * --md FILE (a markdown table with machine, date and command).
  * One grep-friendly line per mode on stdout.
  */
 #define _GNU_SOURCE
@@ -34,10 +42,14 @@
 #include <time.h>
 
 #include "core/mdio_replay.h"
+#include "drivers/fec.h"
+#include "emu/enet_emu.h"
 #include "emu/mdio_rig.h"
 #include "emu/switch_emu.h"
+#include "ethdrv/driver.h"
 #include "ethdrv/loop.h"
 #include "ethdrv/mdio.h"
+#include "ethdrv/phy.h"
 
 #ifndef ETHDRV_SOURCE_DIR
 #define ETHDRV_SOURCE_DIR "."
@@ -54,10 +66,22 @@ struct opts {
 	uint64_t access_ns; /* register access cost */
 	const char *replay; /* script path or NULL */
 	const char *md; /* markdown output or NULL */
+	bool fec; /* through the fec driver and the ENET model */
+};
+
+/* The fec driver on the ENET model (--fec). */
+struct bench_fec {
+	struct enet_line *line; /* real time */
+	struct enet_emu *emu; /* the controller and its board */
+	struct ethdrv_mmio_bus bus; /* its registers */
+	struct ethdrv_loop *loop; /* the device's (not run: the bench thread reads) */
+	struct ethdrv_netdev *dev; /* the driver */
 };
 
 struct bench {
 	struct mdio_rig r; /* ENET MDIO block, bus model, the AR8031 at 0x01 */
+	struct bench_fec f; /* --fec */
+	struct ethdrv_mdio_bus *bus; /* what the reads go through */
 	struct switch_emu *sw[N_SWITCHES]; /* at 0x10..0x12, for the replay */
 	uint64_t frame_ns; /* bus-active time of one frame, from the model */
 };
@@ -112,6 +136,30 @@ static uint64_t pctl(uint64_t *v, unsigned n, double pct)
 	return v[i];
 }
 
+/* The fec driver's MDIO bus on one ENET model with its AR8031 at 1. */
+static int bench_setup_fec(struct bench *b, const struct opts *o)
+{
+	struct bench_fec *f = &b->f;
+	struct fec_config cfg = { .name = "fec0",
+				  .mac = { 0x02, 0, 0, 0, 0xB0, 1 },
+				  .mdio_no_preamble = o->no_preamble };
+	int err = enet_line_new(NULL, &f->line);
+
+	if (!err)
+		err = enet_emu_new(NULL, f->line, 0, &f->emu);
+	if (!err)
+		err = ethdrv_loop_new(&f->loop);
+	if (err)
+		return err;
+	enet_emu_get_bus(f->emu, &f->bus);
+	err = fec_create(&cfg, &f->bus, f->loop, &f->dev);
+	if (err)
+		return err;
+	b->bus = ethdrv_netdev_phy(f->dev)->bus;
+	b->frame_ns = enet_emu_mdio_frame_ns(f->emu);
+	return 0;
+}
+
 static int bench_setup(struct bench *b, const struct opts *o)
 {
 	struct mdio_rig_config rc = {
@@ -119,21 +167,34 @@ static int bench_setup(struct bench *b, const struct opts *o)
 		.mscr = o->mii_speed << 1 | (o->no_preamble ? 1u << 7 : 0),
 		.access_ns = o->access_ns,
 	};
-	int err = mdio_rig_setup(&b->r, &rc);
+	struct mdio_emu *emu;
+	int err;
 
+	if (o->fec) {
+		err = bench_setup_fec(b, o);
+		emu = err ? NULL : enet_emu_mdio_bus(b->f.emu);
+	} else {
+		err = mdio_rig_setup(&b->r, &rc);
+		b->bus = b->r.bus;
+		b->frame_ns = err ? 0 : enet_mdio_sim_frame_ns(b->r.sim);
+		emu = b->r.emu;
+	}
 	for (int i = 0; !err && i < N_SWITCHES; i++) {
 		err = switch_emu_new(NULL, &b->sw[i]);
 		if (!err)
-			err = switch_emu_attach(b->sw[i], b->r.emu, 0x10u + (unsigned)i);
+			err = switch_emu_attach(b->sw[i], emu, 0x10u + (unsigned)i);
 	}
 	if (err)
 		return err;
-	b->frame_ns = enet_mdio_sim_frame_ns(b->r.sim);
 	return b->frame_ns ? 0 : -EINVAL;
 }
 
 static void bench_teardown(struct bench *b)
 {
+	ethdrv_netdev_destroy(b->f.dev);
+	enet_emu_free(b->f.emu);
+	ethdrv_loop_free(b->f.loop);
+	enet_line_free(b->f.line);
 	mdio_rig_teardown(&b->r);
 	for (int i = 0; i < N_SWITCHES; i++)
 		switch_emu_free(b->sw[i]);
@@ -153,7 +214,7 @@ static int run_reads(struct bench *b, const struct opts *o, struct result *r)
 		goto out;
 	}
 	for (unsigned i = 0; !err && i < WARMUP; i++)
-		err = ethdrv_mdio_read(b->r.bus, PHY_ADDR, 1, &v);
+		err = ethdrv_mdio_read(b->bus, PHY_ADDR, 1, &v);
 	c0 = cpu_ns();
 	for (unsigned i = 0; !err && i < o->n + 1; i++) {
 		uint64_t now = ethdrv_now_ns();
@@ -163,8 +224,8 @@ static int run_reads(struct bench *b, const struct opts *o, struct result *r)
 		prev = now;
 		if (i == o->n)
 			break;
-		err = ethdrv_mdio_read(b->r.bus, PHY_ADDR, 1, &v);
-		ethdrv_mdio_last_xfer(b->r.bus, &x);
+		err = ethdrv_mdio_read(b->bus, PHY_ADDR, 1, &v);
+		ethdrv_mdio_last_xfer(b->bus, &x);
 		polls[i] = x.polls;
 		exit_ns[i] = x.wait_ns;
 		polls_sum += x.polls;
@@ -190,7 +251,7 @@ static int run_replay(struct bench *b, const struct ethdrv__mdio_script *s, stru
 {
 	struct ethdrv__mdio_replay_result rr;
 	uint64_t c0 = cpu_ns();
-	int err = ethdrv__mdio_script_run(s, b->r.bus, &rr);
+	int err = ethdrv__mdio_script_run(s, b->bus, &rr);
 
 	r->replay_cpu_ms = (double)(cpu_ns() - c0) / 1e6;
 	r->replay_ms = (double)rr.elapsed_ns / 1e6;
@@ -264,6 +325,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			o->no_preamble = true;
 		else if (!strcmp(a, "--access-ns") && next)
 			o->access_ns = strtoull(argv[++i], NULL, 0);
+		else if (!strcmp(a, "--fec"))
+			o->fec = true;
 		else if (!strcmp(a, "--replay"))
 			o->replay = next && next[0] != '-' ? argv[++i] :
 							     ETHDRV_SOURCE_DIR
@@ -286,7 +349,7 @@ int main(int argc, char **argv)
 
 	if (parse_args(argc, argv, &o)) {
 		fprintf(stderr, "usage: bench-mdio [--n N] [--mii-speed 1..63] [--no-preamble]"
-				" [--access-ns NS] [--replay [PATH]] [--md FILE]\n");
+				" [--access-ns NS] [--fec] [--replay [PATH]] [--md FILE]\n");
 		return 2;
 	}
 	if (o.replay && ethdrv__mdio_script_load(o.replay, &script))
@@ -294,7 +357,7 @@ int main(int argc, char **argv)
 	err = bench_setup(&b, &o);
 	for (unsigned i = 0; !err && i < ETHDRV_ARRAY_SIZE(cases); i++) {
 		res[i].c = cases[i];
-		err = ethdrv_mdio_set_mode(b.r.bus, cases[i].mode, cases[i].delay_us);
+		err = ethdrv_mdio_set_mode(b.bus, cases[i].mode, cases[i].delay_us);
 		if (!err)
 			err = run_reads(&b, &o, &res[i]);
 		if (!err && script)

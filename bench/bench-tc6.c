@@ -43,6 +43,7 @@ struct node {
 };
 
 static const uint8_t dst_mac[6] = { 0x02, 0xe7, 0, 0, 0, 2 };
+static uint64_t model_slack_ns; /* --slack-us: lan865x_emu slack_ns (default 0) */
 
 /* Keep node 0's TX queue full: called before the loop sleeps. */
 static void feed(struct ethdrv_loop *loop, void *arg)
@@ -107,6 +108,7 @@ static int node_new(struct node *n, unsigned idx, struct emu_medium *medium, uin
 	ecfg.spi_hz = spi_hz;
 	ecfg.node_id = (uint8_t)idx;
 	ecfg.realtime = true;
+	ecfg.slack_ns = model_slack_ns;
 	err = ethdrv_loop_new(&n->loop);
 	if (!err)
 		err = ethdrv_pkt_pool_new(512, &n->pool);
@@ -215,13 +217,14 @@ static int run(unsigned size, double seconds, uint32_t spi_hz)
 	wire_bits =
 		ms.preamble_bits + ms.frame_bits + ms.ifg_bits + ms.beacon_bits + ms.silence_bits;
 	double el = (double)(t1 - t0) / 1e9;
-	printf("bench-tc6: size=%u spi_hz=%u seconds=%.1f frames=%" PRIu64 " fps=%.1f "
+	printf("bench-tc6: size=%u spi_hz=%u slack_us=%" PRIu64 " seconds=%.1f frames=%" PRIu64
+	       " fps=%.1f "
 	       "line_fps=%.1f pct_line=%.2f pct_wire_util=%.2f spi_xfers_per_frame_tx=%.2f "
 	       "spi_xfers_per_frame_rx=%.2f cpu_us_per_frame=%.1f bad=%" PRIu64
 	       " rx_overflow_dropped_model=%" PRIu64 " rx_overflow_dropped_drv=%" PRIu64
 	       " rxboe_seen=%" PRIu64 "\n",
-	       size, spi_hz, el, frames, frames / el, line_fps, 100.0 * frames / el / line_fps,
-	       100.0 * (double)wire_bits * EMU_BIT_NS / (el * 1e9),
+	       size, spi_hz, model_slack_ns / 1000, el, frames, frames / el, line_fps,
+	       100.0 * frames / el / line_fps, 100.0 * (double)wire_bits * EMU_BIT_NS / (el * 1e9),
 	       (double)stat(&n[0], "spi_transfers") / (double)(frames ? frames : 1),
 	       (double)stat(&n[1], "spi_transfers") / (double)(frames ? frames : 1),
 	       cpu_per_frame / 1000.0, n[1].rx_bad, ovf.model_dropped, ovf.drv_dropped,
@@ -243,8 +246,11 @@ int main(int argc, char **argv)
 			seconds = atof(argv[++i]);
 		else if (!strcmp(argv[i], "--spi-hz") && i + 1 < argc)
 			spi_hz = (uint32_t)strtoul(argv[++i], NULL, 10);
+		else if (!strcmp(argv[i], "--slack-us") && i + 1 < argc)
+			model_slack_ns = strtoull(argv[++i], NULL, 10) * 1000;
 		else {
-			fprintf(stderr, "usage: bench-tc6 [--seconds S (1..60)] [--spi-hz HZ]\n");
+			fprintf(stderr, "usage: bench-tc6 [--seconds S (1..60)] [--spi-hz HZ] "
+					"[--slack-us US]\n");
 			return 2;
 		}
 	}

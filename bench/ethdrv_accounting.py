@@ -11,7 +11,8 @@ counters of a quiescent segment (`ethdrv stats t1sK --json` for each node,
         + d.tx_dropped                               refused by the driver/netdev
         + d.tx_aborted_errors - d.tx_aborted_started aborted before the chip took them
         + e.tx_fcs_errors + e.tx_dropped_protocol + e.tx_dropped_overflow
-        + e.tx_dropped_disabled + e.tx_dropped_oversize + e.tx_flushed
+        + e.tx_dropped_disabled + e.tx_dropped_oversize + e.tx_dropped_underrun
+        + e.tx_flushed
         + m.portK_excessive_collisions + m.portK_dropped
       hops: sent_K = d.tx_packets + d.tx_dropped + d.tx_aborted_errors
             d.tx_packets + d.tx_aborted_started = e.tx_started      (the MOSI hop)
@@ -56,7 +57,8 @@ import ethdrv_bench as eb  # noqa: E402
 
 TX_DRIVER = ("tx_dropped",)
 TX_MODEL = ("emu_tx_fcs_errors", "emu_tx_dropped_protocol", "emu_tx_dropped_overflow",
-            "emu_tx_dropped_disabled", "emu_tx_dropped_oversize", "emu_tx_flushed")
+            "emu_tx_dropped_disabled", "emu_tx_dropped_oversize", "emu_tx_dropped_underrun",
+            "emu_tx_flushed")
 RX_ARRIVAL = ("emu_rx_dropped_sync", "emu_rx_dropped_disabled", "emu_rx_dropped_length",
               "emu_rx_dropped_fcs")
 RX_DRIVER = ("rx_drop_runt", "rx_drop_crc", "rx_drop_nobuf", "rx_drop_bad_footer",

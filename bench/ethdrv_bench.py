@@ -18,6 +18,8 @@ as root, with ETHDRV_BIN set to the ethdrv binary. This module gives them:
   ACK ratio measured in the run, and the wire utilisation (LIMIT_FORMULA;
   apriori_limit(), medium_limit(), plca_overhead(), ack_ratio() are the
   parts). scripts/demo.sh uses the same code (command line below).
+- RTT_FORMULA, rtt_bound(), ping_rtts(), rtt_verdict(): a ping's round trip
+  against the least time physics allows (tc6-latency, tc6-irq-policy).
 - percentile(), Progress (a bar on stderr), md_table(), write_result()
   (markdown with the machine, the date and the exact command), gnuplot().
 
@@ -37,6 +39,7 @@ import json
 import os
 import platform
 import random
+import re
 import shlex
 import signal
 import socket
@@ -632,6 +635,64 @@ def describe_limits(lim):
         f"a-priori limit ({ap['limit'] / 1024:.1f} KiB/s); wire utilisation "
         f"{lim['utilisation']:.1f} %",
     ]
+
+
+# ---- round trip times -----------------------------------------------------------------------
+
+ICMP_HDRS = 14 + 20 + 8  # Ethernet + IPv4 + ICMP headers
+CHUNK_PAYLOAD, CHUNK_WORD = 64, 4  # TC6 data chunk: 64 bytes + header/footer word
+
+RTT_FORMULA = """\
+For an ICMP echo of P payload bytes the frame is L = max(14 + 20 + 8 + P + 4, 64)
+bytes (Ethernet, IPv4, ICMP headers, FCS). One way, store and forward at every step:
+    spi    = setup_ns + ceil(L / 64) * 68 * 8 / spi_hz    (one data transfer of
+             ceil(L/64) chunks, 64 payload bytes + 4 header/footer bytes each)
+    wire   = (8 + L) * 8 * 100 ns                         (preamble+SFD and frame)
+    one_way = spi (sender writes the frame) + wire + spi (receiver reads it)
+    rtt_min = 2 * one_way + host_delay                    (the reply has the same size;
+             host_delay: the irq_delay_us the pinging host sleeps before it reads
+             the reply, 0 unless set)
+With RX and TX cut-through on both nodes (docs/tc6.md §5.4.1) the SPI overlaps the wire:
+    tx_lead = setup_ns + min(ceil(L / 64), 2) * 68 * 8 / spi_hz   (the frame may start
+             once QTXCFG.CTTHR = 2 blocks are in, or all of a shorter frame)
+    rx_tail = setup_ns + 68 * 8 / spi_hz                  (its last chunk is readable at
+             the frame's end; the host reads it in one more transfer)
+    one_way = tx_lead + wire + rx_tail
+No frame can go faster: the wait for a PLCA transmit opportunity counts 0 here (at
+best the node's opportunity is now; on an idle 2-node segment it is (beacon_bt +
+node_cnt * to_tmr) / 2 bit times on average). The model returns no SPI transfer
+before its end on the bus (slack_us=0, docs/design.md §4.2), so a measured minimum
+below rtt_min means an effect was seen before its physical time: the verdict says
+so. Everything above rtt_min is host time (IRQ to poll, extra transfers, TAP and
+kernel stack) and the PLCA wait."""
+
+
+def rtt_bound(payload, spi_hz, setup_ns, host_delay_us=0, cut_through=False):
+    """The least RTT (us) of a ping with PAYLOAD bytes and its parts (RTT_FORMULA);
+    CUT_THROUGH: RX and TX cut-through on both nodes (CTTHR 2 blocks)."""
+    frame = max(ICMP_HDRS + payload + 4, 64)
+    chunks = -(-frame // CHUNK_PAYLOAD)
+    chunk_ns = (CHUNK_PAYLOAD + CHUNK_WORD) * 8 * 1e9 / spi_hz
+    spi = setup_ns + chunks * chunk_ns
+    wire = (8 + frame) * 8 * 100
+    if cut_through:
+        one_way = (setup_ns + min(chunks, 2) * chunk_ns) + wire + (setup_ns + chunk_ns)
+    else:
+        one_way = 2 * spi + wire
+    return {"frame": frame, "chunks": chunks, "spi_us": spi / 1000, "wire_us": wire / 1000,
+            "rtt_us": 2 * one_way / 1000 + host_delay_us}
+
+
+def ping_rtts(src, dst_addr, payload, count, interval):
+    """RTTs (us) of COUNT pings from namespace SRC to DST_ADDR with PAYLOAD bytes."""
+    r = run_in(src, ["ping", "-n", "-c", str(count), "-i", str(interval), "-s", str(payload),
+                     "-W", "2", dst_addr], check=False)
+    return [float(x) * 1000 for x in re.findall(r"time=([0-9.]+) ms", r.stdout)]
+
+
+def rtt_verdict(min_rtt_us, bound_us):
+    """'ok' when MIN_RTT_US is at least BOUND_US, else 'BELOW' (an effect came early)."""
+    return "ok" if min_rtt_us >= bound_us else "BELOW"
 
 
 # ---- numbers, progress, results -------------------------------------------------------------

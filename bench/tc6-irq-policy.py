@@ -9,6 +9,7 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ethdrv_bench as eb  # noqa: E402
 
+PING_BYTES, PING_INTERVAL = 1400, 0.05  # the sweep's RTT check: longer than any delay
 NAME = "tc6-irq-policy"
 POLICIES = {  # docs/napi.md §8; oa_tc6 knob policy=1..5
     1: "no mod: txpe,rxboe,lofe,hdre unmasked, drop + log",
@@ -38,6 +39,8 @@ def parse():
     p.add_argument("--overflow-delay-us", type=int, default=None,
                    help="use this delay for the overflow table instead of the sweep's")
     p.add_argument("--overflow-runs", type=int, default=3, help="downloads per policy there (3)")
+    p.add_argument("--pings", type=int, default=20,
+                   help="pings per sweep point for the RTT check (20)")
     p.add_argument("--rt-prio", type=int, default=0,
                    help="also run each no-delay download with the client's loop and poller "
                         "threads at SCHED_FIFO N (knob rt_prio), alternating with SCHED_OTHER, "
@@ -49,6 +52,16 @@ def parse():
 class Bench:
     def __init__(self, args, seg, http, blob_sha, tmp):
         self.a, self.seg, self.http, self.sha, self.tmp = args, seg, http, blob_sha, tmp
+
+    def ping(self, delay_us):
+        """Minimum ping RTT from the client at policy 1 and DELAY_US, and its lower bound."""
+        cl = eb.netns(CLIENT)
+        self.seg.set(cl, "policy=1", f"irq_delay_us={delay_us}")
+        rtts = eb.ping_rtts(cl, eb.addr(SERVER), PING_BYTES, self.a.pings, PING_INTERVAL)
+        bound = eb.rtt_bound(PING_BYTES, self.a.spi_hz, self.a.spi_setup_ns, delay_us)
+        low = min(rtts) if rtts else float("nan")
+        return {"rtt_min_us": low, "rtt_bound_us": bound["rtt_us"],
+                "rtt_ok": bool(rtts) and low >= bound["rtt_us"]}
 
     def run(self, policy, delay_us, rt_prio=0):
         """One download with the client at POLICY, DELAY_US and RT_PRIO; its metrics."""
@@ -183,11 +196,12 @@ def main():
                         res_rt[p].append(b.run(p, 0, a.rt_prio))
                         bar.step(f"policy {p} run {i + 1} rt_prio={a.rt_prio}: "
                                  f"{res_rt[p][-1]['kib']:.0f} KiB/s")
-            sweep = [(0, res[policies[0]][0])] if policies[0] == 1 else []
+            sweep = [(0, dict(res[policies[0]][0], **b.ping(0)))] if policies[0] == 1 else []
             ovf_delay = a.overflow_delay_us
             if ovf_delay is None:
                 for d in sweep_delays:
                     r = b.run(1, d)
+                    r.update(b.ping(d))
                     sweep.append((d, r))
                     bar.step(f"delay {d} us: {r['kib']:.0f} KiB/s, lost {r['lost']}")
                     if ovf_delay is None and r["lost"] >= a.loss / 100 * r["data_frames"]:
@@ -224,7 +238,10 @@ def report(a, res, sweep, ovf, ovf_delay, limits, clean_limit):
                       f"{statistics.mean(r['delay_us'] for r in runs):.0f}"])
     sw_rows = [[d, f"{r['delay_us']:.0f}", r["delays"], f"{r['kib']:.1f}",
                 f"{r['ack_ratio']:.3f}", f"{r['pct_apriori']:.1f}", f"{r['util']:.1f}", r["lost"],
-                r["dropped"], r["retrans"], r["rtos"]] for d, r in sweep]
+                r["dropped"], r["retrans"], r["rtos"], f"{r['rtt_min_us']:.0f}",
+                f"{r['rtt_bound_us']:.0f}", eb.rtt_verdict(r["rtt_min_us"], r["rtt_bound_us"])]
+               for d, r in sweep]
+    rtt_ok = all(r["rtt_ok"] for _, r in sweep)
     runs = [r for rs in res.values() for r in rs]
     ratios = [r["ack_ratio"] for r in runs]
     first_inputs = "".join(f"- {line}\n" for line in eb.describe_limits(runs[0]["lim"]))
@@ -280,10 +297,19 @@ sleeps D us (a host late to service IRQ_N); "slept" is the measured mean. % of
 a-priori limit is against the run's own a-priori limit (its ACK ratio); the wire
 utilisation counts the retransmissions as work, so it hides the losses.
 
+Min RTT: the least of {a.pings} pings of {PING_BYTES} bytes from the client to the server
+at that delay (after the download); computed min RTT: the least any ping can take,
+`RTT_FORMULA` of bench/ethdrv_bench.py with host_delay = irq_delay_us (the client sleeps
+once before it reads each reply).
+
 {eb.md_table(["irq_delay_us", "slept us", "delayed episodes", "KiB/s",
               "ACKs per data segment", "% of a-priori limit", "wire utilisation %",
-              "lost (model)", "rx dropped (driver)", "TCP retransmits", "TCP timeouts"],
+              "lost (model)", "rx dropped (driver)", "TCP retransmits", "TCP timeouts",
+              "min RTT us", "computed min RTT us", "verdict"],
              sw_rows)}
+RTT verdict: {"every minimum RTT is at or above the computed minimum" if rtt_ok else
+              "a minimum RTT is BELOW the computed minimum: an effect was seen early"}.
+
 ## With overflows: irq_delay_us={ovf_delay}, {a.overflow_runs} runs per policy
 
 {eb.md_table(["n", "policy", "min KiB/s", "avg KiB/s", "max KiB/s", "rx dropped (driver)",

@@ -103,6 +103,17 @@ struct ethdrv_txq {
  *   napis                  setup (napi_add/del)         loop thread only
  *   napi_cfg, napi_weight  loop thread (knobs)          loop thread only; pollers
  *                                                       take atomic copies
+ *   carrier                the driver: carrier_on/off   atomic; the driver calls them
+ *                          (its PHY's link_change, or   from the loop thread (the PHY
+ *                          open/stop for a fixed link)  state machine runs there), any
+ *                                                       thread may read it
+ *   carrier_fn, _arg       setup                        immutable while up; called on
+ *                                                       the loop thread at each change
+ *   carrier_up_count,      ethdrv_netdev_carrier_on/off ethdrv_counter_* (atomic)
+ *   carrier_down_count
+ *   phydev                 the driver: probe (create)   immutable while the device
+ *                          and destroy                  exists; the PHY itself is
+ *                                                       loop-thread-only (phy.h)
  */
 struct ethdrv_netdev {
 	char name[16]; /* interface name, "t1s0" */
@@ -125,6 +136,12 @@ struct ethdrv_netdev {
 	struct ethdrv__napi_list *napis; /* pollers of this device (core-private) */
 	struct ethdrv_napi_config napi_cfg; /* knobs applied to new pollers */
 	int napi_weight; /* "budget" knob: RX poller weight; 0 = as the driver asked */
+	bool carrier; /* link up (netif_carrier_ok); on at init, atomic */
+	ethdrv_carrier_fn carrier_fn; /* application's carrier-change callback, or NULL */
+	void *carrier_arg; /* its argument */
+	ethdrv_counter_t carrier_up_count; /* off -> on changes (sysfs carrier_up_count) */
+	ethdrv_counter_t carrier_down_count; /* on -> off changes */
+	struct ethdrv_phy *phydev; /* the PHY the driver manages, or NULL (net_device phydev) */
 };
 
 /**
@@ -189,6 +206,24 @@ ETHDRV_EXPORT void ethdrv_netdev_tx_sent(struct ethdrv_netdev *dev, unsigned byt
 ETHDRV_EXPORT void ethdrv_netdev_tx_completed(struct ethdrv_netdev *dev, unsigned pkts,
 					      unsigned bytes);
 
+/**
+ * ethdrv_netdev_tx_completed_dropped() - a completion round in which the
+ * device also dropped frames it had taken
+ * @dev: the device
+ * @pkts: frames completed (sent)
+ * @bytes: their bytes, as passed to ethdrv_netdev_tx_sent()
+ * @dropped: frames the device dropped instead of sending
+ * @dropped_bytes: their bytes, as passed to ethdrv_netdev_tx_sent()
+ *
+ * As ethdrv_netdev_tx_completed() for @pkts and @bytes; @dropped counts in
+ * tx_aborted_errors and tx_errors, and the byte limit sees @bytes +
+ * @dropped_bytes leave the queue in this one round.
+ * Context: the completion context (single completer).
+ */
+ETHDRV_EXPORT void ethdrv_netdev_tx_completed_dropped(struct ethdrv_netdev *dev, unsigned pkts,
+						      unsigned bytes, unsigned dropped,
+						      unsigned dropped_bytes);
+
 /** ethdrv_netdev_tx_stop() - the driver has no room (netif_stop_queue). */
 ETHDRV_EXPORT void ethdrv_netdev_tx_stop(struct ethdrv_netdev *dev);
 
@@ -201,6 +236,29 @@ ETHDRV_EXPORT void ethdrv_netdev_tx_wake(struct ethdrv_netdev *dev);
  * @dev: the device
  */
 ETHDRV_EXPORT void ethdrv_netdev_tx_reset(struct ethdrv_netdev *dev);
+
+/**
+ * ethdrv_netdev_carrier_on() - the link is up (netif_carrier_on)
+ * @dev: the device
+ *
+ * A change from off counts carrier_up_count and calls the application's
+ * carrier handler; setting the state it already has does nothing. Drivers
+ * call it from their PHY's link_change callback, or at open for a fixed
+ * link.
+ * Context: the loop thread.
+ */
+ETHDRV_EXPORT void ethdrv_netdev_carrier_on(struct ethdrv_netdev *dev);
+
+/**
+ * ethdrv_netdev_carrier_off() - the link is down (netif_carrier_off)
+ * @dev: the device
+ *
+ * From here on ethdrv_netdev_xmit() drops frames and counts them in
+ * tx_carrier_errors (netdev.h). Counts carrier_down_count on a change and
+ * calls the carrier handler.
+ * Context: the loop thread.
+ */
+ETHDRV_EXPORT void ethdrv_netdev_carrier_off(struct ethdrv_netdev *dev);
 
 /*
  * The bus: the only way drivers reach hardware (docs/style.md S6). Real boards

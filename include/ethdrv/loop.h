@@ -242,4 +242,40 @@ static inline bool ethdrv_timer_is_active(const struct ethdrv_timer *t)
 	return t->heap_idx != ~0u;
 }
 
+/*
+ * A cross-thread notification (libuv's uv_async_t), src/core/loop_async.c:
+ * any thread calls ethdrv_async_send(); the loop thread then runs the
+ * callback once for all sends since it last ran. For a device whose poll
+ * context (maybe its own thread) learns something the loop thread must
+ * act on, such as a PHY interrupt seen in a status register.
+ */
+struct ethdrv_async;
+typedef void (*ethdrv_async_cb)(struct ethdrv_async *a);
+
+struct ethdrv_async {
+	struct ethdrv_watch watch; /* on fd */
+	int fd; /* eventfd, -1 when closed */
+	ethdrv_async_cb cb; /* runs on the loop thread */
+	void *data; /* for the callback */
+};
+
+/**
+ * ethdrv_async_init() - create the notification and watch it
+ * @loop: the loop whose thread runs @cb
+ * @a: caller-owned
+ * @cb: the callback
+ *
+ * Return: 0 or -errno (eventfd, epoll).
+ * Context: the loop thread, or before the loop runs.
+ */
+ETHDRV_EXPORT int ethdrv_async_init(struct ethdrv_loop *loop, struct ethdrv_async *a,
+				    ethdrv_async_cb cb);
+
+/** ethdrv_async_send() - run the callback soon. Context: any thread, never blocks. */
+ETHDRV_EXPORT void ethdrv_async_send(struct ethdrv_async *a);
+
+/** ethdrv_async_close() - stop and release; safe when closed or never initialised
+ * with fd = -1. Context: the loop thread. */
+ETHDRV_EXPORT void ethdrv_async_close(struct ethdrv_async *a);
+
 #endif /* ETHDRV_LOOP_H */

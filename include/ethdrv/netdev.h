@@ -18,6 +18,7 @@ struct ethdrv_netdev;
 struct ethdrv_pkt;
 struct ethdrv_loop;
 struct ethdrv_pkt_pool;
+struct ethdrv_phy;
 
 #define ETHDRV_ETH_ALEN 6
 #define ETHDRV_ETH_HLEN 14
@@ -54,6 +55,16 @@ typedef void (*ethdrv_rx_flush_fn)(void *arg);
  * re-enable the TAP fd watcher through the loop).
  */
 typedef void (*ethdrv_tx_wake_fn)(void *arg);
+
+/**
+ * typedef ethdrv_carrier_fn - the device's carrier changed
+ * @arg: the handler's argument
+ * @up: the new state (ethdrv_netdev_carrier_ok())
+ *
+ * Context: the loop thread, from the driver's link handling (its PHY
+ * state machine, open or stop). The TAP bridge sets the TAP's carrier here.
+ */
+typedef void (*ethdrv_carrier_fn)(void *arg, bool up);
 
 /** ethdrv_netdev_name() - the device name ("t1s0"); "-" for NULL. */
 ETHDRV_EXPORT const char *ethdrv_netdev_name(const struct ethdrv_netdev *dev);
@@ -113,13 +124,46 @@ ETHDRV_EXPORT void ethdrv_netdev_set_tx_wake_handler(struct ethdrv_netdev *dev,
 						     ethdrv_tx_wake_fn fn, void *arg);
 
 /**
+ * ethdrv_netdev_set_carrier_handler() - called at each carrier change
+ * @dev: the device
+ * @fn: the handler, or NULL
+ * @arg: passed to @fn
+ *
+ * Context: setup (before open).
+ */
+ETHDRV_EXPORT void ethdrv_netdev_set_carrier_handler(struct ethdrv_netdev *dev,
+						     ethdrv_carrier_fn fn, void *arg);
+
+/**
+ * ethdrv_netdev_carrier_ok() - the link is up (netif_carrier_ok)
+ * @dev: the device
+ *
+ * A new device has carrier until its driver says otherwise (Linux's
+ * default); drivers with a PHY turn it off at open until the PHY reports
+ * the link.
+ * Context: any thread.
+ */
+ETHDRV_EXPORT bool ethdrv_netdev_carrier_ok(const struct ethdrv_netdev *dev);
+
+/**
+ * ethdrv_netdev_phy() - the PHY the driver manages (net_device phydev)
+ * @dev: the device
+ *
+ * Return: the PHY (phy.h; loop thread only), or NULL when the device has
+ * none (a fixed link, a device without MDIO).
+ */
+ETHDRV_EXPORT struct ethdrv_phy *ethdrv_netdev_phy(const struct ethdrv_netdev *dev);
+
+/**
  * ethdrv_netdev_xmit() - send one frame
  * @dev: the device
  * @pkt: frame without FCS
  *
  * Return: 0 when the frame was taken (queued for the device, or dropped and
- * counted: -ENETDOWN and -EMSGSIZE cases are also taken and counted, and
- * the error is returned for the caller's information); -EBUSY when the TX
+ * counted: -ENETDOWN, -ENOLINK (no carrier: tx_carrier_errors, as a NIC
+ * driver counts a frame it cannot send without link) and -EMSGSIZE cases
+ * are also taken and counted, and the error is returned for the caller's
+ * information); -EBUSY when the TX
  * queue is stopped: the caller keeps @pkt and retries after the wake
  * handler runs. Runts are padded by the device, not rejected. Also taken
  * and counted in tx_dropped: -EINVAL for a frame shorter than an Ethernet

@@ -29,6 +29,7 @@
 #define ETHDRV_PHY_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "compiler.h"
 #include "loop.h"
@@ -105,6 +106,8 @@ struct ethdrv_phy_config {
 	int irq_fd; /* the PHY's interrupt line (level fd) for IRQ_LINE; default -1 */
 	unsigned poll_ms; /* POLL period, 1..60000; default 1000 */
 	bool advertise_pause; /* advertise symmetric and asymmetric pause; default false */
+	bool mmd_native; /* MMD registers by clause-45 frames (a PHY behind a bus that maps
+			    them, Linux's microchip_t1s over oa_tc6); false: registers 13/14 */
 	const struct ethdrv_phy_driver *const *drivers; /* NULL-terminated table; NULL: generic */
 	ethdrv_phy_link_fn link_change; /* link changes; may be NULL */
 	void *link_arg; /* passed to link_change */
@@ -134,7 +137,7 @@ struct ethdrv_phy {
 	const struct ethdrv_phy_driver *drv; /* matched driver, or the generic one */
 	enum ethdrv_phy_state state; /* state machine */
 	struct ethdrv_phy_link link; /* as last read */
-	bool autoneg; /* autoneg enabled (always, for now) */
+	bool autoneg; /* autoneg used: BMSR.ANEGCAPABLE at probe (else a forced mode) */
 	bool autoneg_complete; /* BMSR.ANEGCOMPLETE at the last update */
 	bool gigabit; /* 1000BASE-T capable (BMSR.ESTATEN and ESTATUS) */
 	uint16_t bmsr_caps; /* BMSR ability bits at probe */
@@ -282,7 +285,8 @@ ETHDRV_EXPORT int ethdrv_phy_register_stats(struct ethdrv_phy *phy, struct ethdr
 /** ethdrv_genphy_soft_reset() - BMCR.RESET, then poll (1 ms apart, 600 ms). */
 ETHDRV_EXPORT int ethdrv_genphy_soft_reset(struct ethdrv_phy *phy);
 
-/** ethdrv_genphy_config_aneg() - write ANAR/CTRL1000 from the abilities, restart. */
+/** ethdrv_genphy_config_aneg() - write ANAR/CTRL1000 from the abilities and
+ * restart autoneg; without autoneg ability force the best 10/100 mode. */
 ETHDRV_EXPORT int ethdrv_genphy_config_aneg(struct ethdrv_phy *phy);
 
 /**
@@ -305,6 +309,45 @@ ETHDRV_EXPORT int ethdrv_genphy_read_lpa(struct ethdrv_phy *phy);
 
 /** ethdrv_genphy_read_status() - update_link, then read_lpa (or BMCR when forced). */
 ETHDRV_EXPORT int ethdrv_genphy_read_status(struct ethdrv_phy *phy);
+
+/* ---- the knobs MAC drivers expose (src/core/phy_knobs.c) ---- */
+
+/* What a device's MDIO and PHY knobs act on. */
+struct ethdrv_phy_knobs {
+	struct ethdrv_mdio_bus *bus; /* mdio_mode, mdio_poll_delay_us; NULL: no MDIO bus */
+	struct ethdrv_phy *phy; /* phy_poll_ms, phy_irq; NULL: no PHY (a fixed link) */
+	enum ethdrv_phy_irq_mode irq_mode; /* what phy_irq=1 selects: IRQ_LINE, IRQ_MAC,
+					      or IRQ_POLL when the board has no PHY interrupt */
+	int irq_fd; /* the PHY's line for IRQ_LINE */
+};
+
+/**
+ * ethdrv_phy_knob_set() - set one MDIO or PHY knob
+ * @k: what they act on
+ * @key: "mdio_mode" (irq, sleep, atomic), "mdio_poll_delay_us" (0..1000000),
+ *       "phy_poll_ms" (1..60000), "phy_irq" (0: poll; 1: the PHY's
+ *       interrupt, @k->irq_mode)
+ * @value: the value as text
+ *
+ * Return: 0; -ENOENT for another key; -ENODEV when the device has no bus
+ * or no PHY for it; -EINVAL for a bad value; -EOPNOTSUPP for phy_irq=1
+ * without a PHY interrupt; or the error of the bus or PHY call.
+ * Context: the loop thread.
+ */
+ETHDRV_EXPORT int ethdrv_phy_knob_set(const struct ethdrv_phy_knobs *k, const char *key,
+				      const char *value);
+
+/**
+ * ethdrv_phy_knob_get() - read one knob of ethdrv_phy_knob_set() as text
+ * @k: what they act on
+ * @key: the knob
+ * @buf: output
+ * @size: its size
+ *
+ * Return: 0, -ENOENT, -ENODEV or -ENOSPC.
+ */
+ETHDRV_EXPORT int ethdrv_phy_knob_get(const struct ethdrv_phy_knobs *k, const char *key, char *buf,
+				      size_t size);
 
 /** The descriptors of struct ethdrv_phy_stats. */
 ETHDRV_EXPORT extern const struct ethdrv_stat_desc ethdrv_phy_stats_desc[];

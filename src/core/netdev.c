@@ -7,7 +7,11 @@
  * Counters on the TX error paths, as Linux's __dev_queue_xmit counts them:
  * a frame sent while the device is down, or one too long for the MTU, is
  * freed and counted in tx_dropped only (no carrier error: the link state is
- * not involved).
+ * not involved). A frame sent while the device is up but has no carrier
+ * (ethdrv_netdev_carrier_off()) is freed and counted in tx_carrier_errors,
+ * tx_errors and tx_dropped: Linux would hold it in a deactivated qdisc and
+ * drop it there; the application sees -ENOLINK and the TAP bridge has told
+ * the kernel (TUNSETCARRIER) to stop sending.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -29,6 +33,12 @@ ETHDRV_LOG_MODULE(netdev);
 static const struct ethdrv_stat_desc netdev_txq_desc[] = {
 	ETHDRV_STAT_DESC(struct ethdrv_txq, stops),
 	ETHDRV_STAT_DESC(struct ethdrv_txq, wakes),
+};
+
+/* "carrier_up_count", "carrier_down_count" (Linux sysfs names). */
+static const struct ethdrv_stat_desc netdev_carrier_desc[] = {
+	{ "up_count", offsetof(struct ethdrv_netdev, carrier_up_count) },
+	{ "down_count", offsetof(struct ethdrv_netdev, carrier_down_count) },
 };
 
 const char *ethdrv_netdev_name(const struct ethdrv_netdev *dev)
@@ -53,6 +63,7 @@ int ethdrv_netdev_init(struct ethdrv_netdev *dev, const char *name,
 	dev->rx_flags = ETHDRV_RXF_BROADCAST;
 	dev->napis = NULL;
 	dev->napi_cfg.busy_poll_budget = ETHDRV_BUSY_POLL_BUDGET;
+	dev->carrier = true; /* Linux's default until a driver turns it off */
 	ethdrv_dql_init(&dev->txq.dql, ETHDRV_DQL_HOLD_TIME_NS);
 	ret = ethdrv_stats_set_new(&dev->stats_set);
 	if (ret)
@@ -62,6 +73,9 @@ int ethdrv_netdev_init(struct ethdrv_netdev *dev, const char *name,
 	if (!ret)
 		ret = ethdrv_stats_add_group(dev->stats_set, "txq", netdev_txq_desc,
 					     ETHDRV_ARRAY_SIZE(netdev_txq_desc), &dev->txq);
+	if (!ret)
+		ret = ethdrv_stats_add_group(dev->stats_set, "carrier", netdev_carrier_desc,
+					     ETHDRV_ARRAY_SIZE(netdev_carrier_desc), dev);
 	if (ret) {
 		ethdrv_stats_set_free(dev->stats_set);
 		dev->stats_set = NULL;
@@ -147,6 +161,45 @@ void ethdrv_netdev_set_tx_wake_handler(struct ethdrv_netdev *dev, ethdrv_tx_wake
 	dev->txq.wake_arg = arg;
 }
 
+/* ---- carrier (netif_carrier_on/off) ---- */
+
+void ethdrv_netdev_set_carrier_handler(struct ethdrv_netdev *dev, ethdrv_carrier_fn fn, void *arg)
+{
+	dev->carrier_fn = fn;
+	dev->carrier_arg = arg;
+}
+
+bool ethdrv_netdev_carrier_ok(const struct ethdrv_netdev *dev)
+{
+	return __atomic_load_n(&dev->carrier, __ATOMIC_ACQUIRE);
+}
+
+struct ethdrv_phy *ethdrv_netdev_phy(const struct ethdrv_netdev *dev)
+{
+	return dev->phydev;
+}
+
+/* Set the carrier to @up; on a change count it and tell the application. */
+static void netdev_carrier_set(struct ethdrv_netdev *dev, bool up)
+{
+	if (__atomic_exchange_n(&dev->carrier, up, __ATOMIC_ACQ_REL) == up)
+		return;
+	ethdrv_counter_inc(up ? &dev->carrier_up_count : &dev->carrier_down_count);
+	ethdrv_info(dev, "carrier %s", up ? "on" : "off");
+	if (dev->carrier_fn)
+		dev->carrier_fn(dev->carrier_arg, up);
+}
+
+void ethdrv_netdev_carrier_on(struct ethdrv_netdev *dev)
+{
+	netdev_carrier_set(dev, true);
+}
+
+void ethdrv_netdev_carrier_off(struct ethdrv_netdev *dev)
+{
+	netdev_carrier_set(dev, false);
+}
+
 void ethdrv_netdev_receive(struct ethdrv_netdev *dev, struct ethdrv_pkt *pkt)
 {
 	struct ethdrv_link_stats *st = &dev->stats;
@@ -184,6 +237,11 @@ int ethdrv_netdev_xmit(struct ethdrv_netdev *dev, struct ethdrv_pkt *pkt)
 		return netdev_tx_drop(dev, pkt, -EINVAL);
 	if (ethdrv_unlikely(pkt->len > dev->mtu + ETHDRV_ETH_HLEN + ETHDRV_VLAN_HLEN))
 		return netdev_tx_drop(dev, pkt, -EMSGSIZE);
+	if (ethdrv_unlikely(!ethdrv_netdev_carrier_ok(dev))) {
+		ethdrv_counter_inc(&dev->stats.tx_carrier_errors);
+		ethdrv_counter_inc(&dev->stats.tx_errors);
+		return netdev_tx_drop(dev, pkt, -ENOLINK);
+	}
 	if (__atomic_load_n(&dev->txq.state, __ATOMIC_ACQUIRE))
 		return -EBUSY;
 	if (ethdrv_unlikely(!dev->ops->start_xmit))
@@ -260,10 +318,21 @@ void ethdrv_netdev_tx_sent(struct ethdrv_netdev *dev, unsigned bytes)
 
 void ethdrv_netdev_tx_completed(struct ethdrv_netdev *dev, unsigned pkts, unsigned bytes)
 {
+	ethdrv_netdev_tx_completed_dropped(dev, pkts, bytes, 0, 0);
+}
+
+void ethdrv_netdev_tx_completed_dropped(struct ethdrv_netdev *dev, unsigned pkts, unsigned bytes,
+					unsigned dropped, unsigned dropped_bytes)
+{
 	struct ethdrv_txq *q = &dev->txq;
 
 	ethdrv_counter_add(&dev->stats.tx_packets, pkts);
 	ethdrv_counter_add(&dev->stats.tx_bytes, bytes);
+	if (dropped) {
+		ethdrv_counter_add(&dev->stats.tx_aborted_errors, dropped);
+		ethdrv_counter_add(&dev->stats.tx_errors, dropped);
+	}
+	bytes += dropped_bytes;
 	if (!bytes)
 		return;
 	ethdrv_dql_completed(&q->dql, bytes);

@@ -145,11 +145,33 @@ static void phy_compute_adv(struct ethdrv_phy *phy)
 	phy->adv1000 = adv1000;
 }
 
+/*
+ * A PHY without autonegotiation (BMSR.ANEGCAPABLE clear, e.g. a 10BASE-T1S
+ * PHY, docs/tc6.md §5.7): force the highest 10/100 mode BMSR offers, as
+ * phylib's genphy_setup_forced does with the configured speed (1000BASE-T
+ * needs autonegotiation, docs/mdio.md §2.1). Loopback is kept.
+ */
+static int phy_setup_forced(struct ethdrv_phy *phy)
+{
+	uint16_t caps = phy->bmsr_caps, ctl = 0;
+
+	if (caps & (ETHDRV_BMSR_100FULL | ETHDRV_BMSR_100HALF))
+		ctl = ETHDRV_BMCR_SPEED100 |
+		      (caps & ETHDRV_BMSR_100FULL ? ETHDRV_BMCR_FULLDPLX : 0);
+	else if (caps & ETHDRV_BMSR_10FULL)
+		ctl = ETHDRV_BMCR_FULLDPLX;
+	phy->adv = 0;
+	phy->adv1000 = 0;
+	return phy_modify(phy, ETHDRV_MII_BMCR, (uint16_t)~ETHDRV_BMCR_LOOPBACK, ctl);
+}
+
 ETHDRV_EXPORT int ethdrv_genphy_config_aneg(struct ethdrv_phy *phy)
 {
 	uint16_t mask = ETHDRV_ADVERTISE_ALL | ETHDRV_ADVERTISE_PAUSE | ETHDRV_ADVERTISE_ASYM;
 	int ret;
 
+	if (!phy->autoneg)
+		return phy_setup_forced(phy);
 	phy_compute_adv(phy);
 	ret = phy_modify(phy, ETHDRV_MII_ADVERTISE, mask, phy->adv & mask);
 	if (!ret && phy->gigabit)
@@ -495,6 +517,8 @@ static int phy_read_id(struct ethdrv_phy *phy)
 	if (ret)
 		return ret;
 	phy->bmsr_caps = bmsr;
+	/* phylib clears phydev->autoneg when Autoneg is not supported. */
+	phy->autoneg = bmsr & ETHDRV_BMSR_ANEGCAPABLE;
 	phy->estatus = 0;
 	if (bmsr & ETHDRV_BMSR_ESTATEN)
 		ret = ethdrv_phy_read(phy, ETHDRV_MII_ESTATUS, &phy->estatus);
@@ -517,7 +541,6 @@ ETHDRV_EXPORT int ethdrv_phy_probe(struct ethdrv_mdio_bus *bus, struct ethdrv_lo
 	phy->bus = bus;
 	phy->loop = loop;
 	phy->cfg = *cfg;
-	phy->autoneg = true;
 	phy->drv = &phy_generic_driver;
 	ethdrv_timer_init(loop, &phy->timer, phy_timer_cb);
 	phy->timer.data = phy;

@@ -10,7 +10,8 @@
  *
  * Files: fec_main.c (create, ops, bring-up and teardown), fec_rx.c,
  * fec_tx.c, fec_irq.c (interrupt line, pollers, masks), fec_ethtool.c
- * (knobs and counters).
+ * (knobs and counters), fec_mdio.c (the MDIO controller, the PHY and the
+ * link: docs/mdio.md §11).
  */
 #ifndef ETHDRV_DRIVERS_FEC_H
 #define ETHDRV_DRIVERS_FEC_H
@@ -30,8 +31,14 @@ struct fec_config {
 	unsigned rx_ring; /* RX BDs, a power of two 16..4096; 0 = 256 */
 	unsigned tx_ring; /* TX BDs, a power of two 16..4096; 0 = 256 */
 	unsigned pool_size; /* packets in the DMA region; 0 = rx_ring + tx_ring + 512 */
-	unsigned speed_mbps; /* 10, 100 or 1000 until a PHY reports it; 0 = 1000 */
+	unsigned fixed_link_mbps; /* 0: the PHY found on the MDIO bus decides speed and
+				     duplex (default); 10, 100 or 1000: no PHY, a fixed
+				     full-duplex link (DT fixed-link: a MAC wired to a switch) */
 	uint32_t clk_ahb_hz; /* the ENET system clock, for rx-usecs; 0 = 125000000 */
+	uint32_t clk_ipg_hz; /* the module clock MDC divides; 0 = 50000000 (MDC 2.5 MHz) */
+	bool mdio_no_preamble; /* DT suppress-preamble: MSCR.DIS_PRE (docs/mdio.md §1.2) */
+	int phy_irq_fd; /* the PHY's INT line (a level fd: a GPIO on a board, the
+			   model's enet_emu_phy_irq_fd()); 0 or -1: none */
 	bool enhanced_bd; /* 32-byte descriptors (ECR.EN1588) */
 	bool combined_napi; /* start with one poller for RX and TX (napi_split=0) */
 };
@@ -46,20 +53,28 @@ struct fec_config {
  *
  * The driver lays out its rings, TX bounce buffers and a packet pool in
  * the bus's DMA region; RX buffers come from that pool (fec_get_pool()),
- * and frames sent from it go to the device without a copy. No register is
- * touched until ethdrv_netdev_open().
+ * and frames sent from it go to the device without a copy. As Linux's
+ * fec_probe, it sets up the MDIO controller (MSCR) and finds the PHY on
+ * the bus (the first address that answers; ethdrv_netdev_phy()); the rest
+ * of the hardware is untouched until ethdrv_netdev_open(). The PHY is
+ * started at open: the device has no carrier until the PHY reports the
+ * link, whose speed and duplex the MAC then follows.
  *
  * Knobs (set_param/get_param, as ethtool -C and sysfs name them):
  * "rx-usecs", "rx-frames", "tx-usecs", "tx-frames" (RXIC0/TXIC0: frames
  * 1..255, usecs as the 16-bit timer allows; usecs 0 with frames 1 turns
  * coalescing off; defaults 1000 us / 200 frames as Linux), "adaptive-rx",
  * "adaptive-tx" (on/off: net DIM), "napi_split" (1: separate RX and
- * TX-completion pollers, 0: one poller for both). The core's knobs
- * (napi_defer_hard_irqs, gro_flush_timeout, threaded, busy_poll, budget)
- * apply to both pollers.
+ * TX-completion pollers, 0: one poller for both), "mdio_mode"
+ * (irq/sleep/atomic), "mdio_poll_delay_us", "phy_poll_ms", "phy_irq" (0/1:
+ * poll, or the PHY's INT line phy_irq_fd) (phy.h ethdrv_phy_knob_set()).
+ * The core's knobs (napi_defer_hard_irqs, gro_flush_timeout, threaded,
+ * busy_poll, budget) apply to both pollers.
  *
- * Return: 0, -EINVAL (bad name, MAC, ring size, speed or bus), -ENOSPC
- * (rings and pool do not fit the DMA region), -ENOMEM, or a core -errno.
+ * Return: 0, -EINVAL (bad name, MAC, ring size, fixed link speed or bus),
+ * -ENOSPC (rings and pool do not fit the DMA region), -ENODEV (no PHY
+ * answers on the MDIO bus and no fixed link), -ENOMEM, or a core or MDIO
+ * -errno.
  * Context: setup, the loop thread.
  */
 int fec_create(const struct fec_config *cfg, const struct ethdrv_mmio_bus *bus,

@@ -4,7 +4,7 @@
  * names (rx-usecs, rx-frames, tx-usecs, tx-frames) mapped to RXIC0/TXIC0
  * with fec's limits (docs/enet.md §6), adaptive-rx/-tx through net DIM
  * (dim.h, docs/napi.md §5.2), napi_split; and the counters: the driver's,
- * and the 32-bit MIB block (§7) accumulated into 64-bit ones.
+ * and the 32-bit MIB block (docs/enet.md §7) accumulated into 64-bit ones.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -14,8 +14,8 @@
 
 #include "fec_priv.h"
 
-#define FEC_COAL_DEFAULT_USECS 1000u /* FEC_ITR_ICTT_DEFAULT (§6) */
-#define FEC_COAL_DEFAULT_FRAMES 200u /* FEC_ITR_ICFT_DEFAULT (§6) */
+#define FEC_COAL_DEFAULT_USECS 1000u /* FEC_ITR_ICTT_DEFAULT (docs/enet.md §6) */
+#define FEC_COAL_DEFAULT_FRAMES 200u /* FEC_ITR_ICFT_DEFAULT (docs/enet.md §6) */
 
 /* ---- counters ---- */
 
@@ -43,7 +43,7 @@ static const struct ethdrv_stat_desc fec_stats_desc[] = {
 	ETHDRV_STAT_DESC(struct fec_stats, dim_tx_changes),
 };
 
-/* The MIB block (§7): register and counter name; 0x280 and 0x2A4 are reserved. */
+/* The MIB block (docs/enet.md §7): register and counter name; 0x280 and 0x2A4 are reserved. */
 static const struct fec_mib_reg {
 	uint16_t reg; /* offset */
 	const char *name; /* ethtool -S name, after "mib_" */
@@ -107,7 +107,7 @@ void fec__stats_free(struct fec_priv *priv)
 	free(priv->mib_desc);
 }
 
-/* The MIB counts from zero again (after ECR.RESET, §10.6). */
+/* The MIB counts from zero again (after ECR.RESET, docs/enet.md §10 item 6). */
 void fec__mib_rebase(struct fec_priv *priv)
 {
 	memset(priv->mib_last, 0, FEC_MIB_COUNT * sizeof(*priv->mib_last));
@@ -133,7 +133,7 @@ void fec__mib_harvest(struct fec_priv *priv)
 	}
 }
 
-/* ---- coalescing (§6) ---- */
+/* ---- coalescing (docs/enet.md §6) ---- */
 
 /* Linux's conversion: ticks of 64 system clocks, rounded down. */
 static uint64_t coal_ticks(const struct fec_priv *priv, unsigned usecs)
@@ -209,7 +209,7 @@ static int coal_set_adaptive(struct fec_priv *priv, unsigned dir, bool on)
 		return 0;
 	if (priv->hw_up)
 		fec__pollers_pause(priv);
-	/* CQE profiles: ENET's timer starts at the first unsignalled frame (§6). */
+	/* CQE profiles: ENET's timer starts at the first unsignalled frame (docs/enet.md §6). */
 	ethdrv_dim_init(&c->dim, dir == FEC_RX ? ethdrv_dim_rx_cqe : ethdrv_dim_tx_cqe,
 			ETHDRV_DIM_DEFAULT_PROFILE);
 	__atomic_store_n(&c->adaptive, on, __ATOMIC_RELEASE);
@@ -299,7 +299,7 @@ int fec__set_param(struct ethdrv_netdev *dev, const char *key, const char *value
 	bool b;
 
 	if (i < 0)
-		return i;
+		return fec__mdio_set_param(priv, key, value);
 	if (fec_knobs[i].id == K_USECS || fec_knobs[i].id == K_FRAMES) {
 		ret = parse_uint(value, UINT32_MAX / 2, &v);
 		return ret ? ret :
@@ -320,7 +320,7 @@ int fec__get_param(struct ethdrv_netdev *dev, const char *key, char *buf, size_t
 	const struct fec_coal *c;
 
 	if (i < 0)
-		return i;
+		return fec__mdio_get_param(priv, key, buf, size);
 	c = fec_knobs[i].dir >= 0 ? &priv->coal[fec_knobs[i].dir] : NULL;
 	switch (fec_knobs[i].id) {
 	case K_USECS:

@@ -150,7 +150,10 @@ static void fec_irq(struct ethdrv_watch *w, unsigned events)
 
 	(void)events;
 	ethdrv_counter_inc(&priv->st.irqs);
-	pending = fec_rd(priv, FEC_REG_EIR) & __atomic_load_n(&priv->eimr, __ATOMIC_RELAXED);
+	/* MII is the MDIO bus's (fec_mdio.c): it waits on this line in irq mode
+	 * and acks the event itself; no poller is scheduled for it. */
+	pending = fec_rd(priv, FEC_REG_EIR) & __atomic_load_n(&priv->eimr, __ATOMIC_RELAXED) &
+		  ~FEC_EV_MII;
 	if (!pending) {
 		ethdrv_counter_inc(&priv->st.irq_spurious);
 		return;
@@ -207,7 +210,7 @@ void fec__irq_stop(struct fec_priv *priv)
 	/* Pollers first: a running one could unmask after we masked. */
 	ethdrv_napi_disable(priv->napi_rx);
 	ethdrv_napi_disable(priv->napi_tx);
-	fec__imask_clear(priv, ~0u);
+	fec__imask_clear(priv, ~FEC_EV_MII); /* the MDIO bus keeps its route */
 	ethdrv_watch_stop(&priv->irq_watch);
 }
 

@@ -46,10 +46,10 @@ static void fec_config_resolve(const struct fec_config *in, struct fec_config *o
 		out->tx_ring = FEC_RING_DEFAULT;
 	if (!out->pool_size)
 		out->pool_size = out->rx_ring + out->tx_ring + FEC_POOL_EXTRA;
-	if (!out->speed_mbps)
-		out->speed_mbps = 1000;
 	if (!out->clk_ahb_hz)
 		out->clk_ahb_hz = 125000000u;
+	if (!out->clk_ipg_hz)
+		out->clk_ipg_hz = 50000000u;
 }
 
 static void fec_layout(const struct fec_config *c, struct fec_layout *l)
@@ -86,7 +86,8 @@ static int fec_check(const struct fec_config *c, const struct ethdrv_mmio_bus *b
 		return -EINVAL;
 	if (!fec_ring_ok(c->rx_ring) || !fec_ring_ok(c->tx_ring) || c->pool_size <= c->rx_ring)
 		return -EINVAL;
-	if (c->speed_mbps != 10 && c->speed_mbps != 100 && c->speed_mbps != 1000)
+	if (c->fixed_link_mbps && c->fixed_link_mbps != 10 && c->fixed_link_mbps != 100 &&
+	    c->fixed_link_mbps != 1000)
 		return -EINVAL;
 	/* Descriptors hold 32-bit bus addresses (§3.2); int0 must exist (§8). */
 	if (!bus || !bus->ops || !bus->dma.virt || (uintptr_t)bus->dma.virt % FEC_ALIGN ||
@@ -150,9 +151,13 @@ static uint32_t fec_rcr(const struct fec_priv *priv)
 	uint32_t rcr = ETHDRV_FIELD_PREP(FEC_RCR_MAX_FL, FEC_MAX_FL) | FEC_RCR_MII_MODE |
 		       FEC_RCR_RGMII_EN | FEC_RCR_CRCFWD;
 
-	/* 1000 Mb/s is ECR.SPEED, 10 is RMII_10T, 100 neither (§4.1, §4.2). */
-	if (priv->cfg.speed_mbps == 10)
+	/* 1000 Mb/s is ECR.SPEED, 10 is RMII_10T, 100 neither (docs/enet.md
+	 * §4.1, §4.2); the link the PHY resolved (fec_mdio.c). Half duplex:
+	 * DRT (docs/enet.md §9.1). */
+	if (priv->speed_mbps == 10)
 		rcr |= FEC_RCR_RMII_10T;
+	if (!priv->full_duplex)
+		rcr |= FEC_RCR_DRT;
 	if (priv->dev.rx_flags & ETHDRV_RXF_PROMISC)
 		rcr |= FEC_RCR_PROM;
 	return rcr;
@@ -173,11 +178,17 @@ static uint32_t fec_ecr(const struct fec_priv *priv)
 {
 	uint32_t ecr = FEC_ECR_ETHEREN | FEC_ECR_DBSWP;
 
-	if (priv->cfg.speed_mbps == 1000)
+	if (priv->speed_mbps == 1000)
 		ecr |= FEC_ECR_SPEED;
 	if (priv->cfg.enhanced_bd)
 		ecr |= FEC_ECR_EN1588;
 	return ecr;
+}
+
+/* docs/enet.md §9.1 step 6: full duplex with FDEN, as the PHY resolved it. */
+static uint32_t fec_tcr(const struct fec_priv *priv)
+{
+	return priv->full_duplex ? FEC_TCR_FDEN : 0;
 }
 
 struct fec_reg_val {
@@ -194,14 +205,14 @@ static void fec_hw_config(struct fec_priv *priv)
 		{ FEC_REG_PALR, fec_palr(priv->dev.mac) },
 		{ FEC_REG_PAUR, fec_paur(priv->dev.mac) },
 		/* 3: events off and clear; MII belongs to the MDIO bus (§5). */
-		{ FEC_REG_EIMR, 0 },
+		{ FEC_REG_EIMR, __atomic_load_n(&priv->eimr, __ATOMIC_RELAXED) & FEC_EV_MII },
 		{ FEC_REG_EIR, ~FEC_EV_MII },
 		/* 5: rings and RX buffer size. */
 		{ FEC_REG_RDSR, priv->rx.bd_bus },
 		{ FEC_REG_MRBR, FEC_RX_BUF_SIZE },
 		{ FEC_REG_TDSR, priv->tx.bd_bus },
-		/* 6: full duplex (the line is point to point). */
-		{ FEC_REG_TCR, FEC_TCR_FDEN },
+		/* 6: duplex as the PHY resolved it. */
+		{ FEC_REG_TCR, fec_tcr(priv) },
 		/* 8: no SHIFT16; truncate beyond the buffer. */
 		{ FEC_REG_RACC, 0 },
 		{ FEC_REG_FTRL, FEC_RX_BUF_SIZE },
@@ -227,12 +238,15 @@ static void fec_hw_config(struct fec_priv *priv)
 	fec__coal_apply(priv, FEC_TX);
 }
 
-/* Graceful transmit stop (§4.3): the frame on the wire completes, GRA follows. */
+/* Graceful transmit stop (docs/enet.md §4.3): the frame on the wire completes, GRA
+ * follows; never without link (Linux fec_stop checks fep->link). */
 static void fec_graceful_stop(struct fec_priv *priv)
 {
 	uint32_t eir;
 
-	fec_wr(priv, FEC_REG_TCR, FEC_TCR_FDEN | FEC_TCR_GTS);
+	if (!ethdrv_netdev_carrier_ok(&priv->dev))
+		return;
+	fec_wr(priv, FEC_REG_TCR, fec_tcr(priv) | FEC_TCR_GTS);
 	if (ethdrv_poll_timeout(fec_read_reg, eir, eir & FEC_EV_GRA, 10, FEC_GRA_TIMEOUT_US, priv,
 				FEC_REG_EIR)) {
 		/* Linux tolerates it too: no link, or a stuck transmitter. */
@@ -249,8 +263,13 @@ static void fec_stats_timer(struct ethdrv_timer *t)
 
 static int fec_up(struct fec_priv *priv)
 {
-	int ret = fec_hw_reset(priv);
+	int ret;
 
+	/* RESET zeroes MSCR and aborts a frame: hold the MDIO bus across it
+	 * and set the clock up again (docs/mdio.md §4.2). */
+	fec__mdio_hw_lock(priv);
+	ret = fec_hw_reset(priv);
+	fec__mdio_hw_unlock(priv);
 	if (ret)
 		return ret;
 	fec__mib_rebase(priv);
@@ -281,20 +300,15 @@ static void fec_down(struct fec_priv *priv, bool graceful)
 	fec__rx_free(priv);
 	ethdrv_timer_stop(&priv->stats_timer);
 	priv->hw_up = false;
+	fec__mdio_keep_enabled(priv);
 }
 
-/* ---- restart after a DMA bus error ---- */
+/* ---- restart after a DMA bus error or a new link speed ---- */
 
-static void fec_restart(struct ethdrv_timer *t)
+void fec__restart_hw(struct fec_priv *priv)
 {
-	struct fec_priv *priv = ethdrv_container_of(t, struct fec_priv, restart_timer);
 	int ret;
 
-	priv->restart_pending = false;
-	if (!priv->dev.up)
-		return;
-	ethdrv_counter_inc(&priv->st.restarts);
-	ethdrv_err_ratelimited(&priv->dev, "DMA bus error: restarting the controller");
 	fec_down(priv, false);
 	ret = fec_up(priv);
 	if (ret) {
@@ -302,6 +316,18 @@ static void fec_restart(struct ethdrv_timer *t)
 		return;
 	}
 	ethdrv_netdev_tx_wake(&priv->dev);
+}
+
+static void fec_restart(struct ethdrv_timer *t)
+{
+	struct fec_priv *priv = ethdrv_container_of(t, struct fec_priv, restart_timer);
+
+	priv->restart_pending = false;
+	if (!priv->dev.up)
+		return;
+	ethdrv_counter_inc(&priv->st.restarts);
+	ethdrv_err_ratelimited(&priv->dev, "DMA bus error: restarting the controller");
+	fec__restart_hw(priv);
 }
 
 void fec__schedule_restart(struct fec_priv *priv)
@@ -314,9 +340,17 @@ void fec__schedule_restart(struct fec_priv *priv)
 
 /* ---- ops ---- */
 
+/* As fec_enet_open: the controller, then the PHY (phy_start). */
 static int fec_open(struct ethdrv_netdev *dev)
 {
-	return fec_up(FEC_FROM_NETDEV(dev));
+	struct fec_priv *priv = FEC_FROM_NETDEV(dev);
+	int ret = fec_up(priv);
+
+	if (!ret)
+		ret = fec__phy_start(priv);
+	if (ret)
+		fec_down(priv, false);
+	return ret;
 }
 
 static int fec_stop(struct ethdrv_netdev *dev)
@@ -325,7 +359,9 @@ static int fec_stop(struct ethdrv_netdev *dev)
 
 	ethdrv_timer_stop(&priv->restart_timer);
 	priv->restart_pending = false;
+	/* Graceful stop while the link is still up, then the PHY (fec_enet_close). */
 	fec_down(priv, true);
+	fec__phy_stop(priv);
 	return 0;
 }
 
@@ -353,14 +389,14 @@ static int fec_set_rx_mode(struct ethdrv_netdev *dev)
 	return 0;
 }
 
-/* Until the PHY layer (issue 13) reports it, the link is the configured one. */
+/* The link the PHY (or the fixed link) reported and the MAC follows. */
 static int fec_get_link(struct ethdrv_netdev *dev, struct ethdrv_link_state *st)
 {
 	struct fec_priv *priv = FEC_FROM_NETDEV(dev);
 
-	st->up = priv->hw_up;
-	st->speed_mbps = priv->cfg.speed_mbps;
-	st->full_duplex = true;
+	st->up = priv->hw_up && ethdrv_netdev_carrier_ok(dev);
+	st->speed_mbps = st->up ? priv->speed_mbps : 0;
+	st->full_duplex = st->up && priv->full_duplex;
 	return 0;
 }
 
@@ -377,6 +413,7 @@ static void fec_destroy(struct ethdrv_netdev *dev)
 {
 	struct fec_priv *priv = FEC_FROM_NETDEV(dev);
 
+	fec__mdio_free(priv);
 	ethdrv_pkt_pool_free(priv->pool);
 	mtx_destroy(&priv->imask_lock);
 	fec__stats_free(priv);
@@ -456,12 +493,21 @@ int fec_create(const struct fec_config *cfg, const struct ethdrv_mmio_bus *bus,
 		ret = fec__irq_setup(priv);
 	if (ret)
 		goto err_cleanup;
+	/* Until a PHY reports: what an unknown link programs (fec_mdio.c). */
+	priv->speed_mbps = priv->cfg.fixed_link_mbps ? priv->cfg.fixed_link_mbps : 1000;
+	priv->full_duplex = true;
+	ret = fec__mdio_setup(priv);
+	if (ret)
+		goto err_mdio;
 	ethdrv_timer_init(loop, &priv->stats_timer, fec_stats_timer);
 	ethdrv_timer_init(loop, &priv->restart_timer, fec_restart);
 	fec__coal_defaults(priv);
 	*out = &priv->dev;
 	return 0;
 
+err_mdio:
+	fec__mdio_free(priv);
+	mtx_destroy(&priv->imask_lock);
 err_cleanup:
 	ethdrv_netdev_cleanup(&priv->dev);
 	fec__stats_free(priv);

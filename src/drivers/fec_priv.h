@@ -23,6 +23,8 @@
 
 #include "ethdrv/dim.h"
 #include "ethdrv/loop.h"
+#include "ethdrv/mdio.h"
+#include "ethdrv/phy.h"
 #include "fec.h"
 #include "fec_regs.h"
 
@@ -111,6 +113,10 @@ struct fec_priv {
 	bool hw_up; /* rings and pollers running (loop thread) */
 	struct fec_coal coal[2]; /* FEC_RX, FEC_TX */
 	struct fec_stats st; /* driver counters */
+	struct ethdrv_mdio_bus *mii_bus; /* the MDIO controller (fec_mdio.c) */
+	uint32_t mscr; /* MSCR as programmed */
+	unsigned speed_mbps; /* the speed the MAC is programmed for (PHY or fixed link) */
+	bool full_duplex; /* the duplex it is programmed for */
 	ethdrv_counter_t *mib; /* 64-bit MIB counters (fec_ethtool.c) */
 	uint32_t *mib_last; /* last 32-bit reading of each MIB register */
 	struct ethdrv_stat_desc *mib_desc; /* their names in the stats set */
@@ -162,5 +168,22 @@ int fec__get_param(struct ethdrv_netdev *dev, const char *key, char *buf, size_t
 
 /* fec_main.c */
 void fec__schedule_restart(struct fec_priv *priv);
+/* Stop and bring the controller up again (loop thread, hw_up). */
+void fec__restart_hw(struct fec_priv *priv);
+
+/* fec_mdio.c */
+/* Create the MDIO bus, program MSCR, find and probe the PHY (create). */
+int fec__mdio_setup(struct fec_priv *priv);
+void fec__mdio_free(struct fec_priv *priv);
+/* Hold the bus around ECR.RESET; unlock restores MSCR and EIMR.MII. */
+void fec__mdio_hw_lock(struct fec_priv *priv);
+void fec__mdio_hw_unlock(struct fec_priv *priv);
+/* While the MAC is down: ETHEREN stays set for the MII interrupt. */
+void fec__mdio_keep_enabled(struct fec_priv *priv);
+int fec__phy_start(struct fec_priv *priv);
+void fec__phy_stop(struct fec_priv *priv);
+/* The MDIO/PHY knobs; -ENOENT for other keys. */
+int fec__mdio_set_param(struct fec_priv *priv, const char *key, const char *value);
+int fec__mdio_get_param(struct fec_priv *priv, const char *key, char *buf, size_t size);
 
 #endif /* ETHDRV_DRIVERS_FEC_PRIV_H */

@@ -11,12 +11,14 @@
 #include <stdint.h>
 #include "ethdrv/bits.h"
 
-/* Registers (§1.1). */
+/* Registers (docs/enet.md §1.1). */
 #define FEC_REG_EIR 0x004 /* interrupt events, write 1 to clear */
 #define FEC_REG_EIMR 0x008 /* interrupt mask */
 #define FEC_REG_RDAR 0x010 /* RX descriptors active */
 #define FEC_REG_TDAR 0x014 /* TX descriptors active */
 #define FEC_REG_ECR 0x024 /* Ethernet control */
+#define FEC_REG_MMFR 0x040 /* MII management frame (docs/enet.md §5) */
+#define FEC_REG_MSCR 0x044 /* MII speed control (docs/enet.md §5) */
 #define FEC_REG_MIBC 0x064 /* MIB control */
 #define FEC_REG_RCR 0x084 /* receive control */
 #define FEC_REG_TCR 0x0C4 /* transmit control */
@@ -35,7 +37,7 @@
 #define FEC_REG_FTRL 0x1B0 /* frame truncation length */
 #define FEC_REG_RACC 0x1C4 /* RX accelerator control */
 
-/* EIR/EIMR events (§2). */
+/* EIR/EIMR events (docs/enet.md §2). */
 #define FEC_EV_BABR ETHDRV_BIT(30) /* babbling receive */
 #define FEC_EV_BABT ETHDRV_BIT(29) /* babbling transmit */
 #define FEC_EV_GRA ETHDRV_BIT(28) /* graceful stop complete */
@@ -47,14 +49,15 @@
 #define FEC_EV_RL ETHDRV_BIT(20) /* retry limit */
 #define FEC_EV_UN ETHDRV_BIT(19) /* TX FIFO underrun */
 
-/* ECR (§4.1). */
+/* ECR (docs/enet.md §4.1). */
 #define FEC_ECR_RESET ETHDRV_BIT(0)
 #define FEC_ECR_ETHEREN ETHDRV_BIT(1)
 #define FEC_ECR_EN1588 ETHDRV_BIT(4)
 #define FEC_ECR_SPEED ETHDRV_BIT(5) /* 1000 Mb/s */
 #define FEC_ECR_DBSWP ETHDRV_BIT(8) /* little-endian descriptors */
 
-/* RCR (§4.2). */
+/* RCR (docs/enet.md §4.2). */
+#define FEC_RCR_DRT ETHDRV_BIT(1) /* disable receive on transmit: half duplex */
 #define FEC_RCR_MII_MODE ETHDRV_BIT(2)
 #define FEC_RCR_PROM ETHDRV_BIT(3)
 #define FEC_RCR_RGMII_EN ETHDRV_BIT(6)
@@ -62,14 +65,14 @@
 #define FEC_RCR_CRCFWD ETHDRV_BIT(14) /* the MAC strips the FCS */
 #define FEC_RCR_MAX_FL ETHDRV_GENMASK(29, 16)
 
-/* TCR (§4.3). */
+/* TCR (docs/enet.md §4.3). */
 #define FEC_TCR_GTS ETHDRV_BIT(0)
 #define FEC_TCR_FDEN ETHDRV_BIT(2)
 
-/* TFWR (§1.1). */
+/* TFWR (docs/enet.md §1.1). */
 #define FEC_TFWR_STRFWD ETHDRV_BIT(8)
 
-/* RXIC/TXIC (§6). */
+/* RXIC/TXIC (docs/enet.md §6). */
 #define FEC_IC_EN ETHDRV_BIT(31)
 #define FEC_IC_CS ETHDRV_BIT(30) /* count the system clock */
 #define FEC_IC_FT ETHDRV_GENMASK(27, 20) /* frame threshold */
@@ -77,10 +80,10 @@
 #define FEC_IC_FT_MAX 255u
 #define FEC_IC_TT_MAX 0xFFFFu
 
-/* RDAR/TDAR (§3.4). */
+/* RDAR/TDAR (docs/enet.md §3.4). */
 #define FEC_DAR_ACTIVE ETHDRV_BIT(24)
 
-/* Buffer descriptors (§3.2, §3.3), DBSWP=1 layout. */
+/* Buffer descriptors (docs/enet.md §3.2, docs/enet.md §3.3), DBSWP=1 layout. */
 #define FEC_BD_SIZE 8u /* legacy */
 #define FEC_BDX_SIZE 32u /* enhanced (ECR.EN1588) */
 #define FEC_BD_LEN 0u /* LE16 data length */

@@ -344,9 +344,10 @@ static int lan865x_init(void *chip)
 		ret = lan865x_write_rx_mode(priv); /* docs/tc6.md §4.2 filters */
 	if (!ret)
 		ret = lan865x_write_plca(priv); /* docs/tc6.md §3.6 */
-	/* docs/tc6.md §4.1 steps 5-7, SYNC last; ZARFE for errata s3 (docs/tc6.md §5.6) */
+	/* docs/tc6.md §4.1 steps 5-7, SYNC last (ZARFE, for errata s3, is the
+	 * framework's rx_zero_align knob, on by default: lan865x_create()) */
 	if (!ret)
-		ret = oa_tc6_sync(priv->tc6, OA_TC6_CONFIG0_ZARFE);
+		ret = oa_tc6_sync(priv->tc6, 0);
 	if (!ret)
 		ret = lan865x_mac_enable(priv, true);
 	return ret;
@@ -391,15 +392,24 @@ static const struct oa_tc6_chip_ops lan865x_chip_ops = {
 	.check = lan865x_check,
 };
 
+/* Bring-up, then the internal PHY (Linux: phy_start in lan865x_net_open). */
 static int lan865x_open(struct ethdrv_netdev *dev)
 {
-	return oa_tc6_open(LAN865X_FROM_NETDEV(dev)->tc6);
+	struct lan865x_priv *priv = LAN865X_FROM_NETDEV(dev);
+	int ret = oa_tc6_open(priv->tc6);
+
+	if (!ret)
+		ret = oa_tc6_phy_start(priv->tc6);
+	if (ret)
+		oa_tc6_stop(priv->tc6);
+	return ret;
 }
 
 static int lan865x_stop(struct ethdrv_netdev *dev)
 {
 	struct lan865x_priv *priv = LAN865X_FROM_NETDEV(dev);
 
+	oa_tc6_phy_stop(priv->tc6);
 	oa_tc6_stop(priv->tc6);
 	return lan865x_mac_enable(priv, false);
 }
@@ -446,19 +456,14 @@ static int lan865x_set_rx_mode(struct ethdrv_netdev *dev)
 	return ret;
 }
 
-/* Link from the clause-22 status register at MMS 0 0xFF01 (docs/tc6.md §3.2). */
+/* The link as the PHY's state machine last reported it (the carrier): the
+ * PHY layer alone reads BMSR, whose link bit is latched low (docs/mdio.md §5). */
 static int lan865x_get_link(struct ethdrv_netdev *dev, struct ethdrv_link_state *st)
 {
-	struct lan865x_priv *priv = LAN865X_FROM_NETDEV(dev);
-	uint32_t bmsr = 0;
-	int ret = 0;
-
-	if (dev->up)
-		ret = oa_tc6_read_reg(priv->tc6, LAN865X_MMS_STD, LAN865X_REG_PHY_BMSR, &bmsr);
-	st->up = !ret && (bmsr & LAN865X_PHY_BMSR_LSTATUS);
+	st->up = dev->up && ethdrv_netdev_carrier_ok(dev);
 	st->speed_mbps = 10;
 	st->full_duplex = false; /* 10BASE-T1S is half duplex (docs/tc6.md §5.7) */
-	return ret;
+	return 0;
 }
 
 /*
@@ -646,6 +651,8 @@ int lan865x_create(const struct lan865x_config *cfg, const struct ethdrv_spi_bus
 		.protected_mode = cfg->protected_mode,
 		.xfer_cap = cfg->xfer_cap,
 		.poll_us = cfg->poll_us,
+		/* Errata s3: RX may halt when two frames share a chunk (docs/tc6.md §5.6). */
+		.rx_zero_align = true,
 	};
 	struct lan865x_priv *priv;
 	int ret;

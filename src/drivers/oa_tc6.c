@@ -37,6 +37,7 @@ static int oa_tc6_apply_config(struct oa_tc6 *tc6, const struct oa_tc6_config *c
 	tc6->rxboe_drop = true;
 	tc6->rxboe_log = true;
 	tc6->config_check_ms = OA_TC6_CONFIG_CHECK_MS;
+	tc6->config0_knobs = cfg->rx_zero_align ? OA_TC6_CONFIG0_ZARFE : 0;
 	return 0;
 }
 
@@ -149,6 +150,7 @@ void oa_tc6_destroy(struct oa_tc6 *tc6)
 	if (!tc6)
 		return;
 	/* The core frees the poller and the stats set (ethdrv_netdev_cleanup). */
+	oa_tc6_mdio_free(tc6);
 	oa_tc6_hooks_release(tc6);
 	ethdrv_pkt_queue_purge(&tc6->txq);
 	ethdrv_pkt_queue_purge(&tc6->inflight);

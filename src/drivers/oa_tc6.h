@@ -48,6 +48,7 @@ struct oa_tc6;
 #define OA_TC6_PHYID_MODEL ETHDRV_GENMASK(9, 4)
 #define OA_TC6_PHYID_REV ETHDRV_GENMASK(3, 0)
 #define OA_TC6_STDCAP_TXFCSVC ETHDRV_BIT(10)
+#define OA_TC6_STDCAP_CTC ETHDRV_BIT(7) /* cut-through capable (docs/tc6.md §5.4.1) */
 #define OA_TC6_STDCAP_MINBPS ETHDRV_GENMASK(2, 0)
 
 /* CONFIG0 (docs/tc6.md §3.3). */
@@ -107,14 +108,14 @@ struct oa_tc6;
 enum oa_tc6_cause {
 	OA_TC6_CAUSE_TXPE, /* STATUS0.TXPE */
 	OA_TC6_CAUSE_LOFE, /* STATUS0.LOFE */
-	OA_TC6_CAUSE_HDRE, /* STATUS0.HDRE */
-	OA_TC6_CAUSE_HDRB, /* footer HDRB */
+	OA_TC6_CAUSE_NOFOOTER, /* an all-zero footer: the device saw no data transaction */
 	OA_TC6_CAUSE_SYNC, /* footer SYNC=0 after it was 1 */
 	OA_TC6_CAUSE_RESETC, /* STATUS0.RESETC while running: spontaneous reset */
 	OA_TC6_CAUSE_STATUS1, /* STATUS1 RXNER/TXNER/FSMSTER */
 	OA_TC6_CAUSE_CTRL, /* a control transaction failed all its tries */
 	OA_TC6_CAUSE_BUS, /* the SPI transfer itself failed */
 	OA_TC6_CAUSE_CONFIG, /* the configuration check read back other values */
+	OA_TC6_CAUSE_RXSTALL, /* RX data RCA promised never came (errata s3) */
 	OA_TC6_CAUSE_USER, /* oa_tc6_request_recovery() */
 	OA_TC6_CAUSE_NR
 };
@@ -156,6 +157,10 @@ struct oa_tc6_config {
 	unsigned txq_max; /* queued TX frames before ETHDRV_TX_BUSY; 0 = 128 */
 	unsigned weight; /* RX poller weight, 1..64; 0 = 64 */
 	unsigned poll_us; /* bus without IRQ line: poll period, 50..1000000 us; 0 = 1000 */
+	/* RX frames start only at word 0 of a chunk (CONFIG0.ZARFE,
+	 * docs/tc6.md §2.4), e.g. for an erratum; the knob rx_zero_align
+	 * changes it at run time. */
+	bool rx_zero_align;
 };
 
 /* What oa_tc6_probe() read (docs/tc6.md §3.2). */
@@ -335,11 +340,12 @@ int oa_tc6_sw_reset(struct oa_tc6 *tc6);
 /**
  * oa_tc6_sync() - final configuration: interrupts, CONFIG0, SYNC
  * @tc6: the framework
- * @config0_extra: chip bits for CONFIG0 (e.g. OA_TC6_CONFIG0_ZARFE)
+ * @config0_extra: chip bits for CONFIG0 (e.g. OA_TC6_CONFIG0_TXCTHRESH)
  *
  * Writes IMASK0 from the interrupt policy and IMASK1 (all unmasked but the
  * non-fatal bits), clears STATUS1, writes CONFIG0 = CPS | TXFCSVE (when the
- * probe found STDCAP.TXFCSVC) | PROTE |
+ * probe found STDCAP.TXFCSVC) | PROTE | ZARFE, RXCTE, TXCTE as the knobs
+ * rx_zero_align, rx_cut_through, tx_cut_through say |
  * @config0_extra (protected framing applies from the next transaction),
  * then sets SYNC with a separate write (docs/tc6.md §4.1 steps 5-6) and reads BUFSTS
  * for the initial credits (step 7).
@@ -368,6 +374,26 @@ int oa_tc6_open(struct oa_tc6 *tc6);
  * Context: the device's stop op, the loop thread.
  */
 void oa_tc6_stop(struct oa_tc6 *tc6);
+
+/**
+ * oa_tc6_phy_start() - the internal PHY (oa_tc6_mdio.c, docs/mdio.md §11):
+ * at the first call create its MDIO bus and probe it at address 0
+ * (needs STDCAP.DPRAC); then carrier off and start its state machine,
+ * whose link changes set the device's carrier
+ * @tc6: the framework, after oa_tc6_open()
+ *
+ * Knobs through oa_tc6_set_param(): "mdio_mode", "mdio_poll_delay_us",
+ * "phy_poll_ms", "phy_irq" (1: STATUS0.PHYINT unmasked, the PHY machine
+ * runs when it is seen). ethdrv_netdev_phy() gives the PHY.
+ *
+ * Return: 0 (also without a PHY: the carrier then stays as it was), or the
+ * control or PHY error.
+ * Context: the device's open op, the loop thread.
+ */
+int oa_tc6_phy_start(struct oa_tc6 *tc6);
+
+/** oa_tc6_phy_stop() - stop the PHY's machine (the carrier goes off). */
+void oa_tc6_phy_stop(struct oa_tc6 *tc6);
 
 /**
  * oa_tc6_start_xmit() - queue one frame for transmission
@@ -406,7 +432,16 @@ int oa_tc6_start_xmit(struct oa_tc6 *tc6, struct ethdrv_pkt *pkt);
  *   "config_check_ms": 0..60000, the period of the configuration check
  *     (default 1000, 0 = off): CONFIG0, IMASK0 and the chip's check op are
  *     read back, and a difference seen twice in a row triggers a recovery
- *     (cause "config"; counters config_checks, config_errors)
+ *     (cause "config"; counters config_checks, config_errors);
+ *   "rx_zero_align": "on"/"off", RX frames start only at word 0 of a chunk
+ *     (CONFIG0.ZARFE, docs/tc6.md §2.4); default from oa_tc6_config;
+ *   "rx_cut_through", "tx_cut_through": "on"/"off" (default off),
+ *     CONFIG0.RXCTE and TXCTE (docs/tc6.md §5.4.1), -EOPNOTSUPP unless
+ *     STDCAP.CTC; with tx_cut_through a frame is started only in a transfer
+ *     that carries all of it, so the device cannot run dry.
+ *   The last three are CONFIG0 fields the device takes before SYNC: set
+ *   while the device runs, they take effect through a re-initialisation
+ *   (a recovery, cause "user").
  * @value: the value
  *
  * Interrupt changes are written to IMASK0 at once when the device is up

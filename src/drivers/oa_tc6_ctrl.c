@@ -18,8 +18,10 @@ ETHDRV_LOG_MODULE(oa_tc6);
 #define OA_TC6_RESET_POLL_US 100
 #define OA_TC6_RESET_TIMEOUT_US 100000
 /* CONFIG0 fields the framework owns (docs/tc6.md §3.3); chips add theirs. */
-#define OA_TC6_CONFIG0_OWNED \
-	(OA_TC6_CONFIG0_SYNC | OA_TC6_CONFIG0_TXFCSVE | OA_TC6_CONFIG0_PROTE | OA_TC6_CONFIG0_CPS)
+#define OA_TC6_CONFIG0_OWNED                                                   \
+	(OA_TC6_CONFIG0_SYNC | OA_TC6_CONFIG0_TXFCSVE | OA_TC6_CONFIG0_PROTE | \
+	 OA_TC6_CONFIG0_CPS | OA_TC6_CONFIG0_ZARFE | OA_TC6_CONFIG0_CSARFE |   \
+	 OA_TC6_CONFIG0_RXCTE | OA_TC6_CONFIG0_TXCTE)
 
 int oa_tc6_spi_transfer(struct oa_tc6 *tc6, const uint8_t *tx, uint8_t *rx, size_t len)
 {
@@ -148,12 +150,17 @@ int oa_tc6_sw_reset(struct oa_tc6 *tc6)
 	return ret;
 }
 
-/* CONFIG0 framework bits: chunk size, host FCS where validated (probe), protected mode. */
+/*
+ * CONFIG0 framework bits: chunk size, host FCS where validated (probe),
+ * protected mode, and what the knobs ask for: zero-aligned RX frames,
+ * cut-through (docs/tc6.md §2.4, §5.4.1).
+ */
 static uint32_t oa_tc6_config0(const struct oa_tc6 *tc6)
 {
 	uint32_t cps = tc6->cps == 32 ? OA_TC6_CONFIG0_CPS_32 : OA_TC6_CONFIG0_CPS_64;
 	uint32_t v = ETHDRV_FIELD_PREP(OA_TC6_CONFIG0_CPS, cps) |
-		     (tc6->tx_fcs_len ? OA_TC6_CONFIG0_TXFCSVE : 0);
+		     (tc6->tx_fcs_len ? OA_TC6_CONFIG0_TXFCSVE : 0) |
+		     __atomic_load_n(&tc6->config0_knobs, __ATOMIC_RELAXED);
 
 	return tc6->protected_mode ? v | OA_TC6_CONFIG0_PROTE : v;
 }

@@ -11,6 +11,7 @@
 #include "oa_tc6_priv.h"
 
 #define OA_TC6_ROUNDS_MAX 8 /* transfers per poll before yielding */
+#define OA_TC6_RX_STALL_XFERS 8 /* transfers with RCA > 0 and no RX data: RX halted */
 #define OA_TC6_FCS_RESIDUE 0x2144DF1Cu /* CRC-32 over a frame and its good FCS */
 #define OA_TC6_MIN_FRAME (ETHDRV_ETH_ZLEN + ETHDRV_ETH_FCS_LEN)
 #define OA_TC6_MAX_FRAME 1536 /* NCFGR.MAXFS, with FCS (docs/tc6.md §2.4) */
@@ -19,6 +20,8 @@
 struct oa_tc6_poll_result {
 	unsigned tx_pkts; /* frames whose last chunk was accepted */
 	unsigned tx_bytes; /* their BQL bytes */
+	unsigned tx_dropped; /* frames the device dropped: a refused chunk cost them */
+	unsigned tx_dropped_bytes; /* their BQL bytes */
 	int rx_frames; /* frames reassembled (RX work) */
 };
 
@@ -89,7 +92,7 @@ static struct ethdrv_pkt *oa_tc6_tx_start_next(struct oa_tc6 *tc6)
 	pkt = ethdrv_pkt_queue_pop(&tc6->txq);
 	oa_tc6_mutex_unlock(&tc6->tx_lock);
 	if (pkt) {
-		pkt->flags &= ~OA_TC6_PKT_F_TX_STARTED;
+		pkt->flags &= ~(OA_TC6_PKT_F_TX_STARTED | OA_TC6_PKT_F_TX_REFUSED);
 		ethdrv_pkt_queue_push(&tc6->inflight, pkt);
 	}
 	return pkt;
@@ -116,6 +119,7 @@ static bool oa_tc6_tx_fill(struct oa_tc6 *tc6, unsigned i, uint8_t *slot, bool n
 	if (!pkt)
 		return false;
 	tc6->frame_starting_in_slot[i] = idx == 0 ? pkt : NULL;
+	tc6->frame_open_in_slot[i] = pkt;
 	n = oa_tc6_tx_chunks(pkt->len, tc6->cps);
 	off = idx * tc6->cps;
 	hdr = oa_tc6_tx_chunk_header(pkt->len, tc6->cps, idx);
@@ -126,6 +130,27 @@ static bool oa_tc6_tx_fill(struct oa_tc6 *tc6, unsigned i, uint8_t *slot, bool n
 	*last = idx + 1 == n;
 	tc6->tx_next_chunk = *last ? 0 : idx + 1;
 	return true;
+}
+
+/*
+ * TX cut-through (CONFIG0.TXCTE, docs/tc6.md §5.4.1): the device may put a
+ * frame on the wire before its last chunk is in, and drops it (TXBUE) if
+ * the rest comes late. So a new frame starts only in a transfer with @room
+ * for all of it, unless no transfer can carry it (more chunks than @cap).
+ */
+static bool oa_tc6_tx_may_start(struct oa_tc6 *tc6, unsigned room, unsigned cap)
+{
+	size_t len = 0;
+	unsigned n;
+
+	if (tc6->tx_next_chunk || !(tc6->config0 & OA_TC6_CONFIG0_TXCTE))
+		return true;
+	oa_tc6_mutex_lock(&tc6->tx_lock);
+	if (tc6->txq.head)
+		len = tc6->txq.head->len;
+	oa_tc6_mutex_unlock(&tc6->tx_lock);
+	n = oa_tc6_tx_chunks(len, tc6->cps);
+	return n <= room || n > cap;
 }
 
 /* A reassembled frame: check length and CRC, strip the FCS, queue it. */
@@ -185,24 +210,53 @@ static void oa_tc6_rx_account(struct oa_tc6 *tc6)
 	}
 }
 
-/* Complete the @k oldest inflight frames: their last chunk was accepted. */
+/* The device dropped @pkt (a refused chunk): count it, free it. */
+static void oa_tc6_tx_drop(struct oa_tc6 *tc6, struct ethdrv_pkt *pkt, struct oa_tc6_poll_result *r)
+{
+	r->tx_dropped++;
+	r->tx_dropped_bytes += pkt->len - tc6->tx_fcs_len;
+	ethdrv_counter_inc(&tc6->st.tx_refused);
+	if (pkt->flags & OA_TC6_PKT_F_TX_STARTED)
+		ethdrv_counter_inc(&tc6->st.tx_aborted_started);
+	ethdrv_pkt_free(pkt);
+}
+
+/*
+ * The @k oldest inflight frames had their last chunk accepted: complete
+ * them, or count them dropped where a refused chunk cost them. A frame left
+ * unfinished that a refused chunk cost is abandoned: the device dropped it
+ * and ignores its remaining chunks, so the next frame starts with a fresh
+ * SV (docs/tc6.md §2.4.1).
+ */
 static void oa_tc6_tx_complete(struct oa_tc6 *tc6, unsigned k, struct oa_tc6_poll_result *r)
 {
-	while (k--) {
-		struct ethdrv_pkt *pkt = ethdrv_pkt_queue_pop(&tc6->inflight);
+	struct ethdrv_pkt *pkt;
 
+	while (k--) {
+		pkt = ethdrv_pkt_queue_pop(&tc6->inflight);
+		if (pkt->flags & OA_TC6_PKT_F_TX_REFUSED) {
+			oa_tc6_tx_drop(tc6, pkt, r);
+			continue;
+		}
 		r->tx_pkts++;
 		r->tx_bytes += pkt->len - tc6->tx_fcs_len;
 		ethdrv_pkt_free(pkt);
+	}
+	pkt = tc6->inflight.tail;
+	if (tc6->tx_next_chunk && (pkt->flags & OA_TC6_PKT_F_TX_REFUSED)) {
+		ethdrv_pkt_queue_pop(&tc6->inflight);
+		tc6->tx_next_chunk = 0;
+		oa_tc6_tx_drop(tc6, pkt, r);
 	}
 }
 
 /* What the footers of one transfer said, together. */
 struct oa_tc6_footer_summary {
-	bool hdrb; /* some footer had HDRB */
 	bool absent; /* some footer word was all zero */
 	bool exst; /* some footer had EXST */
 	bool unsync; /* some footer had SYNC=0 */
+	bool all_ok; /* every footer passed parity and none had HDRB */
+	bool rx_data; /* some good footer had DV */
 	bool last_ok; /* the last footer passed parity */
 	struct oa_tc6_footer last; /* the last good footer */
 };
@@ -224,8 +278,16 @@ static void oa_tc6_receive_chunk(struct oa_tc6 *tc6, unsigned i, bool norx,
 	 * with a bad header (a flipped DNC bit). */
 	if (tc6->frame_starting_in_slot[i] && word && !(ok && (f.hdrb || !f.sync)))
 		tc6->frame_starting_in_slot[i]->flags |= OA_TC6_PKT_F_TX_STARTED;
+	/* A refused chunk costs the frame open at the device then
+	 * (docs/tc6.md §2.4.1); no reset is needed for it. */
+	if (ok && f.hdrb) {
+		ethdrv_counter_inc(&tc6->st.hdrb);
+		if (tc6->frame_open_in_slot[i])
+			tc6->frame_open_in_slot[i]->flags |= OA_TC6_PKT_F_TX_REFUSED;
+	}
 	s->last_ok = ok;
 	s->absent |= !word;
+	s->all_ok &= ok && !f.hdrb;
 	if (!ok) {
 		ethdrv_counter_inc(&tc6->st.footer_parity_errors);
 		if (!norx) /* a NORX chunk carried no RX data for sure */
@@ -233,11 +295,11 @@ static void oa_tc6_receive_chunk(struct oa_tc6 *tc6, unsigned i, bool norx,
 		return;
 	}
 	s->last = f;
-	s->hdrb |= f.hdrb;
 	s->exst |= f.exst;
 	s->unsync |= !f.sync;
 	if (f.dv)
 		ethdrv_counter_inc(&tc6->st.chunks_rx);
+	s->rx_data |= f.dv;
 	r->rx_frames += (int)oa_tc6_rx_chunk(&tc6->rx, p, tc6->cps, &f, true, oa_tc6_rx_emit, tc6);
 }
 
@@ -259,14 +321,18 @@ static unsigned oa_tc6_build_chunks(struct oa_tc6 *tc6, unsigned rx_budget, unsi
 		uint8_t *slot = tc6->data_tx + n * csz;
 
 		memset(slot, 0, csz);
-		if (!oa_tc6_tx_fill(tc6, n, slot, n >= rx_budget, &last))
+		if (!oa_tc6_tx_may_start(tc6, ETHDRV_MIN(cap, tc6->tx_credits) - n, cap) ||
+		    !oa_tc6_tx_fill(tc6, n, slot, n >= rx_budget, &last))
 			break;
 		*frames_ending += last;
 		n++;
 	}
 	ethdrv_counter_add(&tc6->st.chunks_tx, n);
-	for (unsigned i = n; i < OA_TC6_XFER_CAP_MAX; i++)
+	for (unsigned i = n; i < OA_TC6_XFER_CAP_MAX; i++) {
 		tc6->frame_starting_in_slot[i] = NULL;
+		/* An empty chunk after a frame left unfinished (no credits). */
+		tc6->frame_open_in_slot[i] = tc6->tx_next_chunk ? tc6->inflight.tail : NULL;
+	}
 	/* 2. Empty chunks to pull RCA (within the RX budget), or one to release
 	 * IRQ_N (docs/tc6.md §2.5, §2.7). */
 	want = ETHDRV_MIN(tc6->rx_chunks_available, rx_budget);
@@ -284,11 +350,31 @@ static unsigned oa_tc6_build_chunks(struct oa_tc6 *tc6, unsigned rx_budget, unsi
 	return n;
 }
 
+/*
+ * RX data that never comes: the last footer said RCA > 0, this transfer
+ * asked for RX data (NORX=0) and every footer was good, yet none carried
+ * any. After OA_TC6_RX_STALL_XFERS such transfers in a row the device's RX
+ * path has halted (errata s3, docs/tc6.md §5.6): recover.
+ */
+static void oa_tc6_rx_stall_check(struct oa_tc6 *tc6, unsigned rca_before, unsigned rx_asked,
+				  const struct oa_tc6_footer_summary *s)
+{
+	if (!rca_before || !rx_asked || !s->all_ok || s->rx_data) {
+		tc6->rx_stalls = 0;
+		return;
+	}
+	if (++tc6->rx_stalls < OA_TC6_RX_STALL_XFERS)
+		return;
+	tc6->rx_stalls = 0;
+	oa_tc6_schedule_recovery(tc6, OA_TC6_CAUSE_RXSTALL);
+}
+
 /* One data transfer and its footers. Bus lock held. Returns 0 or -EIO. */
 static int oa_tc6_data_transfer(struct oa_tc6 *tc6, unsigned rx_budget,
 				struct oa_tc6_poll_result *r)
 {
-	struct oa_tc6_footer_summary s = { 0 };
+	struct oa_tc6_footer_summary s = { .all_ok = true };
+	unsigned rca_before = tc6->rx_chunks_available;
 	unsigned frames_ending, n = oa_tc6_build_chunks(tc6, rx_budget, &frames_ending);
 	int ret;
 
@@ -309,16 +395,19 @@ static int oa_tc6_data_transfer(struct oa_tc6 *tc6, unsigned rx_budget,
 	/* A fault seen in this transfer may have cost its TX chunks: they stay
 	 * inflight and the recovery aborts them; tx_aborted_started says how
 	 * many of them the device had taken (and counts itself). No footer at
-	 * all means the device did not see a data transaction: recover too. */
-	if (s.hdrb || s.absent) {
-		ethdrv_counter_inc(s.hdrb ? &tc6->st.hdrb : &tc6->st.footers_absent);
-		oa_tc6_schedule_recovery(tc6, OA_TC6_CAUSE_HDRB);
+	 * all means the device did not see a data transaction: recover. A
+	 * refused chunk (HDRB) needs no reset: its frame is dropped at
+	 * completion (docs/tc6.md §2.4.1). */
+	if (s.absent) {
+		ethdrv_counter_inc(&tc6->st.footers_absent);
+		oa_tc6_schedule_recovery(tc6, OA_TC6_CAUSE_NOFOOTER);
 	} else if (s.unsync && tc6->synced) {
 		ethdrv_counter_inc(&tc6->st.sync_lost);
 		oa_tc6_schedule_recovery(tc6, OA_TC6_CAUSE_SYNC);
 	} else if (s.exst) {
 		oa_tc6_handle_exst(tc6);
 	}
+	oa_tc6_rx_stall_check(tc6, rca_before, ETHDRV_MIN(n, rx_budget), &s);
 	if (!tc6->recover_pending)
 		oa_tc6_tx_complete(tc6, frames_ending, r);
 	return 0;
@@ -406,8 +495,9 @@ static void oa_tc6_poll_finish(struct oa_tc6 *tc6, struct ethdrv_pkt_queue *rxq,
 
 	while ((pkt = ethdrv_pkt_queue_pop(rxq)))
 		ethdrv_netdev_receive(dev, pkt);
-	if (r->tx_pkts)
-		ethdrv_netdev_tx_completed(dev, r->tx_pkts, r->tx_bytes);
+	if (r->tx_pkts || r->tx_dropped)
+		ethdrv_netdev_tx_completed_dropped(dev, r->tx_pkts, r->tx_bytes, r->tx_dropped,
+						   r->tx_dropped_bytes);
 	if ((__atomic_load_n(&dev->txq.state, __ATOMIC_ACQUIRE) & ETHDRV_TXQ_DRV_XOFF) &&
 	    oa_tc6_txq_count(tc6) < tc6->txq_max / 2 + 1)
 		ethdrv_netdev_tx_wake(dev);

@@ -76,6 +76,7 @@ static const struct ethdrv_stat_desc oa_tc6_stats_desc[] = {
 	OA_TC6_DESC(rx_drop_crc),
 	OA_TC6_DESC(rx_drop_nobuf),
 	OA_TC6_DESC(tx_aborted_started),
+	OA_TC6_DESC(tx_refused),
 	OA_TC6_DESC(tx_credit_stalls),
 	OA_TC6_DESC(tx_busy),
 	OA_TC6_DESC(watchdog_kicks),
@@ -84,14 +85,14 @@ static const struct ethdrv_stat_desc oa_tc6_stats_desc[] = {
 	OA_TC6_DESC(recoveries),
 	OA_TC6_DESC_AT("recoveries_txpe", recoveries_cause[OA_TC6_CAUSE_TXPE]),
 	OA_TC6_DESC_AT("recoveries_lofe", recoveries_cause[OA_TC6_CAUSE_LOFE]),
-	OA_TC6_DESC_AT("recoveries_hdre", recoveries_cause[OA_TC6_CAUSE_HDRE]),
-	OA_TC6_DESC_AT("recoveries_hdrb", recoveries_cause[OA_TC6_CAUSE_HDRB]),
+	OA_TC6_DESC_AT("recoveries_nofooter", recoveries_cause[OA_TC6_CAUSE_NOFOOTER]),
 	OA_TC6_DESC_AT("recoveries_sync", recoveries_cause[OA_TC6_CAUSE_SYNC]),
 	OA_TC6_DESC_AT("recoveries_resetc", recoveries_cause[OA_TC6_CAUSE_RESETC]),
 	OA_TC6_DESC_AT("recoveries_status1", recoveries_cause[OA_TC6_CAUSE_STATUS1]),
 	OA_TC6_DESC_AT("recoveries_ctrl", recoveries_cause[OA_TC6_CAUSE_CTRL]),
 	OA_TC6_DESC_AT("recoveries_bus", recoveries_cause[OA_TC6_CAUSE_BUS]),
 	OA_TC6_DESC_AT("recoveries_config", recoveries_cause[OA_TC6_CAUSE_CONFIG]),
+	OA_TC6_DESC_AT("recoveries_rxstall", recoveries_cause[OA_TC6_CAUSE_RXSTALL]),
 	OA_TC6_DESC_AT("recoveries_user", recoveries_cause[OA_TC6_CAUSE_USER]),
 	OA_TC6_DESC(recovery_failures),
 	OA_TC6_DESC(recovery_ns),
@@ -166,7 +167,7 @@ int oa_tc6_apply_imask(struct oa_tc6 *tc6, uint32_t mask)
 }
 
 /* "0"/"1" (also "off"/"on") to a bool. */
-static int oa_tc6_parse_bool(const char *value, bool *out)
+int oa_tc6_parse_bool(const char *value, bool *out)
 {
 	if (!strcmp(value, "1") || !strcmp(value, "on"))
 		*out = true;
@@ -204,12 +205,53 @@ static int oa_tc6_set_irq_one(struct oa_tc6 *tc6, const char *name, const char *
 	return oa_tc6_apply_imask(tc6, mask);
 }
 
+/* The CONFIG0 bit a knob sets (docs/tc6.md §2.4, §5.4.1), or 0. */
+static uint32_t oa_tc6_config0_knob(const char *key)
+{
+	if (!strcmp(key, "rx_zero_align"))
+		return OA_TC6_CONFIG0_ZARFE;
+	if (!strcmp(key, "rx_cut_through"))
+		return OA_TC6_CONFIG0_RXCTE;
+	if (!strcmp(key, "tx_cut_through"))
+		return OA_TC6_CONFIG0_TXCTE;
+	return 0;
+}
+
+/*
+ * Set or clear a CONFIG0 knob bit. The device takes CONFIG0 before SYNC
+ * (docs/tc6.md §4.1), so a change while it runs goes through a
+ * re-initialisation. Cut-through needs STDCAP.CTC.
+ */
+static int oa_tc6_set_config0_knob(struct oa_tc6 *tc6, uint32_t bit, const char *value)
+{
+	uint32_t old, want;
+	bool on;
+
+	if (oa_tc6_parse_bool(value, &on))
+		return -EINVAL;
+	if (on && bit != OA_TC6_CONFIG0_ZARFE && !(tc6->id.stdcap & OA_TC6_STDCAP_CTC))
+		return -EOPNOTSUPP;
+	oa_tc6_mutex_lock(&tc6->bus_lock);
+	old = __atomic_load_n(&tc6->config0_knobs, __ATOMIC_RELAXED);
+	want = on ? old | bit : old & ~bit;
+	__atomic_store_n(&tc6->config0_knobs, want, __ATOMIC_RELAXED);
+	if (want != old && tc6->synced)
+		oa_tc6_schedule_recovery(tc6, OA_TC6_CAUSE_USER);
+	oa_tc6_mutex_unlock(&tc6->bus_lock);
+	return 0;
+}
+
 int oa_tc6_set_param(struct oa_tc6 *tc6, const char *key, const char *value)
 {
+	uint32_t bit = oa_tc6_config0_knob(key);
+
 	uint32_t mask;
 	unsigned u;
 	bool b;
+	int ret;
 
+	if (bit)
+		return oa_tc6_set_config0_knob(tc6, bit, value);
 	if (!strcmp(key, "irq_mask"))
 		return oa_tc6_parse_mask(value, &mask) ?: oa_tc6_apply_imask(tc6, mask);
 	if (!strncmp(key, "irq.", 4))
@@ -239,7 +281,8 @@ int oa_tc6_set_param(struct oa_tc6 *tc6, const char *key, const char *value)
 		tc6->next_check_ns = 0; /* the new period starts at the next tick */
 		return 0;
 	}
-	return oa_tc6_hooks_set_param(tc6, key, value);
+	ret = oa_tc6_mdio_set_param(tc6, key, value);
+	return ret == -ENOENT ? oa_tc6_hooks_set_param(tc6, key, value) : ret;
 }
 
 /* A string knob value into @buf; -ENOSPC on truncation. */
@@ -281,9 +324,16 @@ static int oa_tc6_format_mask(uint32_t mask, char *buf, size_t size)
 int oa_tc6_get_param(struct oa_tc6 *tc6, const char *key, char *buf, size_t size)
 {
 	uint32_t mask = __atomic_load_n(&tc6->imask0, __ATOMIC_RELAXED);
+	uint32_t bit = oa_tc6_config0_knob(key);
+	int ret;
 
 	if (!size)
 		return -ENOSPC;
+	if (bit)
+		return oa_tc6_put_str(buf, size,
+				      __atomic_load_n(&tc6->config0_knobs, __ATOMIC_RELAXED) & bit ?
+					      "on" :
+					      "off");
 	if (!strcmp(key, "irq_mask"))
 		return oa_tc6_format_mask(mask, buf, size);
 	if (!strncmp(key, "irq.", 4)) {
@@ -299,5 +349,6 @@ int oa_tc6_get_param(struct oa_tc6 *tc6, const char *key, char *buf, size_t size
 		return oa_tc6_put_uint(buf, size, tc6->xfer_cap);
 	if (!strcmp(key, "config_check_ms"))
 		return oa_tc6_put_uint(buf, size, tc6->config_check_ms);
-	return oa_tc6_hooks_get_param(tc6, key, buf, size);
+	ret = oa_tc6_mdio_get_param(tc6, key, buf, size);
+	return ret == -ENOENT ? oa_tc6_hooks_get_param(tc6, key, buf, size) : ret;
 }

@@ -46,6 +46,12 @@
  * (tx_aborted_started).
  */
 #define OA_TC6_PKT_F_TX_STARTED ETHDRV_PKT_F_DRIVER_PRIVATE
+/*
+ * A TX frame's packet flag: the device refused one of the chunks sent while
+ * the frame was open (footer HDRB), so it dropped the frame
+ * (docs/tc6.md §2.4.1): abort it instead of completing it.
+ */
+#define OA_TC6_PKT_F_TX_REFUSED (ETHDRV_PKT_F_DRIVER_PRIVATE << 1)
 
 /* The four error sources Linux unmasks (docs/tc6.md §3.4, docs/napi.md §8). */
 #define OA_TC6_IRQ_LINUX \
@@ -84,6 +90,7 @@ struct oa_tc6_stats {
 	ethdrv_counter_t rx_drop_crc; /* reassembled frames with a bad FCS */
 	ethdrv_counter_t rx_drop_nobuf; /* good frames lost to an empty packet pool */
 	ethdrv_counter_t tx_aborted_started; /* aborted frames whose SV chunk the device took */
+	ethdrv_counter_t tx_refused; /* frames a refused chunk (HDRB) cost: aborted, no reset */
 	ethdrv_counter_t tx_credit_stalls; /* polls that ended with frames but no credits */
 	ethdrv_counter_t tx_busy; /* start_xmit refused: txq_max reached */
 	ethdrv_counter_t watchdog_kicks; /* polls scheduled by the watchdog */
@@ -116,6 +123,7 @@ struct oa_tc6 {
 	bool rxboe_log; /* RXBOE logs (atomic) */
 	bool running; /* opened and not stopped (atomic) */
 	unsigned config_check_ms; /* configuration check period, 0 = off (atomic) */
+	uint32_t config0_knobs; /* CONFIG0 ZARFE, RXCTE, TXCTE the knobs ask for (atomic) */
 	uint64_t poll_ns; /* no IRQ line: the watchdog polls this often */
 	/* Set by oa_tc6_probe() before the first open, then fixed. */
 	unsigned tx_fcs_len; /* FCS bytes the host appends: 4 with TXFCSVE, else 0 */
@@ -133,6 +141,7 @@ struct oa_tc6 {
 	bool must_send_chunk;
 	unsigned tx_credits; /* TXC from the last good footer or BUFSTS */
 	unsigned rx_chunks_available; /* RCA from the last good footer or BUFSTS */
+	unsigned rx_stalls; /* transfers in a row that got no RX data RCA promised */
 	struct ethdrv_pkt_queue inflight; /* frames with chunks on the wire, oldest first */
 	unsigned tx_next_chunk; /* index of inflight.tail's next chunk; 0 = it is complete */
 	struct ethdrv_pkt_queue rx_ready; /* good frames to deliver after unlocking */
@@ -142,6 +151,10 @@ struct oa_tc6 {
 	/* The TX frame whose first (SV) chunk is in chunk slot i of the current
 	 * transfer, or NULL. */
 	struct ethdrv_pkt *frame_starting_in_slot[OA_TC6_XFER_CAP_MAX];
+	/* The TX frame open at the device while it takes slot i: the one the
+	 * chunk belongs to, or for an empty chunk the one left unfinished
+	 * before it; NULL for none. A refused chunk costs this frame. */
+	struct ethdrv_pkt *frame_open_in_slot[OA_TC6_XFER_CAP_MAX];
 	int recover_pending; /* 0, or cause + 1 (atomic reads outside the lock) */
 	uint64_t stall_start_ns; /* when traffic stopped for the pending recovery */
 	uint64_t next_try_ns; /* earliest retry after a failed recovery (atomic) */
@@ -157,6 +170,7 @@ struct oa_tc6 {
 	struct ethdrv_pkt_queue txq; /* frames not yet started */
 
 	struct oa_tc6_stats st; /* counters */
+	struct oa_tc6_mdio *mdio; /* the PHY's bus (oa_tc6_mdio.c), atomic pointer */
 	struct ethdrv_hist chunks_per_transfer; /* chunks in each data transfer */
 	struct ethdrv_hist recovery_stall_ns; /* detection to traffic resumed */
 
@@ -212,11 +226,22 @@ int oa_tc6_chip_init(struct oa_tc6 *tc6);
 /* The loop-thread timer: recovery retries, polling without IRQ, lost progress, checks. */
 void oa_tc6_watchdog(struct ethdrv_timer *t);
 
+/* oa_tc6_mdio.c */
+/* STATUS0.PHYINT seen in EXST (poll context): notify the PHY on the loop. */
+void oa_tc6_mdio_phyint(struct oa_tc6 *tc6);
+/* Release the PHY and its bus (destroy). */
+void oa_tc6_mdio_free(struct oa_tc6 *tc6);
+/* The MDIO/PHY knobs; -ENOENT for other keys. */
+int oa_tc6_mdio_set_param(struct oa_tc6 *tc6, const char *key, const char *value);
+int oa_tc6_mdio_get_param(struct oa_tc6 *tc6, const char *key, char *buf, size_t size);
+
 /* oa_tc6_knobs.c */
 /* Register the counters and histograms in the device's stats set. */
 int oa_tc6_register_stats(struct oa_tc6 *tc6);
 /* Store the IMASK0 policy and write it if the device runs. */
 int oa_tc6_apply_imask(struct oa_tc6 *tc6, uint32_t mask);
+/* "0"/"1" (also "off"/"on") to a bool. */
+int oa_tc6_parse_bool(const char *value, bool *out);
 /* Unsigned decimal in [lo, hi]. */
 int oa_tc6_parse_uint(const char *value, unsigned lo, unsigned hi, unsigned *out);
 /* A string knob value into @buf; -ENOSPC on truncation. */

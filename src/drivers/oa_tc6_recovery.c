@@ -17,8 +17,8 @@ ETHDRV_LOG_MODULE(oa_tc6);
 #define OA_TC6_BACKOFF_MAX_NS (3200ull * 1000 * 1000)
 
 static const char *const oa_tc6_cause_names[OA_TC6_CAUSE_NR] = {
-	"txpe",	   "lofe", "hdre", "hdrb",   "sync", "resetc",
-	"status1", "ctrl", "bus",  "config", "user",
+	"txpe", "lofe", "nofooter", "sync",    "resetc", "status1",
+	"ctrl", "bus",	"config",   "rxstall", "user",
 };
 
 /* Request a recovery; the first cause wins until it ran. Bus lock held. */
@@ -109,12 +109,15 @@ void oa_tc6_handle_exst(struct oa_tc6 *tc6)
 	oa_tc6_count_status(tc6, st[0], st[1]);
 	if (st[0] & OA_TC6_STATUS0_RXBOE)
 		oa_tc6_rx_overflow(tc6);
+	if (st[0] & OA_TC6_STATUS0_PHYINT)
+		oa_tc6_mdio_phyint(tc6);
+	/* HDRE is the event an HDRB footer already showed (its frame is dropped
+	 * at completion) or a control header refused (the echo fails and the
+	 * transaction is tried again): counted, no reset (docs/tc6.md §2.4.1). */
 	if (st[0] & OA_TC6_STATUS0_TXPE)
 		oa_tc6_schedule_recovery(tc6, OA_TC6_CAUSE_TXPE);
 	else if (st[0] & OA_TC6_STATUS0_LOFE)
 		oa_tc6_schedule_recovery(tc6, OA_TC6_CAUSE_LOFE);
-	else if (st[0] & OA_TC6_STATUS0_HDRE)
-		oa_tc6_schedule_recovery(tc6, OA_TC6_CAUSE_HDRE);
 	else if (st[1] & OA_TC6_STATUS1_FATAL)
 		oa_tc6_schedule_recovery(tc6, OA_TC6_CAUSE_STATUS1);
 	else if (st[0] & OA_TC6_STATUS0_RESETC)

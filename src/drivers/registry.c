@@ -38,10 +38,11 @@ static int reg_lan865x_info(struct ethdrv_netdev *dev, char *buf, size_t size)
 
 static int reg_fec_create(const struct ethdrv_driver_args *a, struct ethdrv_netdev **out)
 {
+	/* No fixed link: the PHY on the MAC's MDIO bus resolves speed and duplex. */
 	struct fec_config cfg = { .name = a->name,
-				  .speed_mbps = a->speed_mbps,
 				  .rx_ring = a->rx_ring,
-				  .tx_ring = a->tx_ring };
+				  .tx_ring = a->tx_ring,
+				  .phy_irq_fd = a->phy_irq_fd };
 
 	memcpy(cfg.mac, a->mac, sizeof(cfg.mac));
 	return fec_create(&cfg, a->mmio, a->loop, out);

@@ -59,8 +59,9 @@ unsigned enet__gap_bytes(const struct enet_emu *emu)
 uint64_t enet__mac_byte_ns(const struct enet_emu *emu)
 {
 	if (emu->regs[R_ECR / 4] & ECR_SPEED)
-		return 8; /* 1000 Mb/s (§4.1) */
-	return (emu->regs[R_RCR / 4] & RCR_RMII_10T) ? 800 : 80; /* 10 / 100 Mb/s (§4.2) */
+		return 8; /* 1000 Mb/s (docs/enet.md §4.1) */
+	return (emu->regs[R_RCR / 4] & RCR_RMII_10T) ? 800 :
+						       80; /* 10 / 100 Mb/s (docs/enet.md §4.2) */
 }
 
 /* ---- the bus ---- */
@@ -157,23 +158,53 @@ void enet_emu_config_default(struct enet_emu_config *cfg)
 					 .dma_size = 8u << 20,
 					 .mmio_latency_ns = 100,
 					 .clk_ahb_hz = 125000000u,
-					 .tx_fifo_frames = 64 };
+					 .tx_fifo_frames = 64,
+					 .phy_addr = 1 };
+	enet_mdio_config_default(&cfg->mdio);
+	phy_emu_config_default(&cfg->phy);
 }
 
 static int emu_check_config(const struct enet_emu_config *c)
 {
 	if (c->dma_size < DMA_SIZE_MIN || c->dma_size > DMA_SIZE_MAX || c->dma_size % DMA_ALIGN)
 		return -EINVAL;
-	/* Descriptors carry 32-bit bus addresses (§3.2). */
+	/* Descriptors carry 32-bit bus addresses (docs/enet.md §3.2). */
 	if (c->dma_bus % DMA_ALIGN || c->dma_bus + c->dma_size > (1ull << 32))
 		return -EINVAL;
 	if (!c->clk_ahb_hz || !c->tx_fifo_frames || c->tx_fifo_frames > FIFO_MAX)
 		return -EINVAL;
+	if (!c->mdio.ipg_hz || c->phy_addr > ENET_EMU_NO_PHY)
+		return -EINVAL;
 	return 0;
+}
+
+/* The board behind the MDIO block: the bus and its AR8031 on the line's wire. */
+static int emu_board_new(struct enet_emu *emu)
+{
+	int ret = mdio_emu_new(&emu->mdio_bus);
+
+	if (!ret)
+		ret = enet_mdio_init(&emu->mdio, &emu->cfg.mdio, emu->mdio_bus);
+	if (ret || emu->cfg.phy_addr == ENET_EMU_NO_PHY)
+		return ret;
+	ret = phy_emu_new(&emu->cfg.phy, emu->line->wire, enet_line_now(emu->line), &emu->phy);
+	if (!ret)
+		ret = phy_emu_attach(emu->phy, emu->mdio_bus, emu->cfg.phy_addr);
+	return ret;
+}
+
+static void emu_board_free(struct enet_emu *emu)
+{
+	if (emu->phy) {
+		mdio_emu_detach(emu->mdio_bus, emu->cfg.phy_addr);
+		phy_emu_free(emu->phy);
+	}
+	mdio_emu_free(emu->mdio_bus);
 }
 
 static void emu_release(struct enet_emu *emu)
 {
+	emu_board_free(emu);
 	for (unsigned i = 0; i < ENET_EMU_IRQ_LINES; i++)
 		if (emu->irq_fd[i] >= 0)
 			close(emu->irq_fd[i]);
@@ -223,12 +254,17 @@ int enet_emu_new(const struct enet_emu_config *cfg, struct enet_line *line, unsi
 		goto err_release;
 	emu->line = line;
 	emu->port = port;
+	ret = emu_board_new(emu);
+	if (ret)
+		goto err_release;
 	enet__regs_init_map(emu);
 	enet__regs_reset(emu);
 	enet__dma_reset(emu);
 	enet__coal_reset(emu);
 	pthread_mutex_lock(&line->lock);
 	ret = enet__line_attach(line, port, emu);
+	if (!ret && emu->phy)
+		line->phys++;
 	pthread_mutex_unlock(&line->lock);
 	if (ret)
 		goto err_release;
@@ -246,6 +282,8 @@ void enet_emu_free(struct enet_emu *emu)
 		return;
 	pthread_mutex_lock(&emu->line->lock);
 	enet__line_detach(emu->line, emu->port);
+	if (emu->phy)
+		emu->line->phys--;
 	pthread_mutex_unlock(&emu->line->lock);
 	emu_release(emu);
 }
@@ -282,4 +320,31 @@ void enet_emu_get_stats(struct enet_emu *emu, struct enet_emu_stats *st)
 struct enet_line *enet_emu_line(struct enet_emu *emu)
 {
 	return emu->line;
+}
+
+int enet_emu_phy_irq_fd(struct enet_emu *emu)
+{
+	return emu->phy ? phy_emu_irq_fd(emu->phy) : -1;
+}
+
+struct mdio_emu *enet_emu_mdio_bus(struct enet_emu *emu)
+{
+	return emu->mdio_bus;
+}
+
+uint64_t enet_emu_mdio_frame_ns(struct enet_emu *emu)
+{
+	uint64_t ns;
+
+	pthread_mutex_lock(&emu->line->lock);
+	ns = enet_mdio_frame_ns(&emu->mdio);
+	pthread_mutex_unlock(&emu->line->lock);
+	return ns;
+}
+
+void enet_emu_get_mdio_stats(struct enet_emu *emu, struct enet_mdio_stats *st)
+{
+	pthread_mutex_lock(&emu->line->lock);
+	enet_mdio_get_stats(&emu->mdio, st);
+	pthread_mutex_unlock(&emu->line->lock);
 }

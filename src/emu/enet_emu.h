@@ -13,18 +13,18 @@
  * the engine thread), enet_emu_fault.c (fault knobs).
  *
  * What it models:
- * - The single-queue register map of §1.1 with reset values and write
+ * - The single-queue register map of docs/enet.md §1.1 with reset values and write
  *   masks; EIR write-1-to-clear; ECR reset/enable/DBSWP/EN1588/SPEED; RCR
  *   MAX_FL, LOOP, PROM, BC_REJ, CRCFWD, speed bits; TCR GTS with GRA, FDEN;
- *   station address and the individual and group hash filters (§1.1);
- *   RDSR/TDSR/MRBR/FTRL/TIPG/RACC.SHIFT16; RDAR/TDAR (§3.4); RXIC0/TXIC0
- *   coalescing (§6); the MIB block with MIBC (§7).
- * - Descriptors (§3): legacy 8-byte BDs and enhanced 32-byte BDs
+ *   station address and the individual and group hash filters (docs/enet.md §1.1);
+ *   RDSR/TDSR/MRBR/FTRL/TIPG/RACC.SHIFT16; RDAR/TDAR (docs/enet.md §3.4); RXIC0/TXIC0
+ *   coalescing (docs/enet.md §6); the MIB block with MIBC (docs/enet.md §7).
+ * - Descriptors (docs/enet.md §3): legacy 8-byte BDs and enhanced 32-byte BDs
  *   (ECR.EN1588), in the DBSWP=1 little-endian layout and the DBSWP=0
  *   big-endian one; ownership words read with acquire and written with
  *   release ordering; wrap, last, TC/ABC, the RX status bits; enhanced INT
  *   gating and BDU write-back.
- * - Interrupts: EIR & EIMR per line, each line a level eventfd (§8):
+ * - Interrupts: EIR & EIMR per line, each line a level eventfd (docs/enet.md §8):
  *   int0 carries queue 0, MII and every other event; int1 and int2 the ring
  *   1 and 2 bits, which this single-queue model never raises.
  * - Time: frames occupy the line for preamble+SFD (8 bytes), the frame
@@ -35,36 +35,36 @@
  *
  * Assumptions where the facts are unknown or conflict (docs/enet.md §12):
  * - ECR resets to 0x7000_0000 (NuttX's reserved value; QEMU: 0xF000_0000,
- *   §1.1, §11). ECR.RESET completes within the write: ECR always reads it 0.
- *   Both RESET and ECR=0 are accepted (§4.1).
- * - MRBR keeps bits 13:4 (QEMU, §1.1/§11); MRBR below 16 stores nothing:
+ *   docs/enet.md §1.1, docs/enet.md §11). ECR.RESET completes within the write: ECR always reads it 0.
+ *   Both RESET and ECR=0 are accepted (docs/enet.md §4.1).
+ * - MRBR keeps bits 13:4 (QEMU, docs/enet.md §1.1/docs/enet.md §11); MRBR below 16 stores nothing:
  *   such a frame is dropped and counted (IEEE_R_MACERR, rx_bad_bufsize).
  * - TIPG values 8..26 set the gap in bytes; other values mean 12.
  * - FIFO thresholds (RSFL..TAFL), TFWR, OPD, TACC, RCR.FCE/PADEN/NLC and
  *   the 1588 registers are storage without effect. The multi-queue
- *   registers (§1.2) read as zero and ignore writes. Accesses to offsets
+ *   registers (docs/enet.md §1.2) read as zero and ignore writes. Accesses to offsets
  *   outside the table, unaligned or outside the 0x4000 window read 0,
  *   write nothing and are counted (bad_accesses).
  * - TX: the DMA fetches every ready BD when TDAR is written (or when GTS
  *   is cleared, or when a FIFO slot frees while TDAR is active) into a TX
  *   FIFO of cfg.tx_fifo_frames whole frames of up to 2048 bytes
- *   (store-and-forward; §3.4 "faithful model"): TDAR reads 0 once the walk
+ *   (store-and-forward; docs/enet.md §3.4 "faithful model"): TDAR reads 0 once the walk
  *   met a BD with R=0, usually before the last R clears (as U-Boot saw). A
  *   frame whose BDs are not all ready (R=0 before L) waits for the next
  *   TDAR write. R clears, TXB/TXF are raised and MIB counts when the frame's
  *   last bit has left the MAC. Frames shorter than 60 bytes are padded with
  *   zeros when TC=1; TC=0 sends the buffer as is (the last 4 bytes are the
  *   FCS); ABC sends a bad FCS. A frame longer than MAX_FL is sent and raises
- *   BABT (§10.10); one longer than 2048 bytes or of length 0 is not sent:
+ *   BABT (docs/enet.md §10 item 10); one longer than 2048 bytes or of length 0 is not sent:
  *   its BDs complete, UN is raised and IEEE_T_MACERR counts it.
- * - RX: the length in the last BD is the frame's total length (MCUX, §3.5,
- *   §11) including the FCS unless RCR.CRCFWD=1, plus 2 with RACC.SHIFT16;
+ * - RX: the length in the last BD is the frame's total length (MCUX, docs/enet.md §3.5,
+ *   docs/enet.md §11) including the FCS unless RCR.CRCFWD=1, plus 2 with RACC.SHIFT16;
  *   non-last BDs hold MRBR bytes. A frame that finds the current BD not
  *   empty, or RDAR cleared, is dropped: RDAR clears, RMON_R_PACKETS and
- *   IEEE_R_DROP count it (§10.13 gives the candidates, we pick R_DROP). A
+ *   IEEE_R_DROP count it (docs/enet.md §10 item 13 gives the candidates, we pick R_DROP). A
  *   frame that runs out of empty BDs part-way is cut there: its last written
  *   BD gets L and OV, IEEE_R_MACERR counts it, RDAR clears.
- * - RX filter (§1.1, §10.15): PROM accepts everything and sets M on frames
+ * - RX filter (docs/enet.md §1.1, docs/enet.md §10 item 15): PROM accepts everything and sets M on frames
  *   the filter would have refused; broadcast passes unless RCR.BC_REJ;
  *   unicast passes on PALR/PAUR or the individual hash, multicast on the
  *   group hash. Refused frames use no BD and count in rx_dropped_filter.
@@ -73,20 +73,20 @@
  *   include the FCS; counting only while MIBC.MIB_DIS=0; counters are
  *   writable while MIB_DIS=1; MIB_CLEAR zeroes them and reads back 0;
  *   MIB_IDLE always reads 1.
- * - Coalescing (§6): with ICEN the frame event (RXF or TXF) is raised when
+ * - Coalescing (docs/enet.md §6): with ICEN the frame event (RXF or TXF) is raised when
  *   ICFT frames completed or ICTT x 64 clock periods passed since the first
  *   unsignalled one; ICFT=0 or ICTT=0 disables that trigger. ICCS=1 counts
  *   cfg.clk_ahb_hz; ICCS=0 the MII TX clock (125/25/2.5 MHz at
  *   1000/100/10 Mb/s). Clearing ICEN with frames pending raises the event.
  *   TXB/RXB are never coalesced.
- * - Graceful stop (§4.3, §10.7): GTS drops the fetched frames that have not
+ * - Graceful stop (docs/enet.md §4.3, docs/enet.md §10 item 7): GTS drops the fetched frames that have not
  *   started (their BDs stay R=1 and are fetched again after GTS clears) and
  *   raises GRA when the frame on the wire has ended, at once if none, never
  *   without link.
  * - ETHEREN 1->0 (also by EBERR) and 0->1 rewind both rings and clear
- *   RDAR/TDAR (§3.4); a frame on the wire then ends early with a bad FCS
+ *   RDAR/TDAR (docs/enet.md §3.4); a frame on the wire then ends early with a bad FCS
  *   (the peer counts a CRC error), its BDs are not written back.
- * - DMA errors (§10.11): a BD or buffer (address + length) outside the DMA
+ * - DMA errors (docs/enet.md §10 item 11): a BD or buffer (address + length) outside the DMA
  *   region raises EBERR, clears ETHEREN and counts dma_errors; nothing
  *   outside the region is read or written. The RX frame in flight is
  *   dropped; the TX frame is not sent.
@@ -101,10 +101,24 @@
  * - Enhanced BDs: TX write-back sets BDU and clears the ESC error bits;
  *   RX write-back sets BDU, UC for unicast, ME on a frame error; checksum,
  *   VLAN and timestamp fields are written 0. Events of a BD without its INT
- *   bit are not raised (§3.3).
- * - MDIO (§5): MMFR and MSCR are plain registers (reset 0) until the MDIO
- *   block (enet_mdio.c) is wired into enet_emu_mdio_read()/_write() in
- *   enet_emu_regs.c; EIR.MII is raised only through enet_emu_raise_mii().
+ *   bit are not raised (docs/enet.md §3.3).
+ * - MDIO (docs/enet.md §5, docs/mdio.md §3, docs/enet.md §11): MMFR and MSCR are the ENET MDIO block
+ *   (enet_mdio.h) embedded in each model, timed on the line's clock: the
+ *   engine wakes exactly at the end of a frame (not batched), completes it
+ *   and raises EIR.MII (write-1-to-clear, acknowledged in the block too);
+ *   ECR.RESET resets the block (MSCR 0, MMFR kept). EIR.MII is set whatever
+ *   ETHEREN says (a polled driver sees it) but drives int0 only while
+ *   ECR.ETHEREN=1: Linux keeps ETHEREN set in fec_stop "to have MII
+ *   interrupt stay working" on ENET-MAC parts (docs/mdio.md §3.3).
+ * - The board (docs/mdio.md §8, docs/enet.md §11): each model has an MDIO bus model with
+ *   an AR8031 model at cfg.phy_addr (default 1, as on the i.MX6 SABRE-SD;
+ *   ENET_EMU_NO_PHY for a board whose MAC has no PHY, a fixed link); the
+ *   PHYs of the two models share the line's real-time wire (phy_emu_wire),
+ *   so each is the other's link partner. With PHYs the line carries frames
+ *   only while the wire's link is up (phy_emu_wire_link_up()); the cable
+ *   carries at most the line's speed, so the PHYs resolve no faster mode
+ *   (assumption: a downshift at once where an AR8031 retries first).
+ *   enet_line_set_cable() unplugs and plugs the cable.
  * - Register accesses cost cfg.mmio_latency_ns of busy waiting in real-time
  *   mode (interconnect latency), nothing on the virtual clock.
  * - Real time (docs/host.md §4): events are applied at or after their
@@ -120,12 +134,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "enet_mdio.h"
 #include "ethdrv/mmio.h"
 #include "ethdrv/stats.h"
+#include "phy_emu.h"
 
-#define ENET_EMU_WINDOW 0x4000u /* register window (§1.1) */
-#define ENET_EMU_IRQ_LINES 3 /* int0, int1, int2 (§8) */
+#define ENET_EMU_WINDOW 0x4000u /* register window (docs/enet.md §1.1) */
+#define ENET_EMU_IRQ_LINES 3 /* int0, int1, int2 (docs/enet.md §8) */
 #define ENET_EMU_FRAME_MAX 2048u /* largest TX frame the FIFO holds (assumption) */
+#define ENET_EMU_NO_PHY 32u /* enet_emu_config.phy_addr: the board has no PHY */
 
 struct emu_pcap;
 struct enet_line;
@@ -147,6 +164,9 @@ struct enet_emu_config {
 	uint32_t clk_ahb_hz; /* ENET system clock for ICCS=1; default 125000000 */
 	unsigned tx_fifo_frames; /* TX FIFO depth in frames; default 64, 1..4096 */
 	uint8_t node_id; /* for log messages */
+	struct enet_mdio_config mdio; /* the MDIO block: module clock, MSCR-write frame */
+	unsigned phy_addr; /* the AR8031's MDIO address; default 1; ENET_EMU_NO_PHY: none */
+	struct phy_emu_config phy; /* the AR8031 (reset, autoneg times); defaults */
 };
 
 /* Faults (enet_emu_inject()); each is counted when it takes effect. */
@@ -288,6 +308,15 @@ int enet_line_set_ber(struct enet_line *line, unsigned port, double ber);
 /** enet_line_link_up() - true while frames can reach the peer */
 bool enet_line_link_up(struct enet_line *line);
 
+/**
+ * enet_line_set_cable() - unplug (false) or plug (true) the cable between
+ * the two PHYs: both links go down at once and train again once plugged
+ * (phy_emu_wire_set_cable(), docs/mdio.md §8.3); the link-down injection
+ * @line: the line
+ * @connected: the new state
+ */
+void enet_line_set_cable(struct enet_line *line, bool connected);
+
 /** enet_line_get_stats() - copy the line counters */
 void enet_line_get_stats(struct enet_line *line, struct enet_line_stats *st);
 
@@ -384,5 +413,25 @@ void enet_emu_get_stats(struct enet_emu *emu, struct enet_emu_stats *st);
 
 /** enet_emu_line() - the line the model is on */
 struct enet_line *enet_emu_line(struct enet_emu *emu);
+
+/**
+ * enet_emu_phy_irq_fd() - the AR8031's INT line (a level eventfd), the
+ * board's PHY interrupt; -1 without a PHY
+ * @emu: the model
+ */
+int enet_emu_phy_irq_fd(struct enet_emu *emu);
+
+/**
+ * enet_emu_mdio_bus() - the model's MDIO bus, to attach more devices
+ * (switch models) at setup
+ * @emu: the model
+ */
+struct mdio_emu *enet_emu_mdio_bus(struct enet_emu *emu);
+
+/** enet_emu_mdio_frame_ns() - one MDIO frame at the MSCR in effect (0: MDC off) */
+uint64_t enet_emu_mdio_frame_ns(struct enet_emu *emu);
+
+/** enet_emu_get_mdio_stats() - copy the MDIO block's counters */
+void enet_emu_get_mdio_stats(struct enet_emu *emu, struct enet_mdio_stats *st);
 
 #endif /* ETHDRV_EMU_ENET_EMU_H */

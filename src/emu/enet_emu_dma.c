@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * ENET model: the DMA engine's descriptor work (§3). TX: walking ready BDs
+ * ENET model: the DMA engine's descriptor work (docs/enet.md §3). TX: walking ready BDs
  * into the TX FIFO when TDAR is written, and writing them back when the
  * frame has left the MAC. RX: the address filter, filling empty BDs with a
  * frame from the line, its status bits and MIB counts. Every BD and buffer
@@ -21,7 +21,7 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
 #define FCS_LEN 4u
 #define ETH_MIN_FRAME 64u /* with FCS */
 
-/* ---- descriptor access (§3.1-§3.3) ---- */
+/* ---- descriptor access (docs/enet.md §3.1-docs/enet.md §3.3) ---- */
 
 static uint32_t bd_size(const struct enet_emu *emu)
 {
@@ -42,7 +42,7 @@ static uint8_t *bd_at(struct enet_emu *emu, uint32_t start_reg, uint32_t off)
 }
 
 /* DBSWP=1: LE16 length at +0, LE16 status at +2; DBSWP=0: BE16 status at
- * +0, BE16 length at +2; the address is the word at +4 either way (§3.1). */
+ * +0, BE16 length at +2; the address is the word at +4 either way (docs/enet.md §3.1). */
 static uint16_t bd_status(const struct enet_emu *emu, const uint8_t *bd)
 {
 	if (bd_big_endian(emu))
@@ -101,7 +101,7 @@ static uint32_t bd_next(const struct enet_emu *emu, uint32_t off, uint16_t statu
 	return (status & RXBD_W) ? 0 : off + bd_size(emu); /* W is bit 13 in both rings */
 }
 
-/* ---- DMA errors and resets (§3.4, §10.5, §10.11) ---- */
+/* ---- DMA errors and resets (docs/enet.md §3.4, docs/enet.md §10 item 5, docs/enet.md §10 item 11) ---- */
 
 void enet__dma_reset(struct enet_emu *emu)
 {
@@ -116,13 +116,13 @@ void enet__dma_error(struct enet_emu *emu, uint64_t now)
 {
 	ethdrv_counter_inc(&emu->st.dma_errors);
 	enet__event(emu, EV_EBERR);
-	/* EBERR clears ETHEREN, with everything that implies (§10.11). */
+	/* EBERR clears ETHEREN, with everything that implies (docs/enet.md §10 item 11). */
 	emu->regs[R_ECR / 4] &= ~ECR_ETHEREN;
 	enet__tx_stop(emu, now, true);
 	enet__dma_reset(emu);
 }
 
-/* ---- TX (§3.4) ---- */
+/* ---- TX (docs/enet.md §3.4) ---- */
 
 static struct enet_txf *fifo_at(struct enet_emu *emu, unsigned i)
 {
@@ -178,7 +178,7 @@ err:
 	return SCAN_ERROR;
 }
 
-/* Write back one TX BD: R cleared (§10.3); enhanced: BDU set, no errors. */
+/* Write back one TX BD: R cleared (docs/enet.md §10 item 3); enhanced: BDU set, no errors. */
 static void tx_bd_done(struct enet_emu *emu, uint32_t off, bool irq)
 {
 	uint8_t *p = bd_at(emu, R_TDSR, off);
@@ -266,7 +266,8 @@ void enet__tx_fetch(struct enet_emu *emu, uint64_t now)
 		}
 		switch (tx_scan(emu, &s, now)) {
 		case SCAN_NOT_READY:
-			emu->regs[R_TDAR / 4] = 0; /* stopped at a BD it does not own (§10.2) */
+			emu->regs[R_TDAR / 4] =
+				0; /* stopped at a BD it does not own (docs/enet.md §10 item 2) */
 			return;
 		case SCAN_LAPPED: /* TDAR stays active: the next frame end walks on */
 		case SCAN_ERROR:
@@ -317,7 +318,7 @@ void enet__graceful_stop(struct enet_emu *emu, uint64_t now)
 	/* Frames put back keep the DMA active: clearing GTS sends them. */
 	if (ethdrv_counter_get(&emu->st.tx_unstarted_dropped) != dropped)
 		emu->regs[R_TDAR / 4] = DAR_ACTIVE;
-	/* GRA once the frame on the wire has ended; never without link (§10.7). */
+	/* GRA once the frame on the wire has ended; never without link (docs/enet.md §10 item 7). */
 	if (emu->fifo_count)
 		emu->gra_pending = true;
 	else if (enet__link_ok(emu->line))
@@ -336,7 +337,7 @@ static bool is_broadcast(const uint8_t *da)
 	return !memcmp(da, bc, ETH_ALEN);
 }
 
-/* TX MIB counts of a frame of @wire bytes incl. FCS (§7). */
+/* TX MIB counts of a frame of @wire bytes incl. FCS (docs/enet.md §7). */
 static void tx_mib(struct enet_emu *emu, const struct enet_txf *f, uint32_t wire)
 {
 	enet__mib_inc(emu, MIB_T_PACKETS, 1);
@@ -366,7 +367,7 @@ void enet__tx_frame_end(struct enet_emu *emu, uint64_t t)
 		ethdrv_counter_inc(&emu->st.tx_frames);
 		ethdrv_counter_add(&emu->st.tx_bytes, wire);
 		if (wire > ETHDRV_FIELD_GET(RCR_MAX_FL, emu->regs[R_RCR / 4]))
-			enet__event(emu, EV_BABT); /* sent anyway (§10.10) */
+			enet__event(emu, EV_BABT); /* sent anyway (docs/enet.md §10 item 10) */
 		if (f->irq)
 			enet__coal_frame(emu, COAL_TX, t);
 	}
@@ -379,9 +380,9 @@ void enet__tx_frame_end(struct enet_emu *emu, uint64_t t)
 		enet__tx_fetch(emu, t);
 }
 
-/* ---- RX (§3.2, §3.5) ---- */
+/* ---- RX (docs/enet.md §3.2, docs/enet.md §3.5) ---- */
 
-/* The individual or group hash (§1.1): top 6 bits of the CRC register. */
+/* The individual or group hash (docs/enet.md §1.1): top 6 bits of the CRC register. */
 static bool hash_hit(const struct enet_emu *emu, const uint8_t *da, uint32_t upper, uint32_t lower)
 {
 	uint32_t idx = (~emu_crc32(da, ETH_ALEN)) >> 26;
@@ -400,7 +401,7 @@ static bool is_station(const struct enet_emu *emu, const uint8_t *da)
 	       da[4] == (uint8_t)(hi >> 24) && da[5] == (uint8_t)(hi >> 16);
 }
 
-/* Address filter (§1.1, §10.15); *@miss: accepted only through PROM. */
+/* Address filter (docs/enet.md §1.1, docs/enet.md §10 item 15); *@miss: accepted only through PROM. */
 static bool rx_filter(const struct enet_emu *emu, const uint8_t *da, bool *miss)
 {
 	uint32_t rcr = emu->regs[R_RCR / 4];
@@ -468,7 +469,7 @@ static void rx_stream_copy(const struct rx_stream *s, uint32_t pos, uint8_t *dst
 	}
 }
 
-/* Status bits of the L BD (§3.2) and whether the frame is good. */
+/* Status bits of the L BD (docs/enet.md §3.2) and whether the frame is good. */
 static uint16_t rx_status(struct enet_emu *emu, const uint8_t *da, uint32_t flen, bool good,
 			  bool miss)
 {
@@ -490,7 +491,7 @@ static uint16_t rx_status(struct enet_emu *emu, const uint8_t *da, uint32_t flen
 	return st;
 }
 
-/* Hand one filled BD back: status, length; enhanced write-back (§3.3). */
+/* Hand one filled BD back: status, length; enhanced write-back (docs/enet.md §3.3). */
 static void rx_bd_done(struct enet_emu *emu, uint8_t *bd, uint16_t old, uint16_t st, uint16_t len,
 		       bool unicast)
 {
@@ -513,7 +514,7 @@ static bool rx_bd_irq(const struct enet_emu *emu, const uint8_t *bd)
 	return !bd_enhanced(emu) || (bdx_load(emu, bd, BDX_ESC) & RXESC_INT);
 }
 
-/* No empty BD for a new frame: drop it and stop the RX DMA (§3.4, §10.13). */
+/* No empty BD for a new frame: drop it and stop the RX DMA (docs/enet.md §3.4, docs/enet.md §10 item 13). */
 static void rx_no_bd(struct enet_emu *emu)
 {
 	emu->regs[R_RDAR / 4] = 0;
@@ -521,7 +522,7 @@ static void rx_no_bd(struct enet_emu *emu)
 	enet__mib_inc(emu, MIB_R_DROP, 1);
 }
 
-/* Write the stream into empty BDs from rx_off (§3.5); false if none was free. */
+/* Write the stream into empty BDs from rx_off (docs/enet.md §3.5); false if none was free. */
 static bool rx_fill(struct enet_emu *emu, const struct rx_stream *s, uint16_t last_st, bool unicast,
 		    uint64_t t)
 {
@@ -645,7 +646,7 @@ void enet__rx_frame(struct enet_emu *emu, uint8_t *data, uint32_t len, enum enet
 		else
 			rx_fcs_bytes(&s, good);
 	}
-	/* A frame longer than FTRL is truncated there (§3.5). */
+	/* A frame longer than FTRL is truncated there (docs/enet.md §3.5). */
 	s.total = s.pad + ETHDRV_MIN(s.data_len + s.fcs_len, ftrl);
 	st = rx_status(emu, data, flen, good, miss);
 	if (!rx_fill(emu, &s, st, !is_multicast(data), t))

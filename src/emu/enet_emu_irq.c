@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
  * ENET model: events and interrupts. EIR bits are raised here, the
- * interrupt lines follow EIR & EIMR as level eventfds (§2, §8), and the
+ * interrupt lines follow EIR & EIMR as level eventfds (docs/enet.md §2, docs/enet.md §8), and the
  * frame events RXF/TXF pass through the RXIC0/TXIC0 coalescing engines
- * (§6), whose timers are deadlines on the line's clock. Section numbers
+ * (docs/enet.md §6), whose timers are deadlines on the line's clock. Section numbers
  * are docs/enet.md.
  */
 #include <unistd.h>
 
 #include "enet_emu_priv.h"
 
-/* Events each interrupt line carries (i.MX8M wiring, §8). */
+/* Events each interrupt line carries (i.MX8M wiring, docs/enet.md §8). */
 static const uint32_t enet_line_events[ENET_EMU_IRQ_LINES] = { EV_LINE0, EV_LINE1, EV_LINE2 };
 
 static void irq_set(struct enet_emu *emu, unsigned n, bool level)
@@ -30,10 +30,15 @@ static void irq_set(struct enet_emu *emu, unsigned n, bool level)
 	emu->irq_level[n] = level;
 }
 
-/* Each line is asserted while EIR & EIMR has one of its events (§10.1). */
+/* Each line is asserted while EIR & EIMR has one of its events (docs/enet.md
+ * docs/enet.md §10, item 1); MII only while ETHEREN is set (assumption in enet_emu.h,
+ * docs/mdio.md §3.3). */
 void enet__irq_update(struct enet_emu *emu)
 {
 	uint32_t active = emu->regs[R_EIR / 4] & emu->regs[R_EIMR / 4];
+
+	if (!enet__enabled(emu))
+		active &= ~EV_MII;
 
 	for (unsigned n = 0; n < ENET_EMU_IRQ_LINES; n++)
 		irq_set(emu, n, (active & enet_line_events[n]) != 0);
@@ -43,7 +48,7 @@ void enet__event(struct enet_emu *emu, uint32_t bits)
 {
 	uint32_t *eir = &emu->regs[R_EIR / 4];
 
-	/* Masking never stops EIR bits from setting (§10.1); only a change
+	/* Masking never stops EIR bits from setting (docs/enet.md §10 item 1); only a change
 	 * of EIR & EIMR touches the lines. */
 	if ((*eir | bits) == *eir)
 		return;
@@ -52,7 +57,7 @@ void enet__event(struct enet_emu *emu, uint32_t bits)
 		enet__irq_update(emu);
 }
 
-/* ---- coalescing (§6) ---- */
+/* ---- coalescing (docs/enet.md §6) ---- */
 
 static uint32_t coal_reg(const struct enet_emu *emu, unsigned dir)
 {

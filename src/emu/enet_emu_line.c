@@ -15,6 +15,16 @@
  * accesses apply every event already due before they look at the state, so
  * nothing is seen late by the driver and nothing ever early. With a virtual
  * line there is no thread: enet_line_run_until() moves the clock.
+ *
+ * MDIO (docs/mdio.md §11): the end of an MDIO frame whose completion can
+ * raise an interrupt (EIMR.MII and ETHEREN set) is an event like the
+ * others, but the engine never batches it: it sleeps until min(its batched
+ * deadline, the frame's end), so an interrupt-driven MDIO read waits one
+ * wakeup, not a batch. A frame nobody waits for on the line (polled MDIO)
+ * costs the engine nothing: each run completes such frames due by its
+ * time (every register access runs first), so EIR.MII still reads as the
+ * block says. The carrier of the line follows the PHYs' wire, advanced to
+ * each event's time before the event applies.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -43,7 +53,7 @@ uint64_t enet__now(struct enet_line *line)
 
 /* ---- events ---- */
 
-enum line_ev_kind { LEV_NONE, LEV_FRAME_END, LEV_COAL, LEV_LINK_UP };
+enum line_ev_kind { LEV_NONE, LEV_FRAME_END, LEV_COAL, LEV_LINK_UP, LEV_MDIO };
 
 struct line_ev {
 	uint64_t t; /* when */
@@ -51,6 +61,12 @@ struct line_ev {
 	unsigned port; /* whose (frame, coalescing) */
 	unsigned dir; /* COAL_RX or COAL_TX */
 };
+
+/* The MII event can reach int0 (enet_emu_irq.c): an engine event, not a catch-up. */
+static bool mdio_irq_armed(const struct enet_emu *emu)
+{
+	return (emu->regs[R_EIMR / 4] & EV_MII) && enet__enabled(emu);
+}
 
 static void ev_consider(struct line_ev *ev, uint64_t t, enum line_ev_kind kind, unsigned port,
 			unsigned dir)
@@ -75,8 +91,29 @@ static struct line_ev line_earliest(const struct enet_line *line)
 			ev_consider(&ev, emu->fifo[emu->fifo_head].end, LEV_FRAME_END, p, 0);
 		for (unsigned d = 0; d < 2; d++)
 			ev_consider(&ev, emu->coal[d].deadline, LEV_COAL, p, d);
+		if (mdio_irq_armed(emu))
+			ev_consider(&ev, enet_mdio_deadline_ns(&emu->mdio), LEV_MDIO, p, 0);
 	}
 	return ev;
+}
+
+/* The earliest end of an MDIO frame that can interrupt; never batched. */
+static uint64_t line_mdio_deadline(const struct enet_line *line)
+{
+	uint64_t t = UINT64_MAX;
+
+	for (unsigned p = 0; p < 2; p++)
+		if (line->port[p] && mdio_irq_armed(line->port[p]))
+			t = ETHDRV_MIN(t, enet_mdio_deadline_ns(&line->port[p]->mdio));
+	return t;
+}
+
+/* Complete the frames nobody waits for on the line, due by @t. */
+static void line_mdio_catch_up(struct enet_line *line, uint64_t t)
+{
+	for (unsigned p = 0; p < 2; p++)
+		if (line->port[p] && enet_mdio_advance(&line->port[p]->mdio, t))
+			enet_emu_raise_mii(line->port[p]);
 }
 
 static void line_apply(struct enet_line *line, const struct line_ev *ev)
@@ -93,6 +130,11 @@ static void line_apply(struct enet_line *line, const struct line_ev *ev)
 	case LEV_LINK_UP:
 		line->up_at = 0;
 		break;
+	case LEV_MDIO:
+		/* docs/mdio.md §3.1: the frame ends, MMFR holds the data, MII is set. */
+		if (enet_mdio_advance(&emu->mdio, ev->t))
+			enet_emu_raise_mii(emu);
+		break;
 	default:
 		break;
 	}
@@ -103,8 +145,13 @@ void enet__line_run(struct enet_line *line, uint64_t t, bool catchup)
 	for (;;) {
 		struct line_ev ev = line_earliest(line);
 
-		if (ev.t > t)
+		/* The PHYs' link (the carrier) as it is when the event applies. */
+		if (line->phys)
+			phy_emu_wire_advance(line->wire, ETHDRV_MIN(ev.t, t));
+		if (ev.t > t) {
+			line_mdio_catch_up(line, t);
 			return;
+		}
 		if (line->cfg.realtime)
 			ethdrv_hist_record(&line->lateness, t - ev.t);
 		line_apply(line, &ev);
@@ -124,16 +171,22 @@ void enet__line_kick(struct enet_line *line)
 	next = line_earliest(line).t;
 	if (next == UINT64_MAX)
 		return;
-	/* Waking costs more than being up to one batch late (docs/host.md §5). */
-	if (line->sleep_until == UINT64_MAX || next + line->cfg.batch_ns < line->sleep_until) {
+	/* Waking costs more than being up to one batch late (docs/host.md §5);
+	 * the end of an MDIO frame is never batched. */
+	if (line->sleep_until == UINT64_MAX || next + line->cfg.batch_ns < line->sleep_until ||
+	    line_mdio_deadline(line) < line->sleep_until) {
 		line->sleep_until = next;
 		pthread_cond_signal(&line->cond);
 	}
 }
 
+/* Both ends attached, no injected link fault, and the PHYs' link up (if any). */
 bool enet__link_ok(struct enet_line *line)
 {
-	return line->port[0] && line->port[1] && !line->forced_down && !line->up_at;
+	if (!line->port[0] || !line->port[1] || line->forced_down || line->up_at)
+		return false;
+	/* As of the wire's latest time: enet__line_run() advanced it. */
+	return !line->phys || phy_emu_wire_link_up(line->wire, 0);
 }
 
 void enet__line_deliver(struct enet_line *line, struct enet_emu *from, struct enet_txf *f,
@@ -206,8 +259,10 @@ static void *line_thread(void *arg)
 		} else {
 			struct timespec ts;
 
-			/* At most one wakeup per batch (accounting in batches). */
-			line->sleep_until = ETHDRV_MAX(next, now + line->cfg.batch_ns);
+			/* At most one wakeup per batch (accounting in batches), but
+			 * at the end of an MDIO frame exactly. */
+			line->sleep_until = ETHDRV_MIN(ETHDRV_MAX(next, now + line->cfg.batch_ns),
+						       line_mdio_deadline(line));
 			ts = ns_to_ts(line->sleep_until);
 			pthread_cond_timedwait(&line->cond, &line->lock, &ts);
 		}
@@ -268,16 +323,22 @@ int enet_line_new(const struct enet_line_config *cfg, struct enet_line **out)
 	ret = line_cond_init(&line->cond);
 	if (ret)
 		goto err_mutex;
+	ret = phy_emu_wire_new(c.realtime, &line->wire);
+	if (!ret)
+		ret = phy_emu_wire_set_max_speed(line->wire, c.speed_mbps);
+	if (ret)
+		goto err_wire;
 	if (c.realtime) {
 		ret = -pthread_create(&line->thread, NULL, line_thread, line);
 		if (ret)
-			goto err_cond;
+			goto err_wire;
 		line->thread_on = true;
 	}
 	*out = line;
 	return 0;
 
-err_cond:
+err_wire:
+	phy_emu_wire_free(line->wire); /* NULL-safe */
 	pthread_cond_destroy(&line->cond);
 err_mutex:
 	pthread_mutex_destroy(&line->lock);
@@ -297,6 +358,7 @@ void enet_line_free(struct enet_line *line)
 		pthread_mutex_unlock(&line->lock);
 		pthread_join(line->thread, NULL);
 	}
+	phy_emu_wire_free(line->wire);
 	pthread_cond_destroy(&line->cond);
 	pthread_mutex_destroy(&line->lock);
 	free(line);
@@ -357,6 +419,8 @@ bool enet_line_link_up(struct enet_line *line)
 	bool up;
 
 	pthread_mutex_lock(&line->lock);
+	if (line->phys)
+		phy_emu_wire_advance(line->wire, enet__now(line));
 	up = enet__link_ok(line);
 	pthread_mutex_unlock(&line->lock);
 	return up;
@@ -372,6 +436,14 @@ static uint64_t line_engine_cpu_ns(struct enet_line *line)
 	    clock_gettime(cid, &ts))
 		return 0;
 	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
+void enet_line_set_cable(struct enet_line *line, bool connected)
+{
+	pthread_mutex_lock(&line->lock);
+	enet__line_run(line, enet__now(line), false);
+	phy_emu_wire_set_cable(line->wire, connected, enet__now(line));
+	pthread_mutex_unlock(&line->lock);
 }
 
 void enet_line_get_stats(struct enet_line *line, struct enet_line_stats *st)

@@ -20,7 +20,7 @@
 #include "ethdrv/bits.h"
 #include "pcap.h"
 
-/* ---- registers (§1.1) ---- */
+/* ---- registers (docs/enet.md §1.1) ---- */
 #define R_EIR 0x004
 #define R_EIMR 0x008
 #define R_RDAR 0x010
@@ -50,7 +50,7 @@
 #define R_MIB_FIRST 0x200
 #define R_MIB_LAST 0x2E0
 
-/* EIR/EIMR (§2). */
+/* EIR/EIMR (docs/enet.md §2). */
 #define EV_BABR ETHDRV_BIT(30)
 #define EV_BABT ETHDRV_BIT(29)
 #define EV_GRA ETHDRV_BIT(28)
@@ -62,12 +62,12 @@
 #define EV_EBERR ETHDRV_BIT(22)
 #define EV_UN ETHDRV_BIT(19)
 #define EV_ALL (ETHDRV_GENMASK(31, 15) | ETHDRV_GENMASK(7, 0))
-/* Interrupt lines (§8): int0 queue 0 + everything else, int1/int2 rings 1/2. */
+/* Interrupt lines (docs/enet.md §8): int0 queue 0 + everything else, int1/int2 rings 1/2. */
 #define EV_LINE0 ETHDRV_GENMASK(31, 15)
 #define EV_LINE1 ETHDRV_GENMASK(3, 0)
 #define EV_LINE2 ETHDRV_GENMASK(7, 4)
 
-/* ECR (§4.1). */
+/* ECR (docs/enet.md §4.1). */
 #define ECR_RESET ETHDRV_BIT(0)
 #define ECR_ETHEREN ETHDRV_BIT(1)
 #define ECR_EN1588 ETHDRV_BIT(4)
@@ -76,7 +76,7 @@
 #define ECR_RESET_VAL 0x70000000u /* assumption, enet_emu.h */
 #define ECR_WMASK (ETHDRV_GENMASK(11, 1) | ETHDRV_GENMASK(17, 16))
 
-/* RCR (§4.2). */
+/* RCR (docs/enet.md §4.2). */
 #define RCR_LOOP ETHDRV_BIT(0)
 #define RCR_PROM ETHDRV_BIT(3)
 #define RCR_BC_REJ ETHDRV_BIT(4)
@@ -85,18 +85,18 @@
 #define RCR_MAX_FL ETHDRV_GENMASK(29, 16)
 #define RCR_GRS ETHDRV_BIT(31)
 
-/* TCR (§4.3). */
+/* TCR (docs/enet.md §4.3). */
 #define TCR_GTS ETHDRV_BIT(0)
 
-/* MIBC (§7). */
+/* MIBC (docs/enet.md §7). */
 #define MIBC_DIS ETHDRV_BIT(31)
 #define MIBC_IDLE ETHDRV_BIT(30)
 #define MIBC_CLEAR ETHDRV_BIT(29)
 
-/* RDAR/TDAR (§3.4). */
+/* RDAR/TDAR (docs/enet.md §3.4). */
 #define DAR_ACTIVE ETHDRV_BIT(24)
 
-/* TXIC/RXIC (§6). */
+/* TXIC/RXIC (docs/enet.md §6). */
 #define IC_EN ETHDRV_BIT(31)
 #define IC_CS ETHDRV_BIT(30)
 #define IC_FT ETHDRV_GENMASK(27, 20)
@@ -104,7 +104,7 @@
 
 #define RACC_SHIFT16 ETHDRV_BIT(7)
 
-/* MIB counters (§7), byte offsets. */
+/* MIB counters (docs/enet.md §7), byte offsets. */
 enum enet_mib {
 	MIB_T_PACKETS = 0x204,
 	MIB_T_BC = 0x208,
@@ -131,10 +131,10 @@ enum enet_mib {
 	MIB_R_OCTETS_OK = 0x2E0,
 };
 
-/* ---- buffer descriptors (§3) ---- */
+/* ---- buffer descriptors (docs/enet.md §3) ---- */
 #define BD_LEGACY_SIZE 8u
 #define BD_ENHANCED_SIZE 32u
-/* RX status (§3.2). */
+/* RX status (docs/enet.md §3.2). */
 #define RXBD_E ETHDRV_BIT(15)
 #define RXBD_W ETHDRV_BIT(13)
 #define RXBD_SW (ETHDRV_BIT(14) | ETHDRV_BIT(12)) /* RO1, RO2: software bits kept */
@@ -146,13 +146,13 @@ enum enet_mib {
 #define RXBD_CR ETHDRV_BIT(2)
 #define RXBD_OV ETHDRV_BIT(1)
 #define RXBD_TR ETHDRV_BIT(0)
-/* TX status (§3.2). */
+/* TX status (docs/enet.md §3.2). */
 #define TXBD_R ETHDRV_BIT(15)
 #define TXBD_W ETHDRV_BIT(13)
 #define TXBD_L ETHDRV_BIT(11)
 #define TXBD_TC ETHDRV_BIT(10)
 #define TXBD_ABC ETHDRV_BIT(9)
-/* Enhanced fields (§3.3): ESC word at +8, BDU word at +16. */
+/* Enhanced fields (docs/enet.md §3.3): ESC word at +8, BDU word at +16. */
 #define BDX_ESC 8u
 #define BDX_BDU_WORD 16u
 #define BDX_BDU ETHDRV_BIT(31)
@@ -191,7 +191,7 @@ struct enet_txf {
 	uint8_t data[ENET_EMU_FRAME_MAX]; /* the frame */
 };
 
-/* One coalescing engine (RXIC0 or TXIC0, §6). */
+/* One coalescing engine (RXIC0 or TXIC0, docs/enet.md §6). */
 struct enet_coal {
 	unsigned pending; /* completed frames not yet signalled */
 	uint64_t deadline; /* ICTT expiry, UINT64_MAX = not running */
@@ -228,6 +228,11 @@ struct enet_emu {
 	bool tx_bus_error; /* fail the next TX DMA access */
 
 	struct enet_emu_stats st; /* counters */
+
+	/* The MDIO block and the board behind it (docs/mdio.md §11). */
+	struct enet_mdio mdio; /* MMFR, MSCR, the MII event latch */
+	struct mdio_emu *mdio_bus; /* the board's MDIO bus */
+	struct phy_emu *phy; /* the AR8031 on it, or NULL */
 };
 
 /* ---- the line ---- */
@@ -251,6 +256,8 @@ struct enet_line {
 	struct enet_line_stats st; /* counters */
 	struct ethdrv_hist lateness; /* event application lateness, ns */
 	struct emu_pcap *capture; /* every frame the line carries, or NULL (the caller's) */
+	struct phy_emu_wire *wire; /* the cable between the two PHYs */
+	unsigned phys; /* PHYs plugged into it */
 };
 
 /* ---- cross-file calls (line lock held) ---- */
@@ -268,11 +275,11 @@ void enet__regs_reset(struct enet_emu *emu);
 uint32_t enet__reg_read(struct enet_emu *emu, uint32_t off, uint64_t now);
 void enet__reg_write(struct enet_emu *emu, uint32_t off, uint32_t val, uint64_t now);
 int enet__reg_peek(struct enet_emu *emu, uint32_t off, uint32_t *val);
-/* Count one MIB event if counting is enabled (§7). */
+/* Count one MIB event if counting is enabled (docs/enet.md §7). */
 void enet__mib_inc(struct enet_emu *emu, enum enet_mib reg, uint32_t n);
 /* Count a frame of @len bytes (FCS incl.) in the size buckets from @p64. */
 void enet__mib_bucket(struct enet_emu *emu, uint32_t p64, uint32_t len);
-/* The MDIO block raised its completion event (§5); the one place EIR.MII is set. */
+/* The MDIO block raised its completion event (docs/enet.md §5); the one place EIR.MII is set. */
 void enet_emu_raise_mii(struct enet_emu *emu);
 
 static inline bool enet__enabled(const struct enet_emu *emu)

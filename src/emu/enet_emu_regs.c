@@ -13,9 +13,9 @@
 
 enum reg_kind {
 	REG_RW, /* value & wmask stored */
-	REG_W1C, /* EIR: writing 1 clears (§2) */
+	REG_W1C, /* EIR: writing 1 clears (docs/enet.md §2) */
 	REG_RAZWI, /* reads 0, ignores writes (multi-queue, reserved) */
-	REG_MIB, /* counter: writable only while MIBC.MIB_DIS (§7) */
+	REG_MIB, /* counter: writable only while MIBC.MIB_DIS (docs/enet.md §7) */
 	REG_SPECIAL, /* handled in reg_write_special() */
 };
 
@@ -45,53 +45,53 @@ struct enet_reg {
 	}
 
 static const struct enet_reg enet_regs[] = {
-	/* §1.1, §2: events W1C, mask plain. */
+	/* docs/enet.md §1.1, docs/enet.md §2: events W1C, mask plain. */
 	{ R_EIR, REG_W1C, 0, EV_ALL, "EIR" },
 	RW(R_EIMR, "EIMR", 0, EV_ALL),
-	/* §3.4: any write triggers; bit 24 reads "active". */
+	/* docs/enet.md §3.4: any write triggers; bit 24 reads "active". */
 	SP(R_RDAR, "RDAR", 0, 0),
 	SP(R_TDAR, "TDAR", 0, 0),
-	/* §4.1: reset value per NuttX (assumption); RESET self-clears. */
+	/* docs/enet.md §4.1: reset value per NuttX (assumption); RESET self-clears. */
 	SP(R_ECR, "ECR", ECR_RESET_VAL, ECR_WMASK),
-	/* §5: the MDIO block's registers (hook below). */
+	/* docs/enet.md §5: the MDIO block's registers (hook below). */
 	SP(R_MMFR, "MMFR", 0, ~0u),
 	SP(R_MSCR, "MSCR", 0, ETHDRV_GENMASK(10, 1)),
-	/* §1.1, §7: disabled + idle at reset. */
+	/* docs/enet.md §1.1, docs/enet.md §7: disabled + idle at reset. */
 	SP(R_MIBC, "MIBC", MIBC_DIS | MIBC_IDLE, MIBC_DIS),
-	/* §4.2: MAX_FL 1518, LOOP at reset (QEMU); GRS read-only. */
+	/* docs/enet.md §4.2: MAX_FL 1518, LOOP at reset (QEMU); GRS read-only. */
 	RW(R_RCR, "RCR", 0x05EE0001u, ETHDRV_GENMASK(30, 12) | ETHDRV_GENMASK(9, 0)),
-	/* §4.3: RFC_PAUSE (bit 4) read-only. */
+	/* docs/enet.md §4.3: RFC_PAUSE (bit 4) read-only. */
 	SP(R_TCR, "TCR", 0, ETHDRV_GENMASK(9, 5) | ETHDRV_GENMASK(3, 0)),
-	/* §1.1: station address; PAUR low half is the PAUSE type 0x8808. */
+	/* docs/enet.md §1.1: station address; PAUR low half is the PAUSE type 0x8808. */
 	RW(R_PALR, "PALR", 0, ~0u),
 	RW(R_PAUR, "PAUR", 0x8808u, ETHDRV_GENMASK(31, 16)),
 	RW(R_OPD, "OPD", 0x00010000u, ETHDRV_GENMASK(15, 0)),
-	/* §6: coalescing, ring 0 only (rings 1/2 RAZ/WI, §1.2). */
+	/* docs/enet.md §6: coalescing, ring 0 only (rings 1/2 RAZ/WI, docs/enet.md §1.2). */
 	SP(R_TXIC0, "TXIC0", 0, IC_EN | IC_CS | IC_FT | IC_TT),
 	RZ(0x0F4, "TXIC1"),
 	RZ(0x0F8, "TXIC2"),
 	SP(R_RXIC0, "RXIC0", 0, IC_EN | IC_CS | IC_FT | IC_TT),
 	RZ(0x104, "RXIC1"),
 	RZ(0x108, "RXIC2"),
-	/* §1.1: hash tables. */
+	/* docs/enet.md §1.1: hash tables. */
 	RW(R_IAUR, "IAUR", 0, ~0u),
 	RW(R_IALR, "IALR", 0, ~0u),
 	RW(R_GAUR, "GAUR", 0, ~0u),
 	RW(R_GALR, "GALR", 0, ~0u),
-	/* §1.1: STRFWD and watermark, stored only. */
+	/* docs/enet.md §1.1: STRFWD and watermark, stored only. */
 	RW(R_TFWR, "TFWR", 0, ETHDRV_BIT(8) | ETHDRV_GENMASK(5, 0)),
-	/* §1.2: rings 1 and 2, RAZ/WI in this single-queue model. */
+	/* docs/enet.md §1.2: rings 1 and 2, RAZ/WI in this single-queue model. */
 	RZ(0x160, "RDSR1"),
 	RZ(0x164, "TDSR1"),
 	RZ(0x168, "MRBR1"),
 	RZ(0x16C, "RDSR2"),
 	RZ(0x170, "TDSR2"),
 	RZ(0x174, "MRBR2"),
-	/* §1.1, §3.4: ring starts ignore the low 3 bits; MRBR bits 13:4. */
+	/* docs/enet.md §1.1, docs/enet.md §3.4: ring starts ignore the low 3 bits; MRBR bits 13:4. */
 	SP(R_RDSR, "RDSR", 0, ETHDRV_GENMASK(31, 3)),
 	SP(R_TDSR, "TDSR", 0, ETHDRV_GENMASK(31, 3)),
 	RW(R_MRBR, "MRBR", 0, ETHDRV_GENMASK(13, 4)),
-	/* §1.1: FIFO thresholds, stored only (8-bit fields assumed). */
+	/* docs/enet.md §1.1: FIFO thresholds, stored only (8-bit fields assumed). */
 	RW(0x190, "RSFL", 0, 0xFF),
 	RW(0x194, "RSEM", 0, 0xFF),
 	RW(0x198, "RAEM", 4, 0xFF),
@@ -103,7 +103,7 @@ static const struct enet_reg enet_regs[] = {
 	RW(R_FTRL, "FTRL", 0x7FF, ETHDRV_GENMASK(13, 0)),
 	RW(0x1C0, "TACC", 0, 0x19),
 	RW(R_RACC, "RACC", 0, 0xC7),
-	/* §1.2: AVB registers, RAZ/WI. */
+	/* docs/enet.md §1.2: AVB registers, RAZ/WI. */
 	RZ(0x1C8, "RCMR1"),
 	RZ(0x1CC, "RCMR2"),
 	RZ(0x1D8, "DMACFG1"),
@@ -115,7 +115,7 @@ static const struct enet_reg enet_regs[] = {
 	RZ(0x1F0, "QOS"),
 	RZ(0x1F4, "LPI_SLEEP"),
 	RZ(0x1F8, "LPI_WAKE"),
-	/* §7: TX RMON and IEEE counters. */
+	/* docs/enet.md §7: TX RMON and IEEE counters. */
 	MIB(0x200, "RMON_T_DROP"),
 	MIB(0x204, "RMON_T_PACKETS"),
 	MIB(0x208, "RMON_T_BC_PKT"),
@@ -146,7 +146,7 @@ static const struct enet_reg enet_regs[] = {
 	MIB(0x26C, "IEEE_T_SQE"),
 	MIB(0x270, "IEEE_T_FDXFC"),
 	MIB(0x274, "IEEE_T_OCTETS_OK"),
-	/* §7: 0x280 (R_DROP on old parts) and 0x2A4 reserved on i.MX8M. */
+	/* docs/enet.md §7: 0x280 (R_DROP on old parts) and 0x2A4 reserved on i.MX8M. */
 	RZ(0x280, "RMON_R_DROP"),
 	MIB(0x284, "RMON_R_PACKETS"),
 	MIB(0x288, "RMON_R_BC_PKT"),
@@ -172,7 +172,7 @@ static const struct enet_reg enet_regs[] = {
 	MIB(0x2D8, "IEEE_R_MACERR"),
 	MIB(0x2DC, "IEEE_R_FDXFC"),
 	MIB(0x2E0, "IEEE_R_OCTETS_OK"),
-	/* §1.1: IEEE 1588 timer, storage only (ATPER resets to 10^9). */
+	/* docs/enet.md §1.1: IEEE 1588 timer, storage only (ATPER resets to 10^9). */
 	RW(0x400, "ATCR", 0, ~0u),
 	RW(0x404, "ATVR", 0, ~0u),
 	RW(0x408, "ATOFF", 0, ~0u),
@@ -189,7 +189,7 @@ void enet__regs_init_map(struct enet_emu *emu)
 		emu->map[enet_regs[i].off / 4] = &enet_regs[i];
 }
 
-/* Every register back to its reset value (§10.6); MIB counters too. */
+/* Every register back to its reset value (docs/enet.md §10 item 6); MIB counters too. */
 void enet__regs_reset(struct enet_emu *emu)
 {
 	memset(emu->regs, 0, sizeof(emu->regs));
@@ -205,7 +205,7 @@ static const struct enet_reg *reg_find(const struct enet_emu *emu, uint32_t off)
 	return emu->map[off / 4];
 }
 
-/* ---- MIB (§7) ---- */
+/* ---- MIB (docs/enet.md §7) ---- */
 
 void enet__mib_inc(struct enet_emu *emu, enum enet_mib reg, uint32_t n)
 {
@@ -230,24 +230,24 @@ static void mib_clear(struct enet_emu *emu)
 		emu->regs[off / 4] = 0;
 }
 
-/* ---- MDIO hook (§5) ---- */
+/* ---- MDIO hook (docs/enet.md §5) ---- */
 
 /*
- * MMFR and MSCR belong to the MDIO block (src/emu/enet_mdio.c, issue 13).
- * Until it is wired in they are plain registers with reset value 0. Wiring
- * it: forward these two calls to the block, let the block call
- * enet_emu_raise_mii() when a frame completes, and reset it from
- * enet__regs_reset()'s caller (ECR.RESET returns MSCR to 0, §10.6).
+ * MMFR and MSCR belong to the MDIO block (src/emu/enet_mdio.c,
+ * docs/mdio.md §3, docs/enet.md §11). The block keeps the MII event latch; EIR bit 23
+ * mirrors it: the engine calls enet_emu_raise_mii() when a frame ends (the
+ * one place the bit is set), an EIR write of bit 23 acknowledges it in
+ * both, ECR.RESET resets both. Every access first runs the events due, so
+ * the block never completes a frame the engine has not seen.
  */
-static uint32_t enet_emu_mdio_read(struct enet_emu *emu, uint32_t off)
+static uint32_t enet_emu_mdio_read(struct enet_emu *emu, uint32_t off, uint64_t now)
 {
-	return emu->regs[off / 4];
+	return enet_mdio_read(&emu->mdio, off, now);
 }
 
-static void enet_emu_mdio_write(struct enet_emu *emu, uint32_t off, uint32_t val,
-				const struct enet_reg *r)
+static void enet_emu_mdio_write(struct enet_emu *emu, uint32_t off, uint32_t val, uint64_t now)
 {
-	emu->regs[off / 4] = val & r->wmask;
+	enet_mdio_write(&emu->mdio, off, val, now);
 }
 
 void enet_emu_raise_mii(struct enet_emu *emu)
@@ -271,7 +271,7 @@ uint32_t enet__reg_read(struct enet_emu *emu, uint32_t off, uint64_t now)
 	switch (off) {
 	case R_MMFR:
 	case R_MSCR:
-		return enet_emu_mdio_read(emu, off);
+		return enet_emu_mdio_read(emu, off, now);
 	case R_MIBC:
 		return (v & MIBC_DIS) | MIBC_IDLE;
 	case R_RCR:
@@ -291,14 +291,14 @@ int enet__reg_peek(struct enet_emu *emu, uint32_t off, uint32_t *val)
 		return -ENOENT;
 	if (r->kind == REG_RAZWI)
 		return 0;
-	*val = off == R_MMFR || off == R_MSCR ? enet_emu_mdio_read(emu, off) :
-						enet__reg_read(emu, off, 0);
+	/* Time 0 is taken as the block's latest time: nothing completes. */
+	*val = enet__reg_read(emu, off, 0);
 	return 0;
 }
 
 /* ---- write ---- */
 
-/* ECR (§4.1): RESET, and the ETHEREN edges that rewind the rings (§3.4). */
+/* ECR (docs/enet.md §4.1): RESET, and the ETHEREN edges that rewind the rings (docs/enet.md §3.4). */
 static void ecr_write(struct enet_emu *emu, uint32_t val, uint64_t now)
 {
 	uint32_t old = emu->regs[R_ECR / 4];
@@ -307,6 +307,7 @@ static void ecr_write(struct enet_emu *emu, uint32_t val, uint64_t now)
 	if (val & ECR_RESET) {
 		ethdrv_counter_inc(&emu->st.resets);
 		enet__tx_stop(emu, now, true);
+		enet_mdio_reset(&emu->mdio, now); /* frame aborted, MSCR 0, MMFR kept */
 		enet__regs_reset(emu);
 		enet__dma_reset(emu);
 		enet__coal_reset(emu);
@@ -318,10 +319,11 @@ static void ecr_write(struct enet_emu *emu, uint32_t val, uint64_t now)
 		if (!(new &ECR_ETHEREN))
 			enet__tx_stop(emu, now, true);
 		enet__dma_reset(emu);
+		enet__irq_update(emu); /* EIR.MII reaches int0 only while enabled */
 	}
 }
 
-/* TCR (§4.3): GTS requests a graceful stop; clearing it resumes TX. */
+/* TCR (docs/enet.md §4.3): GTS requests a graceful stop; clearing it resumes TX. */
 static void tcr_write(struct enet_emu *emu, uint32_t val, const struct enet_reg *r, uint64_t now)
 {
 	uint32_t old = emu->regs[R_TCR / 4];
@@ -341,7 +343,7 @@ static void reg_write_special(struct enet_emu *emu, const struct enet_reg *r, ui
 {
 	switch (r->off) {
 	case R_RDAR:
-		/* Any value; ignored while disabled (§10.2). */
+		/* Any value; ignored while disabled (docs/enet.md §10 item 2). */
 		if (enet__enabled(emu))
 			emu->regs[R_RDAR / 4] = DAR_ACTIVE;
 		break;
@@ -356,7 +358,7 @@ static void reg_write_special(struct enet_emu *emu, const struct enet_reg *r, ui
 		break;
 	case R_MMFR:
 	case R_MSCR:
-		enet_emu_mdio_write(emu, r->off, val, r);
+		enet_emu_mdio_write(emu, r->off, val, now);
 		break;
 	case R_MIBC:
 		emu->regs[R_MIBC / 4] = (val & r->wmask) | MIBC_IDLE;
@@ -367,7 +369,7 @@ static void reg_write_special(struct enet_emu *emu, const struct enet_reg *r, ui
 		tcr_write(emu, val, r, now);
 		break;
 	case R_RDSR:
-		/* Writing a ring start resets the DMA's pointer to it (QEMU, §3.4). */
+		/* Writing a ring start resets the DMA's pointer to it (QEMU, docs/enet.md §3.4). */
 		emu->regs[R_RDSR / 4] = val & r->wmask;
 		emu->rx_off = 0;
 		break;
@@ -400,6 +402,8 @@ void enet__reg_write(struct enet_emu *emu, uint32_t off, uint32_t val, uint64_t 
 		break;
 	case REG_W1C:
 		*reg &= ~(val & r->wmask);
+		if (val & EV_MII)
+			enet_mdio_event_ack(&emu->mdio, now);
 		enet__irq_update(emu);
 		break;
 	case REG_MIB:

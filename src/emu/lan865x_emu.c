@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
 #include <unistd.h>
 
 #include "ethdrv/compiler.h"
@@ -29,6 +28,7 @@ const struct ethdrv_stat_desc lan865x_emu_stats_desc[] = {
 	D(cdpe),
 	D(txpe),
 	D(txboe),
+	D(txbue),
 	D(lofe),
 	D(tx_frames),
 	D(tx_bytes),
@@ -37,6 +37,7 @@ const struct ethdrv_stat_desc lan865x_emu_stats_desc[] = {
 	D(tx_dropped_overflow),
 	D(tx_dropped_disabled),
 	D(tx_dropped_oversize),
+	D(tx_dropped_underrun),
 	D(tx_flushed),
 	D(tx_started),
 	D(rx_frames),
@@ -52,6 +53,7 @@ const struct ethdrv_stat_desc lan865x_emu_stats_desc[] = {
 	D(rx_overflow_buffered),
 	D(rx_started),
 	D(rx_cut),
+	D(rx_shared_chunks),
 	D(mosi_flips),
 	D(miso_flips),
 	D(miso_sv_hidden),
@@ -80,9 +82,12 @@ int lan865x_emu_transfer(struct lan865x_emu *emu, const uint8_t *tx, uint8_t *rx
 	if (!tx || !rx)
 		return -EINVAL;
 	pthread_mutex_lock(&emu->lock);
-	/* 1. The bus clock (docs/design.md §4): never behind real time. */
+	lan865x_emu__irq_timer_service(emu);
+	/* 1. The bus clock (docs/design.md §4): never behind real time. Until the
+	 * transfer's end on the bus, IRQ_N keeps the level it has (step 6). */
 	t0 = lan865x_emu__bus_begin(emu, len);
 	bus_end = emu->bus_clock;
+	emu->xfers_pending++;
 	/* 2. Bit errors on MOSI, then the slave proper, then bit errors on MISO. */
 	in = lan865x_emu__mosi_errors(emu, tx, len);
 	memset(rx, 0, len);
@@ -93,15 +98,22 @@ int lan865x_emu_transfer(struct lan865x_emu *emu, const uint8_t *tx, uint8_t *rx
 		lan865x_emu__data_transfer(emu, in, rx, len, t0);
 		lan865x_emu__miso_errors(emu, rx, len, true);
 	}
-	/* 3. IRQ_N for whatever the last footer did not report. */
-	lan865x_emu__irq_update(emu);
-	/* 4. A frame became sendable: tell the medium, outside our lock (medium.h). */
+	/* 3. A frame became sendable: tell the medium, outside our lock (medium.h);
+	 * it does not start the frame before its t_ready on the bus. */
 	medium = lan865x_emu__medium_to_announce(emu, &port);
 	pthread_mutex_unlock(&emu->lock);
 	if (medium)
 		emu_medium_announce_tx(medium, port);
-	/* 5. Real time: hold the caller while the bus runs ahead of it. */
+	/* 4. Real time: hold the caller until the transfer's end on the bus (less
+	 * cfg.slack_ns, 0 by default), so that no MISO byte reaches it before
+	 * its physical time (docs/design.md §4.2). */
 	lan865x_emu__hold_caller(emu, bus_end);
+	/* 5. IRQ_N at the transfer's end: the release by its data headers and
+	 * whatever the last footer did not report (docs/tc6.md §2.5). */
+	pthread_mutex_lock(&emu->lock);
+	emu->xfers_pending--;
+	lan865x_emu__irq_update(emu);
+	pthread_mutex_unlock(&emu->lock);
 	return 0;
 }
 
@@ -132,7 +144,7 @@ void lan865x_emu_config_default(struct lan865x_emu_config *cfg)
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->spi_hz = 25000000;
 	cfg->setup_ns = 1000;
-	cfg->slack_ns = 200000;
+	cfg->slack_ns = 0;
 	cfg->rx_buf_chunks = 64;
 	cfg->seed = 1;
 	cfg->realtime = true;
@@ -193,15 +205,14 @@ int lan865x_emu_new(const struct lan865x_emu_config *cfg, struct lan865x_emu **o
 	err = lan865x_emu_alloc_buffers(emu);
 	if (err)
 		goto err_free;
-	emu->irq_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	if (emu->irq_fd < 0) {
-		err = -errno;
+	err = lan865x_emu__irq_open(emu);
+	if (err)
 		goto err_free;
-	}
 	pthread_mutex_init(&emu->lock, NULL);
 	lan865x_emu__ber_start(emu);
 	lan865x_emu__clock_start(emu);
 	lan865x_emu__reset(emu); /* power-on reset */
+	lan865x_emu__irq_sync(emu);
 	*out = emu;
 	return 0;
 
@@ -216,7 +227,7 @@ void lan865x_emu_free(struct lan865x_emu *emu)
 	if (!emu)
 		return;
 	lan865x_emu_detach(emu);
-	close(emu->irq_fd);
+	lan865x_emu__irq_close(emu);
 	pthread_mutex_destroy(&emu->lock);
 	lan865x_emu_free_buffers(emu);
 	free(emu);
@@ -238,6 +249,7 @@ bool lan865x_emu_irq_asserted(struct lan865x_emu *emu)
 	bool asserted;
 
 	pthread_mutex_lock(&emu->lock);
+	lan865x_emu__irq_timer_service(emu);
 	asserted = emu->irq_asserted;
 	pthread_mutex_unlock(&emu->lock);
 	return asserted;

@@ -34,18 +34,61 @@
  * - RX buffer size: cfg.rx_buf_chunks 64-byte blocks (default 64 = 4 KiB;
  *   docs/tc6.md §5.4 says the figure is unknown). With CPS=32 it holds twice as
  *   many 32-byte chunks. A frame occupies ceil(len / payload size) chunks.
- * - OA PHYID (MMS0 0x01) = 0x0007C1B3: OUI/model/rev taken from the clause-22
- *   PHY ID 0x0007/0xC1B3 (docs/tc6.md §5.1) in the OA field layout
- *   (docs/tc6.md §3.2).
- * - STDCAP = 0x0525: TXFCSVC, DPRAC, AIDC, MINBPS=5 (32 B); no cut-through,
- *   timestamps, SEQ or indirect PHY access.
+ * - OA PHYID (MMS0 0x01): OUI 0x1F0 and MODEL 0x1B of the clause-22 PHY ID
+ *   0x0007/0xC1B3 in the OA field layout (docs/tc6.md §3.2), and a REVISION
+ *   nibble from the silicon revision: 0x0007C1B3 on B0 (cfg.rev 1),
+ *   0x0007C1B4 on B1 (cfg.rev 2), the value an independent host
+ *   implementation used on real LAN865x boards accepts for B1 (issue 10;
+ *   docs/tc6.md §5.1.1). The datasheet's PHY_ID2 page describes 0xFF03 as
+ *   "the model number and hardware revision for the integrated PHY block
+ *   only", revision 3 (DS section 11.1.20), and Linux keeps one clause-22
+ *   id for B0 and B1 "due to B1 chip limitation", so the clause-22 mirror
+ *   stays 0xC1B3 on every revision. Any other cfg.rev gives REVISION
+ *   rev + 2 (an assumption: the same offset).
+ * - STDCAP = 0x05A5: TXFCSVC, DPRAC, CTC (cut-through), AIDC, MINBPS=5
+ *   (32 B); the silicon's 0x05E5 less FTSC: no timestamps, SEQ or indirect
+ *   PHY access (docs/tc6.md §3.2).
  * - IMASK1 resets to 0x3FFE0003 (every STATUS1 bit masked), like IMASK0.
  * - CONFIG0: SYNC can only be set by a write (a reset clears it,
  *   docs/tc6.md §3.3); a CPS value other than 5 or 6 is ignored (the field
- *   keeps its old value). SEQ, cut-through, timestamps (FTSE) and TXCTHRESH
- *   other than the IRQ threshold are stored but have no effect.
- * - BMCR resets to 0x0000; BMSR reads 0x0805 (10 Mb/s half duplex capable, link
- *   up, extended capability) because the link is always up (docs/tc6.md §5.7).
+ *   keeps its old value). SEQ, timestamps (FTSE) and TXCTHRESH other than
+ *   the IRQ threshold are stored but have no effect.
+ * - RX cut-through (CONFIG0.RXCTE, docs/tc6.md §5.4.1): a frame that starts
+ *   on the wire while RXCTE and frame data are on is stored at its start
+ *   (the medium's rx_begin); the SYNC, enable and address checks drop it
+ *   then, a bad length or FCS, known only at its end, gives FD=1 with its
+ *   EV. A chunk of it is readable (counts in RCA, goes out with DV=1) once
+ *   all its bytes have crossed the wire (8 bytes of preamble and SFD, then
+ *   800 ns a byte); the chunk with its last byte at the frame's end. In
+ *   real time IRQ_N falls at that instant with no transfer needed (a timer
+ *   behind the IRQ fd); on a virtual clock only what the clock has reached
+ *   shows.
+ * - TX cut-through (CONFIG0.TXCTE at the frame's SV, with no other frame
+ *   queued or on the wire: one behind others is handled as store and
+ *   forward, as the model cannot know when they will have left the wire,
+ *   so it never sees an underrun there): the frame may start
+ *   on the wire (its t_ready) at the end of the chunk that brings its bytes
+ *   to QTXCFG.CTTHR + 1 blocks of 64 bytes. The model assumes it starts
+ *   then (the earliest: a host that keeps up with that start keeps up with
+ *   any later one), so a later chunk whose first byte arrives after that
+ *   byte's wire time (t_threshold + (8 + offset) * 800 ns) is an underrun:
+ *   STATUS0.TXBUE, the frame is dropped (tx_dropped_underrun; the truncated
+ *   transmission itself is not put on the medium) and its remaining chunks
+ *   are ignored up to the next SV, as the datasheet describes. The medium
+ *   still receives the frame whole, at its EV; the MAC's end-of-frame
+ *   checks (FCS with TXFCSVE, size) drop it then as in store and forward.
+ * - BMCR resets to 0x0000 (no autonegotiation, 10 Mb/s half duplex); BMSR
+ *   reads 0x0801 (10 Mb/s half duplex, extended registers) plus LSTATUS.
+ *   A mixing segment has no link in the IEEE sense and Linux reports the
+ *   LAN8650's link always up (docs/tc6.md §5.7; the LAN867x Rev D0 offers
+ *   surrogates: PLCA status, activity, a semaphore). The model's surrogate
+ *   is the node's attachment to the segment: LSTATUS is 1 while BMCR.PDOWN
+ *   is clear and the MDI is on the segment (always, unless
+ *   lan865x_emu_set_link() cut it), latched low (IEEE 802.3 22.2.4.2.13)
+ *   until the host reads BMSR. A change of it sets STATUS0.PHYINT (the
+ *   summary of the PHY's interrupt, docs/tc6.md §3.4), which a control read
+ *   of BMSR clears; the PHY's own interrupt status registers are not
+ *   modelled.
  * - MAC specific-address filter n is disabled by a write to SABn and enabled by
  *   a write to SATn (Cadence-GEM convention, docs/tc6.md §5.2 unverified); only
  *   the destination address is compared (FLTTYP/FLTBM ignored).
@@ -60,9 +103,18 @@
  *   tx_dropped_oversize). Frames completed while NCR.TXEN=0 are dropped
  *   (tx_dropped_disabled). NCR.LBL (loopback) is not modelled.
  * - TX protocol errors (STATUS0.TXPE, docs/tc6.md §3.4 trigger unverified):
- *   DV=1 with no frame in progress and no SV; SV while a frame is in progress
- *   (unless EV ends it earlier in the same chunk); EV with no frame in
- *   progress. The frame in progress is dropped and the chunk ignored.
+ *   DV=1 with no frame in progress and no SV; EV with no frame in progress:
+ *   the chunk is ignored. SV while a frame is in progress (unless EV ends it
+ *   earlier in the same chunk): the frame in progress is dropped and the new
+ *   frame starts with this chunk (docs/tc6.md §2.4.1: the facts are silent,
+ *   so only the open frame is lost); cfg.sv_open = IGNORE refuses the SV
+ *   chunk as well, so the new frame is lost too.
+ * - A refused chunk (bad header parity, footer HDRB): the frame being
+ *   assembled is dropped (tx_dropped_protocol) and further DV chunks are
+ *   ignored, without TXPE, up to the next SV (an EV ends the ignoring): the
+ *   chip cannot tell whether the refused chunk carried frame data, and the
+ *   datasheet has it ignore the rest of a frame it dropped for a TX underrun
+ *   (docs/tc6.md §2.4.1).
  * - TXBOE: a DV=1 chunk with no free TX chunk is dropped; the rest of that
  *   frame is discarded up to its EV (counted once, no TXPE cascade).
  * - A chunk that carries the end of frame n and the start of frame n+1 is
@@ -72,12 +124,21 @@
  *   processed; the trailing partial chunk is ignored (MISO zeros for it), the
  *   TX frame in progress is dropped and STATUS0.LOFE is set.
  * - A chunk with bad header parity (or DNC=0 inside a data transfer) gets a
- *   footer with HDRB=1 and DV=0; no TX or RX data moves in it; STATUS0.HDRE.
- *   Only chunks with a good header release IRQ_N.
+ *   footer with HDRB=1 and DV=0; no TX or RX data moves in it (the RX data it
+ *   would have carried comes in the next chunk); STATUS0.HDRE. Only chunks
+ *   with a good header release IRQ_N.
  * - A control transfer whose length does not match LEN (8+4N / 8+8N bytes):
  *   register i is written only if its data word (and complement) arrived
  *   completely, reads fill what fits, bytes beyond the expected length read 0;
  *   counted in ctrl_len_errors, no status bit.
+ * - RX frame starts (CONFIG0.RFA, docs/tc6.md §2.4): with ZARFE at word 0 of
+ *   a chunk; with CSARFE only in the first chunk of a transfer (word 0); with
+ *   neither, right after the previous frame's end in the same chunk, at the
+ *   next word (SWO > EBO/4, two frames in one chunk, counted in
+ *   rx_shared_chunks), as long as the new frame does not end in that chunk
+ *   too (a footer has one EV) and is visible then. cfg.errata_s3 reproduces
+ *   errata s3: after such a chunk RX data stops (footers DV=0, RCA still
+ *   counting) until a reset.
  * - RCA counts chunks of frames already visible; for CSARFE it assumes each
  *   frame starts at word 0 of a chunk. BUFSTS RCA/TXC are not saturated.
  * - IRQ_N is asserted when (docs/tc6.md §2.5): RX chunks are pending and the
@@ -92,16 +153,18 @@
  *   0xD8-0xDA, so every AN1760 write and read-modify-write works.
  * - PLCA IDVER reads 0x0A10; CTRL0.RST (bit 14) restores the PLCA registers to
  *   their reset values and self-clears.
- * - MAC TI (MMS1 0x77) resets to 0; QTXCFG/QRXCFG reset to 0 and are stored
- *   only (their BUFSZ is not checked against CPS).
+ * - MAC TI (MMS1 0x77) resets to 0; QTXCFG resets to 0x58100000 (CTTHR 2
+ *   blocks, DS section 11.6.1), QRXCFG to 0; apart from CTTHR they are
+ *   stored only (BUFSZ is not checked against CPS).
  * - A TX frame may be pulled by the medium as soon as its EV chunk has been
- *   processed; its t_ready is the bus time of the end of that chunk.
+ *   processed; its t_ready is the bus time of the end of that chunk
+ *   (store and forward) or of its threshold chunk (TX cut-through).
  * - Frame accounting (every frame ends in exactly one counter): TX: an SV chunk
  *   with a good header is a frame the host handed over (tx_started), even if
  *   the framing rules refuse it (then it is a tx_dropped_protocol at once);
  *   tx_started = tx_frames + tx_fcs_errors + tx_dropped_protocol +
  *   tx_dropped_overflow + tx_dropped_disabled + tx_dropped_oversize +
- *   tx_flushed + (frames in progress or queued). A frame the medium has pulled
+ *   tx_dropped_underrun + tx_flushed + (frames in progress or queued). A frame the medium has pulled
  *   when a reset comes is on the wire already: it is not flushed but counted in
  *   tx_frames when the medium reports it done. RX: every frame the medium
  *   offers is dropped on arrival (rx_dropped_* but rx_overflow_buffered) or
@@ -114,9 +177,13 @@
  *   corrupted with an even number of flips, which parity cannot catch.
  * - Timing: a transfer of len bytes takes setup_ns + len*8e9/spi_hz ns
  *   (truncated to whole ns) on the bus clock. In real-time mode the clock
- *   starts each transfer at max(bus clock, CLOCK_MONOTONIC now); with
- *   realtime=false "now" is the latest time the model has seen (bus clock or an
- *   RX frame's t_end), so nothing ever sleeps.
+ *   starts each transfer at max(bus clock, CLOCK_MONOTONIC now) and the
+ *   caller returns no earlier than the transfer's bus end minus cfg.slack_ns
+ *   (0 by default); what the transfer does to IRQ_N (a release by its data
+ *   headers, a new assertion) shows on the line at that moment too, and
+ *   other IRQ_N changes while a transfer is pending wait for it. With
+ *   realtime=false "now" is the latest time the model has seen (bus clock or
+ *   an RX frame's t_end), so nothing ever sleeps.
  */
 #ifndef ETHDRV_EMU_LAN865X_EMU_H
 #define ETHDRV_EMU_LAN865X_EMU_H
@@ -133,11 +200,23 @@
 
 struct lan865x_emu;
 
+/* What an SV chunk does while a TX frame is in progress (docs/tc6.md §2.4.1). */
+enum lan865x_emu_sv_open {
+	/* TXPE, the open frame is dropped, the new frame starts (default). */
+	LAN865X_EMU_SV_OPEN_RESTART,
+	/* TXPE, the open frame is dropped and the SV chunk refused too: the new
+	 * frame is lost (the model's behaviour before issue 10). */
+	LAN865X_EMU_SV_OPEN_IGNORE,
+};
+
 struct lan865x_emu_config {
 	uint32_t spi_hz; /* SCLK; default 25000000 (docs/tc6.md §1.1) */
 	uint32_t
 		setup_ns; /* per-transfer CS/setup overhead; default 1000 ns (assumed host+CS cost) */
-	uint64_t slack_ns; /* bus clock may run this far ahead of real time; default 200000 */
+	/* Real time: a transfer may return this long before its end on the bus;
+	 * default 0, so no MISO byte, IRQ_N change or frame is seen before its
+	 * physical time (docs/design.md §4.2). More trades that for fewer sleeps. */
+	uint64_t slack_ns;
 	/* RX buffer in 64-byte blocks; default 64 (an assumption, docs/tc6.md §5.4) */
 	unsigned rx_buf_chunks;
 	uint8_t node_id; /* for log messages */
@@ -149,6 +228,11 @@ struct lan865x_emu_config {
 	uint8_t rev; /* DEVID revision: 2 = B1 (default), 1 = B0 */
 	int8_t trim_offset1; /* AN1760 indirect 0x04, -16..15; default -3 (docs/tc6.md §5.3) */
 	int8_t trim_offset2; /* AN1760 indirect 0x08, -16..15; default +2 */
+	enum lan865x_emu_sv_open sv_open; /* SV while a frame is open; default RESTART */
+	/* Reproduce errata s3 (docs/tc6.md §5.6): after a chunk that ends one RX
+	 * frame and starts the next (possible only without ZARFE/CSARFE), RX
+	 * data stops until a reset; default false. */
+	bool errata_s3;
 };
 
 /* Faults that can be injected (docs/design.md §5); each is counted. */
@@ -190,6 +274,7 @@ struct lan865x_emu_stats {
 	ethdrv_counter_t cdpe; /* protected writes with a bad complement */
 	ethdrv_counter_t txpe; /* TX protocol errors */
 	ethdrv_counter_t txboe; /* DV chunks beyond the credits */
+	ethdrv_counter_t txbue; /* TX cut-through underruns (STATUS0.TXBUE) */
 	ethdrv_counter_t lofe; /* transfers ending inside a chunk */
 	ethdrv_counter_t tx_frames; /* frames that left the wire (tx_done) */
 	ethdrv_counter_t tx_bytes; /* their bytes incl. FCS */
@@ -200,6 +285,7 @@ struct lan865x_emu_stats {
 	ethdrv_counter_t tx_dropped_disabled; /* frames completed while NCR.TXEN=0 or begun
 						 during an internal fault */
 	ethdrv_counter_t tx_dropped_oversize; /* frames longer than 1536 B incl. FCS */
+	ethdrv_counter_t tx_dropped_underrun; /* cut-through frames the host starved (TXBUE) */
 	ethdrv_counter_t tx_flushed; /* frames lost to a reset (not those already on the wire) */
 	ethdrv_counter_t tx_started; /* SV chunks with a good header (see accounting) */
 	ethdrv_counter_t rx_frames; /* frames accepted into the RX buffer */
@@ -215,6 +301,8 @@ struct lan865x_emu_stats {
 	ethdrv_counter_t rx_overflow_buffered; /* injected RXBOE drops of stored frames */
 	ethdrv_counter_t rx_started; /* frames whose first chunk went to the host */
 	ethdrv_counter_t rx_cut; /* started frames removed before their last chunk */
+	ethdrv_counter_t
+		rx_shared_chunks; /* chunks with the end of one frame and the next's start */
 	ethdrv_counter_t mosi_flips; /* bits flipped host -> model */
 	ethdrv_counter_t miso_flips; /* bits flipped model -> host */
 	ethdrv_counter_t miso_sv_hidden; /* frame starts whose footer the flips broke */
@@ -370,6 +458,25 @@ void lan865x_emu_get_plca(struct lan865x_emu *emu, struct emu_plca_cfg *cfg);
  * Return: 0 or -ENOENT for an unimplemented register (*@val is then 0).
  */
 int lan865x_emu_peek_reg(struct lan865x_emu *emu, unsigned mms, uint16_t addr, uint32_t *val);
+
+/**
+ * lan865x_emu_set_link() - the link injection: cut the node's MDI off the
+ * segment (false) or connect it again (true). A link-down on a multidrop
+ * segment is one node losing its stub (a broken connector or trunk
+ * branch): the others keep talking; this node hears nothing (its port is
+ * detached from the medium; frames on the wire to it are lost and counted
+ * there) and sends nothing (frames wait in its TX buffer until the link
+ * returns). BMSR shows it (see above). Idempotent.
+ * @emu: the model
+ * @up: the new state
+ *
+ * Return: 0, or the medium's error when attaching again.
+ * Context: any thread except the medium's; the model lock is not held.
+ */
+int lan865x_emu_set_link(struct lan865x_emu *emu, bool up);
+
+/** lan865x_emu_link() - false while lan865x_emu_set_link() has cut the link. */
+bool lan865x_emu_link(struct lan865x_emu *emu);
 
 /** lan865x_emu_irq_asserted() - true while IRQ_N is asserted (low). */
 bool lan865x_emu_irq_asserted(struct lan865x_emu *emu);

@@ -3,7 +3,8 @@
  * LAN8650/1 model: the medium port and time. It owns the port ops a medium
  * calls (medium.h): a frame pulled for the wire and its completion, and a frame
  * arriving from the wire, which the MAC checks (SYNC, enables, length, FCS,
- * address filter) before the RX buffer stores it; attaching to a medium and
+ * address filter) before the RX buffer stores it, at its end or, with RX
+ * cut-through, at its start; attaching to a medium and
  * telling it a frame waits (emu_medium_announce_tx()). It also owns the model's
  * clock (docs/design.md §4): the bus clock an SPI transfer advances, and
  * holding the caller in real-time mode while the bus runs ahead of real time.
@@ -176,21 +177,79 @@ static ethdrv_counter_t *rx_verdict(struct lan865x_emu *emu, const uint8_t *f, s
 	return NULL;
 }
 
+/*
+ * The checks for a frame forwarded as it arrives (RX cut-through,
+ * docs/tc6.md §5.4.1): what the MAC knows at its start (SYNC, enables, the
+ * address filter) drops it; what it learns only at the end (length, FCS)
+ * marks it FD, for the host to drop.
+ */
+static ethdrv_counter_t *rx_verdict_early(struct lan865x_emu *emu, const uint8_t *f, size_t len,
+					  bool *fd)
+{
+	*fd = false;
+	if (!(emu->config0 & CFG0_SYNC))
+		return &emu->stats.rx_dropped_sync;
+	if (emu->internal_fault || !(emu->mac[MAC_NCR] & NCR_RXEN))
+		return &emu->stats.rx_dropped_disabled;
+	if (!rx_filter_accepts(emu, f))
+		return &emu->stats.rx_dropped_filter;
+	*fd = len < EMU_MIN_FRAME || len > rx_max_len(emu, f) || !emu_fcs_ok(f, len);
+	return NULL;
+}
+
 /* ---- port ops (medium.h) ---- */
 
 static void port_rx(void *node, const uint8_t *frame, size_t len, uint64_t t_end)
+{
+	struct lan865x_emu *emu = node;
+	ethdrv_counter_t *drop = NULL;
+	bool fd;
+
+	pthread_mutex_lock(&emu->lock);
+	emu->virtual_now = ETHDRV_MAX(emu->virtual_now, t_end);
+	/* A frame taken at rx_begin (cut-through) is in the buffer already. */
+	if (emu->rx_begun_end == t_end && emu->rx_begun) {
+		emu->rx_begun = false;
+	} else {
+		drop = rx_verdict(emu, frame, len, &fd);
+		if (drop)
+			ethdrv_counter_inc(drop);
+		else
+			lan865x_emu__rx_store(emu, frame, len, fd, t_end);
+	}
+	lan865x_emu__irq_update(emu);
+	pthread_mutex_unlock(&emu->lock);
+}
+
+/* RX cut-through on (CONFIG0.RXCTE, docs/tc6.md §5.4.1): frames wanted at their start. */
+static bool port_rx_early(void *node)
+{
+	struct lan865x_emu *emu = node;
+	bool want;
+
+	pthread_mutex_lock(&emu->lock);
+	want = (emu->config0 & CFG0_RXCTE) && lan865x_emu_frame_data_enabled(emu);
+	pthread_mutex_unlock(&emu->lock);
+	return want;
+}
+
+/* A frame begins on the wire: store it now; its bytes show at their wire time. */
+static void port_rx_begin(void *node, const uint8_t *frame, size_t len, uint64_t t_start,
+			  uint64_t t_end)
 {
 	struct lan865x_emu *emu = node;
 	ethdrv_counter_t *drop;
 	bool fd;
 
 	pthread_mutex_lock(&emu->lock);
-	emu->virtual_now = ETHDRV_MAX(emu->virtual_now, t_end);
-	drop = rx_verdict(emu, frame, len, &fd);
+	emu->virtual_now = ETHDRV_MAX(emu->virtual_now, t_start);
+	emu->rx_begun = true;
+	emu->rx_begun_end = t_end;
+	drop = rx_verdict_early(emu, frame, len, &fd);
 	if (drop)
 		ethdrv_counter_inc(drop);
 	else
-		lan865x_emu__rx_store(emu, frame, len, fd, t_end);
+		lan865x_emu__rx_store_early(emu, frame, len, fd, t_start, t_end);
 	lan865x_emu__irq_update(emu);
 	pthread_mutex_unlock(&emu->lock);
 }
@@ -234,6 +293,8 @@ static const struct emu_port_ops lan865x_emu_ops = {
 	.tx_pull = port_tx_pull,
 	.tx_done = port_tx_done,
 	.rx = port_rx,
+	.rx_early = port_rx_early,
+	.rx_begin = port_rx_begin,
 	.get_plca = port_get_plca,
 	.set_plca_status = port_set_plca_status,
 };
@@ -288,7 +349,56 @@ void lan865x_emu_detach(struct lan865x_emu *emu)
 	m = emu->medium;
 	port = emu->port;
 	emu->medium = NULL;
+	emu->rx_begun = false;
 	pthread_mutex_unlock(&emu->lock);
 	if (m)
 		emu_medium_detach(m, port);
+}
+
+/*
+ * The link injection (lan865x_emu.h): cut the node's MDI off the segment,
+ * or put it back. Off the segment the node neither hears nor is heard: its
+ * port is detached from the medium (frames on the wire to it are lost and
+ * counted by the medium; its own wait in the TX buffer) and BMSR reports
+ * the loss.
+ */
+int lan865x_emu_set_link(struct lan865x_emu *emu, bool up)
+{
+	struct emu_medium *m = NULL;
+	unsigned port = 0;
+	bool was;
+
+	pthread_mutex_lock(&emu->lock);
+	if (emu->link_cut == !up) {
+		pthread_mutex_unlock(&emu->lock);
+		return 0;
+	}
+	was = lan865x_emu__phy_link(emu);
+	emu->link_cut = !up;
+	lan865x_emu__phy_link_changed(emu, was);
+	lan865x_emu__irq_update(emu);
+	if (!up) {
+		emu->cut_medium = emu->medium;
+		emu->cut_port = emu->port;
+	} else {
+		m = emu->cut_medium;
+		port = emu->cut_port;
+		emu->cut_medium = NULL;
+	}
+	pthread_mutex_unlock(&emu->lock);
+	if (!up)
+		lan865x_emu_detach(emu);
+	else if (m)
+		return lan865x_emu_attach(emu, m, port);
+	return 0;
+}
+
+bool lan865x_emu_link(struct lan865x_emu *emu)
+{
+	bool up;
+
+	pthread_mutex_lock(&emu->lock);
+	up = !emu->link_cut;
+	pthread_mutex_unlock(&emu->lock);
+	return up;
 }

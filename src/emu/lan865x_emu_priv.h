@@ -4,14 +4,16 @@
  * the TC6 wire-format and register names they use, and the calls between
  * them. The public API and the documented assumptions are in lan865x_emu.h.
  *
- * The model is one device in five files, each owning one concern:
+ * The model is one device in seven files, each owning one concern:
  *   lan865x_emu.c         the device: create/free, the SPI slave entry
  *                         (one transfer, step by step), counters
  *   lan865x_emu_regs.c    the register table, its read/write dispatch, reset,
  *                         and control transactions (docs/tc6.md §1)
  *   lan865x_emu_chunks.c  data transactions (docs/tc6.md §2): the chunk
- *                         engine, the TX and RX buffers, footers and the
- *                         IRQ_N rules
+ *                         engine, footers and the IRQ_N rules
+ *   lan865x_emu_tx.c      the TX buffer: frame assembly, framing rules,
+ *                         the MAC's TX side, frames for the medium
+ *   lan865x_emu_rx.c      the RX buffer: frames stored, read by chunks
  *   lan865x_emu_faults.c  bit errors on MOSI/MISO and lan865x_emu_inject(),
  *                         the one point where faults enter
  *   lan865x_emu_port.c    the medium port (frames to and from the wire, the
@@ -79,12 +81,17 @@
 #define CFG0_TXFCSVE ETHDRV_BIT(14)
 #define CFG0_RFA ETHDRV_GENMASK(13, 12)
 #define CFG0_TXCTHRESH ETHDRV_GENMASK(11, 10)
+#define CFG0_TXCTE ETHDRV_BIT(9)
+#define CFG0_RXCTE ETHDRV_BIT(8)
 #define CFG0_PROTE ETHDRV_BIT(5)
 #define CFG0_CPS ETHDRV_GENMASK(2, 0)
+#define QTXCFG_CTTHR ETHDRV_GENMASK(31, 30) /* MMS10 0x81: blocks before a cut-through start, - 1 */
+#define QTXCFG_RESET 0x58100000u
 #define RFA_ZARFE 1u
 #define RFA_CSARFE 2u
 #define ST0_TXPE ETHDRV_BIT(0)
 #define ST0_TXBOE ETHDRV_BIT(1)
+#define ST0_TXBUE ETHDRV_BIT(2)
 #define ST0_RXBOE ETHDRV_BIT(3)
 #define ST0_LOFE ETHDRV_BIT(4)
 #define ST0_HDRE ETHDRV_BIT(5)
@@ -145,25 +152,38 @@ struct lan865x_emu_tx_frame {
 struct lan865x_emu_rx_frame {
 	uint8_t *data; /* slot in rx_slab */
 	size_t len; /* bytes the host will see */
-	bool fd; /* deliver with FD=1 (bad FCS with IRXFCS) */
+	bool fd; /* deliver with FD=1 (bad FCS with IRXFCS; any error in cut-through) */
+	bool cut_through; /* stored as it arrived (RXCTE): bytes show at their wire time */
+	uint64_t t_start; /* when it began on the wire (cut-through) */
 	uint64_t t_end; /* when it ended on the wire */
 };
 
 struct lan865x_emu {
 	pthread_mutex_t lock; /* protects everything below except cfg and irq_fd */
 	struct lan865x_emu_config cfg; /* immutable after new, except the BERs */
-	int irq_fd; /* eventfd: IRQ_N, readable while asserted */
-	bool irq_asserted; /* IRQ_N is low */
+	int irq_fd; /* IRQ_N, readable while asserted: irq_line_fd, or in real time an
+		     * epoll set of it and irq_timer_fd */
+	int irq_line_fd; /* eventfd: the level the model drives */
+	int irq_timer_fd; /* timerfd (real time, else -1): IRQ_N at a future time */
+	uint64_t irq_timer_at; /* when irq_timer_fd expires; 0 = disarmed */
+	bool irq_asserted; /* IRQ_N is low in the model */
+	bool irq_on_line; /* ...and on the line (irq_fd readable) */
+	unsigned xfers_pending; /* transfers processed but not at their bus end yet */
 
 	/* Registers (lan865x_emu_regs.c; docs/tc6.md §3, §5). */
 	uint32_t config0, status0, status1, imask0, imask1;
 	uint32_t bmcr; /* PHY basic control, MMS0 0xFF00 */
+	bool link_cut; /* lan865x_emu_set_link(false): the MDI is off the segment */
+	bool lstatus_low; /* BMSR.LSTATUS latched low since the last host read of BMSR */
+	struct emu_medium *cut_medium; /* where to attach again when the link returns */
+	unsigned cut_port; /* our port on it */
 	uint32_t mac[MAC_NREGS]; /* MMS1 0x00-0x77 */
 	bool sa_filter_enabled[MAC_SA_FILTERS]; /* specific-address filter n compares */
 	uint32_t vend2[VEND2_NREGS]; /* MMS4 (VEND2) 0x00-0xFF */
 	uint32_t plca_ctrl0, plca_ctrl1, plca_totmr, plca_burst; /* MMS4 0xCA01-0xCA05 */
 	bool plca_active; /* PLCA STATUS.PST: the medium reports beacons */
-	uint32_t qtxcfg, qrxcfg, padctrl, clkoctl, misc; /* MMS10, stored only */
+	uint32_t qtxcfg; /* MMS10 QTXCFG: CTTHR used for TX cut-through, the rest stored */
+	uint32_t qrxcfg, padctrl, clkoctl, misc; /* MMS10, stored only */
 	bool internal_fault; /* STATUS1.FSMSTER: frame data stopped until a reset (docs/tc6.md §3.5) */
 
 	/* What the last data footer told the host, for the IRQ_N rules (docs/tc6.md §2.5). */
@@ -177,6 +197,10 @@ struct lan865x_emu {
 	struct {
 		bool active; /* a frame is in progress */
 		bool cut_by_overflow; /* a chunk of it was refused (TXBOE): drop it at EV */
+		bool discarding; /* after a refused chunk: ignore DV chunks up to an SV */
+		bool cut_through; /* begun with CONFIG0.TXCTE (docs/tc6.md §5.4.1) */
+		unsigned blocks; /* chunks of it received */
+		uint64_t t_threshold; /* cut-through: bus time QTXCFG.CTTHR was met; 0 = not yet */
 		size_t len; /* bytes received (may exceed what is stored) */
 		unsigned chunks; /* TX buffer chunks charged to it */
 		uint8_t buf[TX_ASM_MAX];
@@ -192,6 +216,9 @@ struct lan865x_emu {
 	uint8_t *rx_slab; /* rxq_slots frames of EMU_FRAME_MAX bytes */
 	unsigned rxq_slots, rxq_head, rxq_count;
 	size_t rx_head_sent; /* bytes of the head frame already sent to the host */
+	bool rx_begun; /* a frame taken at rx_begin: its rx() is still to come */
+	uint64_t rx_begun_end; /* ...at this t_end */
+	bool rx_halted; /* errata s3 reproduced: RX data stopped until a reset */
 
 	/* Injected faults waiting for the event they act on (lan865x_emu_faults.c). */
 	struct {
@@ -253,6 +280,9 @@ static inline bool lan865x_emu_frame_data_enabled(const struct lan865x_emu *emu)
 
 /* lan865x_emu_regs.c */
 void lan865x_emu__reset(struct lan865x_emu *emu);
+/* The PHY's surrogate link (lan865x_emu.h) and its change: latch and PHYINT. */
+bool lan865x_emu__phy_link(const struct lan865x_emu *emu);
+void lan865x_emu__phy_link_changed(struct lan865x_emu *emu, bool was);
 void lan865x_emu__ctrl_transfer(struct lan865x_emu *emu, const uint8_t *in, uint8_t *out,
 				size_t len);
 
@@ -261,6 +291,15 @@ void lan865x_emu__data_transfer(struct lan865x_emu *emu, const uint8_t *in, uint
 				size_t len, uint64_t t0);
 void lan865x_emu__irq_assert(struct lan865x_emu *emu);
 void lan865x_emu__irq_update(struct lan865x_emu *emu);
+void lan865x_emu__irq_sync(struct lan865x_emu *emu);
+int lan865x_emu__irq_open(struct lan865x_emu *emu);
+void lan865x_emu__irq_close(struct lan865x_emu *emu);
+void lan865x_emu__irq_timer_service(struct lan865x_emu *emu);
+
+/* lan865x_emu_tx.c */
+void lan865x_emu__tx_chunk(struct lan865x_emu *emu, uint32_t hdr, const uint8_t *p, unsigned cs,
+			   uint64_t t_end);
+void lan865x_emu__tx_refused_chunk(struct lan865x_emu *emu);
 unsigned lan865x_emu__tx_free(const struct lan865x_emu *emu);
 bool lan865x_emu__tx_waiting(const struct lan865x_emu *emu);
 bool lan865x_emu__tx_take_for_wire(struct lan865x_emu *emu, uint8_t *buf, size_t max, size_t *len,
@@ -269,9 +308,16 @@ void lan865x_emu__tx_left_wire(struct lan865x_emu *emu);
 void lan865x_emu__tx_protocol_error(struct lan865x_emu *emu);
 void lan865x_emu__loss_of_framing(struct lan865x_emu *emu);
 void lan865x_emu__tx_flush(struct lan865x_emu *emu);
+
+/* lan865x_emu_rx.c */
+uint32_t lan865x_emu__rx_fill_chunk(struct lan865x_emu *emu, uint8_t *out, unsigned cs,
+				    uint64_t t_vis, bool first);
 unsigned lan865x_emu__rx_chunks_pending(struct lan865x_emu *emu, uint64_t t_vis, unsigned cap);
+uint64_t lan865x_emu__rx_next_visible(struct lan865x_emu *emu, uint64_t t);
 void lan865x_emu__rx_store(struct lan865x_emu *emu, const uint8_t *f, size_t len, bool fd,
 			   uint64_t t_end);
+void lan865x_emu__rx_store_early(struct lan865x_emu *emu, const uint8_t *f, size_t len, bool fd,
+				 uint64_t t_start, uint64_t t_end);
 void lan865x_emu__rx_drop_head(struct lan865x_emu *emu);
 void lan865x_emu__rx_flush(struct lan865x_emu *emu);
 

@@ -19,13 +19,16 @@ ETHDRV_LOG_MODULE(lan865x_emu);
 
 /* Reset values and constants chosen in lan865x_emu.h. */
 #define IDVER_VAL 0x11u
-#define PHYID_VAL 0x0007C1B3u
-#define STDCAP_VAL 0x0525u
+/* OA PHYID without its REVISION nibble: OUI 0x1F0, MODEL 0x1B (docs/tc6.md §5.1.1). */
+#define PHYID_OUI_MODEL 0x0007C1B0u
+#define STDCAP_VAL 0x05A5u
 #define CONFIG0_RESET 0x0006u
 #define IMASK0_RESET 0x1FBFu
 #define IMASK1_RESET 0x3FFE0003u
 #define NCFGR_RESET 0x00080000u
-#define BMSR_VAL 0x0805u
+#define BMSR_CAPS 0x0801u /* 10 Mb/s half duplex, extended registers (lan865x_emu.h) */
+#define BMSR_LSTATUS 0x0004u
+#define BMCR_PDOWN 0x0800u
 #define PHYID1_VAL 0x0007u
 #define PHYID2_VAL 0xC1B3u
 #define BMCR_RESET ETHDRV_BIT(15) /* self-clearing PHY reset */
@@ -128,9 +131,46 @@ static void config0_write(struct lan865x_emu *emu, uint16_t addr, uint32_t val)
 	emu->config0 = nv;
 }
 
+/* The surrogate link status (lan865x_emu.h): powered and on the segment. */
+static bool phy_link(const struct lan865x_emu *emu)
+{
+	return !emu->link_cut && !(emu->bmcr & BMCR_PDOWN);
+}
+
+/* A loss of link latches LSTATUS low (IEEE 802.3 22.2.4.2.13, docs/mdio.md §5);
+ * either change raises the PHY interrupt summarised in STATUS0.PHYINT. */
+void lan865x_emu__phy_link_changed(struct lan865x_emu *emu, bool was)
+{
+	if (was == phy_link(emu))
+		return;
+	if (was)
+		emu->lstatus_low = true;
+	emu->status0 |= ST0_PHYINT;
+}
+
+bool lan865x_emu__phy_link(const struct lan865x_emu *emu)
+{
+	return phy_link(emu);
+}
+
 static void bmcr_write(struct lan865x_emu *emu, uint16_t addr, uint32_t val)
 {
+	bool was = phy_link(emu);
+
 	emu->bmcr = (val & BMCR_RESET) ? 0 : (val & 0xFFFFu);
+	lan865x_emu__phy_link_changed(emu, was);
+}
+
+static uint32_t bmsr_read(struct lan865x_emu *emu, uint16_t addr)
+{
+	return BMSR_CAPS | (phy_link(emu) && !emu->lstatus_low ? BMSR_LSTATUS : 0);
+}
+
+/* A control read of BMSR acknowledges the latch and the PHY interrupt. */
+static void bmsr_read_by_host(struct lan865x_emu *emu)
+{
+	emu->lstatus_low = false;
+	emu->status0 &= ~ST0_PHYINT;
 }
 
 static void ncr_write(struct lan865x_emu *emu, uint16_t addr, uint32_t val)
@@ -187,6 +227,17 @@ static uint32_t plca_status_read(struct lan865x_emu *emu, uint16_t addr)
 	return emu->plca_active ? PLCA_STATUS_PST : 0;
 }
 
+/*
+ * OA PHYID: its REVISION nibble follows the silicon revision, 3 on B0 and 4
+ * on B1 (docs/tc6.md §5.1.1); the clause-22 mirror at 0xFF03 keeps 3 on
+ * both (the B1 limitation). Other DEVID revisions keep the same offset, an
+ * assumption listed in lan865x_emu.h.
+ */
+static uint32_t phyid_read(struct lan865x_emu *emu, uint16_t addr)
+{
+	return PHYID_OUI_MODEL | ((emu->cfg.rev + 2u) & 0xFu);
+}
+
 static uint32_t devid_read(struct lan865x_emu *emu, uint16_t addr)
 {
 	/* docs/tc6.md §5.1 DEVID: MODEL 19:4, REV 3:0. */
@@ -197,7 +248,7 @@ static uint32_t devid_read(struct lan865x_emu *emu, uint16_t addr)
 static const struct lan865x_emu_reg lan865x_emu_regs[] = {
 	/* MMS0: OPEN Alliance standard registers (docs/tc6.md §3.2-§3.5). */
 	REG_CONST(0, R_IDVER, 1, IDVER_VAL),
-	REG_CONST(0, R_PHYID, 1, PHYID_VAL),
+	REG_READ(0, R_PHYID, phyid_read),
 	REG_CONST(0, R_STDCAP, 1, STDCAP_VAL),
 	REG_ACTION(0, R_RESET, reset_write),
 	REG_WRITE(0, R_CONFIG0, 1, config0, CONFIG0_RESET, config0_write),
@@ -209,9 +260,9 @@ static const struct lan865x_emu_reg lan865x_emu_regs[] = {
 	REG_RW(0, R_IMASK0, 1, imask0, IMASK0_RESET, ST0_ALL & ~ST0_RESETC),
 	REG_RW(0, R_IMASK1, 1, imask1, IMASK1_RESET, ~0u),
 	REG_CONST(0, R_TTSCAH, 6, 0), /* no timestamps are captured */
-	/* Clause-22 PHY registers (docs/tc6.md §5.7: the link is always up). */
+	/* Clause-22 PHY registers: LSTATUS is a surrogate (lan865x_emu.h, docs/tc6.md §5.7). */
 	REG_WRITE(0, R_PHY_BASE + 0, 1, bmcr, 0, bmcr_write),
-	REG_CONST(0, R_PHY_BASE + 1, 1, BMSR_VAL),
+	REG_READ(0, R_PHY_BASE + 1, bmsr_read),
 	REG_CONST(0, R_PHY_BASE + 2, 1, PHYID1_VAL),
 	REG_CONST(0, R_PHY_BASE + 3, 1, PHYID2_VAL),
 
@@ -242,7 +293,7 @@ static const struct lan865x_emu_reg lan865x_emu_regs[] = {
 	REG_RW(4, PLCA_BURST, 1, plca_burst, 0x0080u, 0xFFFFu),
 
 	/* MMS10: identification and stored-only settings (docs/tc6.md §3.1, §5.1). */
-	REG_RW(10, MISC_QTXCFG, 1, qtxcfg, 0, ~0u),
+	REG_RW(10, MISC_QTXCFG, 1, qtxcfg, QTXCFG_RESET, ~0u), /* CTTHR: docs/tc6.md §5.4.1 */
 	REG_RW(10, MISC_QRXCFG, 1, qrxcfg, 0, ~0u),
 	REG_RW(10, MISC_PADCTRL, 1, padctrl, 0, ~0u),
 	REG_RW(10, MISC_CLKOCTL, 1, clkoctl, 0, ~0u),
@@ -362,6 +413,8 @@ static void ctrl_access(struct lan865x_emu *emu, uint32_t hdr, bool prot, unsign
 		return;
 	}
 	reg_read(emu, mms, addr, &val);
+	if (mms == 0 && addr == R_PHY_BASE + 1)
+		bmsr_read_by_host(emu);
 	ethdrv_counter_inc(&emu->stats.ctrl_reads);
 	lan865x_emu_put_be32(out, len, off + 4, val);
 	if (prot)

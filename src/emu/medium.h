@@ -70,6 +70,20 @@ struct emu_port_ops {
 	void (*tx_done)(void *node, uint64_t t_end_ns);
 	/** A frame of @len bytes (FCS included) ended on the wire at @t_end_ns. */
 	void (*rx)(void *node, const uint8_t *frame, size_t len, uint64_t t_end_ns);
+	/**
+	 * Optional (NULL = store and forward only): whether the node wants
+	 * rx_begin() for the frames it receives now (RX cut-through).
+	 */
+	bool (*rx_early)(void *node);
+	/**
+	 * Optional, with rx_early: a frame of @len bytes (FCS included) starts
+	 * on the wire at @t_start_ns and ends at @t_end_ns; rx() follows for it
+	 * at @t_end_ns as for every frame. Called once the medium will not
+	 * change the frame (at the latest when it starts). The node must show
+	 * nothing of a byte before its wire time.
+	 */
+	void (*rx_begin)(void *node, const uint8_t *frame, size_t len, uint64_t t_start_ns,
+			 uint64_t t_end_ns);
 	/** Optional (NULL = CSMA/CD node): read the node's PLCA settings. */
 	void (*get_plca)(void *node, struct emu_plca_cfg *cfg);
 	/** Optional: tell the node whether PLCA beacons are seen (PLCA STATUS.PST). */
@@ -161,6 +175,7 @@ static inline void emu_medium_free(struct emu_medium *m)
  * round to it", so its wakeup lateness does not accumulate), ends at
  * start + emu_frame_wire_ns(len), which is when the peer's rx and then the
  * sender's tx_done are called (in real-time mode not before that instant);
+ * a peer that wants rx_begin gets it as soon as the frame is scheduled;
  * the medium is free again EMU_IFG_NS later. Ports take turns when both
  * have frames; port 0 goes first.
  */

@@ -123,6 +123,26 @@ static void p2p_deliver(struct emu_p2p_medium *p, unsigned from, size_t len, uin
 	pthread_cond_broadcast(&p->cond);
 }
 
+/* Tell the peer of port @from that the frame is coming, if it wants to know
+ * (cut-through, medium.h); lock held, dropped around the calls. */
+static void p2p_begin(struct emu_p2p_medium *p, unsigned from, size_t len, uint64_t start,
+		      uint64_t t_end)
+{
+	struct p2p_port *dst = &p->port[(from + 1) % P2P_PORTS];
+	const struct emu_port_ops *dops = dst->ops;
+	void *dnode = dst->node;
+
+	if (!dops || !dops->rx_early || !dops->rx_begin)
+		return;
+	dst->ops_running++;
+	pthread_mutex_unlock(&p->lock);
+	if (dops->rx_early(dnode))
+		dops->rx_begin(dnode, p->buf, len, start, t_end);
+	pthread_mutex_lock(&p->lock);
+	dst->ops_running--;
+	pthread_cond_broadcast(&p->cond);
+}
+
 /* One frame from port @n: schedule, wait for its end, deliver (lock held). */
 static void p2p_send_one(struct emu_p2p_medium *p, unsigned n)
 {
@@ -141,6 +161,7 @@ static void p2p_send_one(struct emu_p2p_medium *p, unsigned n)
 	p->stats.frames[n]++;
 	p->stats.bytes[n] += len;
 	p->stats.busy_ns += emu_frame_wire_ns(len) + EMU_IFG_NS;
+	p2p_begin(p, n, len, start, t_end);
 	if (p->realtime) {
 		p2p_wait_until(p, t_end);
 		now = mono_ns();

@@ -154,6 +154,19 @@ void phy_emu_wire_free(struct phy_emu_wire *wire);
  */
 void phy_emu_wire_set_cable(struct phy_emu_wire *wire, bool connected, uint64_t now_ns);
 
+/**
+ * phy_emu_wire_set_max_speed() - the fastest mode the cable carries; the
+ * PHYs resolve nothing faster (a forced faster mode gets no link). An
+ * assumption standing for a cable or channel that only carries that speed,
+ * where a real PHY downshifts after failed attempts (docs/mdio.md §8.4).
+ * Takes effect at the next training.
+ * @wire: the wire
+ * @mbps: 10, 100 or 1000 (the default)
+ *
+ * Return: 0 or -EINVAL.
+ */
+int phy_emu_wire_set_max_speed(struct phy_emu_wire *wire, unsigned mbps);
+
 /** phy_emu_wire_advance() - apply timed events due by @now_ns (virtual-time hosts). */
 void phy_emu_wire_advance(struct phy_emu_wire *wire, uint64_t now_ns);
 

@@ -111,6 +111,7 @@ struct phy_emu_wire {
 	pthread_cond_t cond; /* wakes the thread when the state changed */
 	struct phy_emu *phy[2]; /* plugged PHYs */
 	bool cable; /* connected */
+	unsigned max_speed; /* fastest mode the cable carries (Mb/s), default 1000 */
 	bool up; /* the link is up */
 	uint64_t up_at_ns; /* when training ends; PHY_EMU_NEVER: not training */
 	uint64_t now_ns; /* latest model time */

@@ -32,12 +32,17 @@ struct wire_res {
 	int master; /* index of the 1000BASE-T master, -1 for a fault */
 };
 
-/* Highest common mode of two advertisements (docs/mdio.md §6). */
-static void wire_resolve_aneg(struct phy_emu *a, struct phy_emu *b, struct wire_res *r)
+/* Highest common mode of two advertisements (docs/mdio.md §6) the cable carries. */
+static void wire_resolve_aneg(const struct phy_emu_wire *w, struct wire_res *r)
 {
+	const struct phy_emu *a = w->phy[0], *b = w->phy[1];
 	uint16_t gig = a->reg[R_CTRL1000] & b->reg[R_CTRL1000] & C1000_FULL;
 	uint16_t common = a->reg[R_ANAR] & b->reg[R_ANAR];
 
+	if (w->max_speed < 1000)
+		gig = 0;
+	if (w->max_speed < 100)
+		common &= (uint16_t) ~(ADV_100F | ADV_100H);
 	r->speed = 0;
 	if (gig) {
 		r->speed = 1000;
@@ -93,7 +98,7 @@ static void wire_resolve(struct phy_emu_wire *w, struct wire_res *r)
 
 	*r = (struct wire_res){ 0 };
 	if (phy_aneg(a) && phy_aneg(b)) {
-		wire_resolve_aneg(a, b, r);
+		wire_resolve_aneg(w, r);
 		if (r->speed == 1000)
 			r->master = wire_master(a, b);
 	} else if (phy_aneg(a) != phy_aneg(b)) {
@@ -109,6 +114,8 @@ static void wire_resolve(struct phy_emu_wire *w, struct wire_res *r)
 		r->duplex[0] = a->reg[R_BMCR] & BMCR_FULLDPLX;
 		r->duplex[1] = b->reg[R_BMCR] & BMCR_FULLDPLX;
 	}
+	if (r->speed > w->max_speed)
+		r->speed = 0; /* a forced mode the cable cannot carry */
 }
 
 static bool wire_can_train(const struct phy_emu_wire *w)
@@ -263,6 +270,7 @@ int phy_emu_wire_new(bool realtime, struct phy_emu_wire **out)
 	if (!w)
 		return -ENOMEM;
 	w->cable = true;
+	w->max_speed = 1000;
 	w->up_at_ns = PHY_EMU_NEVER;
 	err = emu_sync_init(&w->lock, &w->cond);
 	if (err)
@@ -305,6 +313,16 @@ void phy_emu_wire_set_cable(struct phy_emu_wire *w, bool connected, uint64_t now
 	phy_emu__wire_retrain(w, w->now_ns);
 	pthread_cond_signal(&w->cond);
 	pthread_mutex_unlock(&w->lock);
+}
+
+int phy_emu_wire_set_max_speed(struct phy_emu_wire *w, unsigned mbps)
+{
+	if (mbps != 10 && mbps != 100 && mbps != 1000)
+		return -EINVAL;
+	pthread_mutex_lock(&w->lock);
+	w->max_speed = mbps;
+	pthread_mutex_unlock(&w->lock);
+	return 0;
 }
 
 void phy_emu_wire_advance(struct phy_emu_wire *w, uint64_t now_ns)

@@ -268,15 +268,54 @@ static bool t1s_sleep(struct emu_t1s_medium *m, uint64_t deadline, uint64_t wake
 	return true;
 }
 
-/* Real time: wait for @ev's end; false if an announcement came before its start (replan). */
-static bool t1s_wait_event(struct emu_t1s_medium *m, const struct t1s_event *ev)
+/* Ports other than @ev's sender that want rx_begin now (cut-through); ops_lock held. */
+static uint32_t t1s_early_ports(struct emu_t1s_medium *m, const struct t1s_event *ev)
+{
+	uint32_t mask = 0;
+
+	if (ev->kind != T1S_EV_TX)
+		return 0;
+	for (unsigned i = 0; i < m->cfg.ports; i++) {
+		const struct emu_port_ops *ops = m->port[i].ops;
+
+		if (i != ev->port && ops && ops->rx_early && ops->rx_begin &&
+		    ops->rx_early(m->port[i].node))
+			mask |= 1u << i;
+	}
+	return mask;
+}
+
+/* @ev's frame has begun: rx_begin on the ports of @early still attached. */
+static void t1s_begin_rx(struct emu_t1s_medium *m, const struct t1s_event *ev, uint32_t early)
+{
+	struct t1s_port *p = &m->port[ev->port];
+
+	pthread_mutex_lock(&m->ops_lock);
+	if (p->ops && p->gen == ev->gen && p->staged)
+		for (unsigned i = 0; i < m->cfg.ports; i++)
+			if ((early >> i & 1u) && m->port[i].ops && m->port[i].ops->rx_begin)
+				m->port[i].ops->rx_begin(m->port[i].node, p->buf, p->len, ev->start,
+							 ev->end);
+	pthread_mutex_unlock(&m->ops_lock);
+}
+
+/*
+ * Real time: wait for @ev's end; false if an announcement came before its
+ * start (replan). Ports in @early get rx_begin once the frame has begun
+ * (it can no longer change): one more wakeup, only for them.
+ */
+static bool t1s_wait_event(struct emu_t1s_medium *m, const struct t1s_event *ev, uint32_t early)
 {
 	for (;;) {
 		uint64_t now = t1s_clock();
 
+		if (early && now >= ev->start) {
+			t1s_begin_rx(m, ev, early);
+			early = 0;
+		}
 		if (now >= ev->end)
 			return true;
-		if (!t1s_sleep(m, ev->end, ev->start))
+		if (!t1s_sleep(m, early ? ev->start : ev->end, ev->start))
 			return false;
 		if (t1s_stopping(m))
 			return false;
@@ -308,6 +347,7 @@ static void *t1s_thread(void *arg)
 	while (!t1s_stopping(m)) {
 		struct t1s_state s;
 		struct t1s_event ev;
+		uint32_t early;
 
 		/* 1. announcements and frames in, plan from the committed state */
 		pthread_mutex_lock(&m->ops_lock);
@@ -315,15 +355,19 @@ static void *t1s_thread(void *arg)
 		t1s_stage(m);
 		s = m->committed;
 		emu_t1s__plan(m, &s, &ev);
+		early = t1s_early_ports(m, &ev);
 		pthread_mutex_unlock(&m->ops_lock);
 		/* 2. nothing on the wire: sleep until an announcement */
 		if (ev.kind == T1S_EV_NONE) {
 			t1s_wait_none(m, &ev);
 			continue;
 		}
-		/* 3. real time: absolute deadline at the event end; replan on an early announcement */
-		if (m->cfg.realtime && !t1s_wait_event(m, &ev))
+		/* 3. real time: absolute deadline at the event end; replan on an early
+		 * announcement; rx_begin when it starts. Virtual time: rx_begin now. */
+		if (m->cfg.realtime && !t1s_wait_event(m, &ev, early))
 			continue;
+		if (!m->cfg.realtime && early)
+			t1s_begin_rx(m, &ev, early);
 		/* 4. commit: counters, capture, deliveries */
 		pthread_mutex_lock(&m->ops_lock);
 		t1s_commit(m, &s, &ev);

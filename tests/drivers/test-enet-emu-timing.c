@@ -69,7 +69,7 @@ static void test_tx_timing_100m(void **state)
 {
 	struct kat *k = *state;
 
-	/* 100 Mb/s: ECR.SPEED clear, RMII_10T clear (§4.1, §4.2). */
+	/* 100 Mb/s: ECR.SPEED clear, RMII_10T clear (docs/enet.md §4.1, docs/enet.md §4.2). */
 	mac_up(k, 0, 4, RCR_CRCFWD, 0);
 	mac_up(k, 1, 4, RCR_CRCFWD, 0);
 	advance(k, 1000);
@@ -92,7 +92,7 @@ static void test_speed_mismatch(void **state)
 	assert_true(bd_status(k, 1, RX_RING, 0) & RX_E);
 }
 
-/* ---- coalescing (§6) ---- */
+/* ---- coalescing (docs/enet.md §6) ---- */
 
 static void test_coalesce_frames(void **state)
 {
@@ -156,7 +156,7 @@ static void test_coalesce_timer(void **state)
 	assert_int_equal(rd(k, 1, EIR) & EV_RXF, EV_RXF);
 }
 
-/* ---- MIB (§7) ---- */
+/* ---- MIB (docs/enet.md §7) ---- */
 
 static void test_mib(void **state)
 {

@@ -36,7 +36,7 @@ static void test_reset_values(void **state)
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
 		assert_int_equal(rd(k, 0, want[i].off) & (want[i].off == RCR ? 0x7FFFFFFF : ~0u),
 				 want[i].val);
-	/* Change some, then RESET brings all back, PALR/PAUR and MSCR included (§10.6). */
+	/* Change some, then RESET brings all back, PALR/PAUR and MSCR included (docs/enet.md §10 item 6). */
 	wr(k, 0, PALR, 0x11223344);
 	wr(k, 0, PAUR, 0x55660000);
 	wr(k, 0, MSCR, 0x1A);
@@ -50,7 +50,7 @@ static void test_reset_values(void **state)
 	assert_int_equal(rd(k, 0, MSCR), 0);
 	assert_int_equal(rd(k, 0, RCR) & 0x7FFFFFFF, 0x05EE0001);
 	assert_int_equal(rd(k, 0, TIPG), 12);
-	/* Ring starts ignore their low 3 bits; MRBR keeps bits 13:4 (§1.1). */
+	/* Ring starts ignore their low 3 bits; MRBR keeps bits 13:4 (docs/enet.md §1.1). */
 	wr(k, 0, RDSR, 0x40000007);
 	wr(k, 0, MRBR, 0xFFFF);
 	assert_int_equal(rd(k, 0, RDSR), 0x40000000);
@@ -67,20 +67,20 @@ static void test_eir_w1c(void **state)
 	macs_up(k, 4, RCR_CRCFWD);
 	wr(k, 0, EIMR, EV_GRA);
 	assert_false(irq_readable(k, 0));
-	/* Graceful stop with link and an idle MAC: GRA at once (§4.3). */
+	/* Graceful stop with link and an idle MAC: GRA at once (docs/enet.md §4.3). */
 	wr(k, 0, TCR, TCR_FDEN | TCR_GTS);
 	assert_int_equal(rd(k, 0, EIR), EV_GRA);
 	assert_true(irq_readable(k, 0));
 	assert_true(enet_emu_irq_asserted(k->emu[0], 0));
 	assert_false(enet_emu_irq_asserted(k->emu[0], 1));
-	/* Writing 0 or another bit leaves it; writing the bit clears it (§2). */
+	/* Writing 0 or another bit leaves it; writing the bit clears it (docs/enet.md §2). */
 	wr(k, 0, EIR, 0);
 	wr(k, 0, EIR, EV_RXF);
 	assert_int_equal(rd(k, 0, EIR), EV_GRA);
 	wr(k, 0, EIR, EV_GRA);
 	assert_int_equal(rd(k, 0, EIR), 0);
 	assert_false(irq_readable(k, 0));
-	/* Masking keeps the bit in EIR but drops the line (§10.1). */
+	/* Masking keeps the bit in EIR but drops the line (docs/enet.md §10 item 1). */
 	wr(k, 0, TCR, TCR_FDEN);
 	wr(k, 0, TCR, TCR_FDEN | TCR_GTS);
 	assert_true(irq_readable(k, 0));
@@ -107,19 +107,20 @@ static void test_tx_rx_bits_and_wrap(void **state)
 
 		assert_true(bd_status(k, 0, TX_RING, t) & TX_R);
 		advance(k, 20000);
-		assert_false(bd_status(k, 0, TX_RING, t) & TX_R); /* cleared when sent (§10.3) */
+		assert_false(bd_status(k, 0, TX_RING, t) &
+			     TX_R); /* cleared when sent (docs/enet.md §10 item 3) */
 		assert_int_equal(bd_status(k, 1, RX_RING, i), RX_L | (i == 3 ? RX_W : 0));
 		assert_int_equal(bd_len(k, 1, RX_RING, i), 100 + f); /* CRCFWD: no FCS */
 		assert_memory_equal(mem(k, 1, RX_BUF(i)), mem(k, 0, TX_BUF(t)), 100 + f);
 		rx_arm(k, 1, i);
 	}
-	/* Broadcast: BC; without CRCFWD the length includes the FCS (§3.5). */
+	/* Broadcast: BC; without CRCFWD the length includes the FCS (docs/enet.md §3.5). */
 	wr(k, 1, RCR, RCR_MAX_FL(1518) | RCR_MII_MODE);
 	tx_to(k, 0, 80, bc, 0);
 	advance(k, 20000);
 	assert_int_equal(bd_status(k, 1, RX_RING, 2), RX_L | RX_BC);
 	assert_int_equal(bd_len(k, 1, RX_RING, 2), 84);
-	/* A bad CRC asked for with ABC arrives with CR (§3.2). */
+	/* A bad CRC asked for with ABC arrives with CR (docs/enet.md §3.2). */
 	tx_to(k, 0, 80, mac_of[1], TX_ABC);
 	advance(k, 20000);
 	assert_int_equal(bd_status(k, 1, RX_RING, 3), RX_L | RX_CR | RX_W);
@@ -132,7 +133,7 @@ static void test_rx_multi_bd_and_lg(void **state)
 
 	macs_up(k, 8, RCR_CRCFWD);
 	/* MRBR 256: a 1000-byte frame takes four BDs; non-last BDs hold MRBR bytes,
-	 * the last the total (§3.5, MCUX). RXB per non-last BD, RXF once. */
+	 * the last the total (docs/enet.md §3.5, MCUX). RXB per non-last BD, RXF once. */
 	wr(k, 1, MRBR, 256);
 	tx(k, 0, 1000);
 	advance(k, 20000);
@@ -143,7 +144,7 @@ static void test_rx_multi_bd_and_lg(void **state)
 	assert_int_equal(bd_status(k, 1, RX_RING, 3), RX_L);
 	assert_int_equal(bd_len(k, 1, RX_RING, 3), 1000);
 	assert_int_equal(rd(k, 1, EIR) & (EV_RXF | EV_RXB), EV_RXF | EV_RXB);
-	/* Longer than MAX_FL: received with LG and BABR (§3.5, §10.10). */
+	/* Longer than MAX_FL: received with LG and BABR (docs/enet.md §3.5, docs/enet.md §10 item 10). */
 	wr(k, 1, MRBR, MRBR_VAL);
 	wr(k, 1, RCR, RCR_MAX_FL(500) | RCR_MII_MODE | RCR_CRCFWD);
 	wr(k, 1, EIR, 0xFFFFFFFF);
@@ -164,7 +165,7 @@ static void test_rdar_stop_resume(void **state)
 	tx(k, 0, 200);
 	tx(k, 0, 200);
 	advance(k, 100000);
-	/* Two BDs filled, the third frame found none: dropped, counted, RDAR cleared (§3.4). */
+	/* Two BDs filled, the third frame found none: dropped, counted, RDAR cleared (docs/enet.md §3.4). */
 	assert_int_equal(bd_status(k, 1, RX_RING, 0), RX_L);
 	assert_int_equal(bd_status(k, 1, RX_RING, 1), RX_L | RX_W);
 	assert_int_equal(rd(k, 1, RDAR), 0);
@@ -221,7 +222,7 @@ static void test_tx_full_ring_once(void **state)
 	assert_int_equal(rd(k, 0, T_PACKETS), 16);
 }
 
-/* ---- bad descriptors (§10.11) ---- */
+/* ---- bad descriptors (docs/enet.md §10 item 11) ---- */
 
 static void test_bad_tx_address(void **state)
 {
@@ -311,7 +312,7 @@ static void test_graceful_stop(void **state)
 	wr(k, 0, TCR, TCR_FDEN);
 	advance(k, 100000);
 	assert_false(bd_status(k, 0, TX_RING, b) & TX_R);
-	/* No GRA without link (§10.7). */
+	/* No GRA without link (docs/enet.md §10 item 7). */
 	enet_line_set_link(k->line, false);
 	wr(k, 0, EIR, EV_GRA);
 	wr(k, 0, TCR, TCR_FDEN | TCR_GTS);
@@ -326,7 +327,7 @@ static void test_disable_rewinds(void **state)
 	tx(k, 0, 100);
 	advance(k, 20000);
 	assert_int_equal(bd_status(k, 1, RX_RING, 0), RX_L);
-	/* ETHEREN 1->0 clears RDAR and rewinds to RDSR (§3.4, §10.5). */
+	/* ETHEREN 1->0 clears RDAR and rewinds to RDSR (docs/enet.md §3.4, docs/enet.md §10 item 5). */
 	wr(k, 1, ECR, ECR_DBSWP | ECR_SPEED);
 	assert_int_equal(rd(k, 1, RDAR), 0);
 	rx_arm(k, 1, 0);
@@ -363,13 +364,13 @@ static void test_loopback_and_filter(void **state)
 	advance(k, 20000);
 	enet_emu_get_stats(k->emu[0], &st);
 	assert_int_equal(ethdrv_counter_get(&st.rx_dropped_filter), 1);
-	/* Promiscuous: accepted with M (§3.2). */
+	/* Promiscuous: accepted with M (docs/enet.md §3.2). */
 	wr(k, 0, RCR, RCR_MAX_FL(1518) | RCR_MII_MODE | RCR_CRCFWD | RCR_PROM);
 	tx_to(k, 1, 100, other, 0);
 	advance(k, 20000);
 	assert_int_equal(bd_status(k, 0, RX_RING, 1), RX_L | RX_M);
 	/* Multicast through the group hash: CRC-32 (reflected, no final
-	 * inversion) of the address, top 6 bits select the bit (§1.1). */
+	 * inversion) of the address, top 6 bits select the bit (docs/enet.md §1.1). */
 	wr(k, 0, RCR, RCR_MAX_FL(1518) | RCR_MII_MODE | RCR_CRCFWD);
 	tx_to(k, 1, 100, mc, 0);
 	advance(k, 20000);
@@ -391,7 +392,7 @@ static void test_enhanced_bd(void **state)
 {
 	struct kat *k = *state;
 
-	/* EN1588: 32-byte BDs, events only for BDs with INT, BDU written (§3.3). */
+	/* EN1588: 32-byte BDs, events only for BDs with INT, BDU written (docs/enet.md §3.3). */
 	k->bd_size = 32;
 	mac_up(k, 0, 4, RCR_CRCFWD, ECR_SPEED | ECR_EN1588);
 	mac_up(k, 1, 4, RCR_CRCFWD, ECR_SPEED | ECR_EN1588);
@@ -416,7 +417,7 @@ static void test_big_endian_bd(void **state)
 {
 	struct kat *k = *state;
 
-	/* DBSWP=0: status BE16 at +0, length BE16 at +2, address BE32 (§3.1). */
+	/* DBSWP=0: status BE16 at +0, length BE16 at +2, address BE32 (docs/enet.md §3.1). */
 	k->big_endian = true;
 	mac_up(k, 0, 4, RCR_CRCFWD, ECR_SPEED);
 	mac_up(k, 1, 4, RCR_CRCFWD, ECR_SPEED);

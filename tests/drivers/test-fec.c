@@ -407,9 +407,9 @@ static void test_create_errors(void **state)
 	cfg.rx_ring = 100;
 	assert_int_equal(fec_create(&cfg, &bus, f->n[0].loop, &dev), -EINVAL);
 	cfg.rx_ring = 0;
-	cfg.speed_mbps = 2500;
+	cfg.fixed_link_mbps = 2500;
 	assert_int_equal(fec_create(&cfg, &bus, f->n[0].loop, &dev), -EINVAL);
-	cfg.speed_mbps = 0;
+	cfg.fixed_link_mbps = 1000;
 	cfg.mac[0] = 0x01;
 	assert_int_equal(fec_create(&cfg, &bus, f->n[0].loop, &dev), -EINVAL);
 	cfg.mac[0] = 0x02;

@@ -233,6 +233,7 @@ static void test_probe_b1(void **state)
 	assert_int_equal(info.devid, 0x86502);
 	assert_int_equal(info.idver, peek(b, 0, 0x00));
 	assert_int_equal(info.phyid, peek(b, 0, 0x01));
+	assert_int_equal(info.phyid, 0x0007C1B4); /* B1's OA PHYID (docs/tc6.md §5.1.1) */
 	assert_int_equal(info.stdcap, peek(b, 0, 0x02));
 	assert_int_equal(stat(b, "hw_resets"), 1);
 	assert_int_equal(ethdrv_netdev_open(b->dev), 0);
@@ -258,6 +259,7 @@ static void test_probe_b0(void **state)
 	lan865x_get_info(b->dev, &info);
 	assert_int_equal(info.model, 0x8651);
 	assert_string_equal(info.rev, "B0");
+	assert_int_equal(info.phyid, 0x0007C1B3); /* B0's OA PHYID (docs/tc6.md §5.1.1) */
 	assert_int_equal(ethdrv_netdev_open(b->dev), 0);
 	assert_int_equal(peek(b, 4, 0xD0), 0x5F21);
 	assert_int_equal(peek(b, 4, 0xE0), 0x0000);

@@ -10,6 +10,9 @@
 
 #include "lan865x_emu_harness.h"
 
+/* STDCAP of the model: TXFCSVC, DPRAC, AIDC, MINBPS 5 (docs/tc6.md §3.2). */
+#define STDCAP_MODEL 0x05A5
+
 static void test_ctrl_read_reset_values(void **state)
 {
 	struct emu_fixture *t = *state;
@@ -75,8 +78,8 @@ static void test_ctrl_multi_register(void **state)
 
 	read_regs(t, false, 0, 0x00, 3, v);
 	assert_int_equal(v[0], 0x11);
-	assert_int_equal(v[1], 0x0007C1B3);
-	assert_int_equal(v[2], 0x0525);
+	assert_int_equal(v[1], 0x0007C1B4); /* B1 (docs/tc6.md §5.1.1) */
+	assert_int_equal(v[2], STDCAP_MODEL);
 	/* AID=1: the same register twice. */
 	memset(t->tx, 0, 16);
 	put32(t->tx, with_parity(1u << 28 | 0x04u << 8 | 1u << 1));
@@ -213,13 +216,46 @@ static void test_plca_and_trim(void **state)
 	assert_int_equal(read_reg(t, 4, 0xF8), 0xB900);
 }
 
+/*
+ * OA PHYID per silicon revision (docs/tc6.md §5.1.1): REVISION 3 on B0, 4 on
+ * B1, while the clause-22 mirror reads 0x0007/0xC1B3 on both.
+ */
+static void test_phyid_per_revision(void **state)
+{
+	static const struct {
+		uint8_t rev;
+		uint32_t oa_phyid;
+	} cases[] = { { 1, 0x0007C1B3 }, { 2, 0x0007C1B4 } };
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct emu_fixture *t = calloc(1, sizeof(*t));
+		struct lan865x_emu_config cfg;
+
+		assert_non_null(t);
+		lan865x_emu_config_default(&cfg);
+		cfg.realtime = false;
+		cfg.rev = cases[i].rev;
+		assert_int_equal(lan865x_emu_new(&cfg, &t->emu), 0);
+		assert_int_equal(read_reg(t, 0, 0x01), cases[i].oa_phyid);
+		assert_int_equal(read_reg(t, 0, 0xFF02), 0x0007);
+		assert_int_equal(read_reg(t, 0, 0xFF03), 0xC1B3);
+		assert_int_equal(read_reg(t, 10, 0x94), 0x00086500u | cases[i].rev);
+		lan865x_emu_free(t->emu);
+		free(t);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		FIXTURE_TEST(test_ctrl_read_reset_values), FIXTURE_TEST(test_ctrl_write_echo),
-		FIXTURE_TEST(test_ctrl_multi_register),	   FIXTURE_TEST(test_ctrl_protected),
-		FIXTURE_TEST(test_ctrl_header_parity),	   FIXTURE_TEST(test_reset_flow),
+		FIXTURE_TEST(test_ctrl_read_reset_values),
+		FIXTURE_TEST(test_ctrl_write_echo),
+		FIXTURE_TEST(test_ctrl_multi_register),
+		FIXTURE_TEST(test_ctrl_protected),
+		FIXTURE_TEST(test_ctrl_header_parity),
+		FIXTURE_TEST(test_reset_flow),
 		FIXTURE_TEST(test_plca_and_trim),
+		cmocka_unit_test(test_phyid_per_revision),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,8 +2,8 @@
 /*
  * The LAN8650 model's RX data path, against hand-built SPI byte streams: one
  * frame, two frames per chunk (ZARFE, unaligned), NORX and FCS strip, overflow,
- * SYNC, the address filters, length and FCS checks, 32-byte chunks, CSARFE
- * (docs/tc6.md §2, §4.2, §5.2). Helpers and fixture:
+ * SYNC, the address filters, length and FCS checks, 32-byte chunks, CSARFE,
+ * errata s3 reproduced (docs/tc6.md §2, §4.2, §5.2, §5.6). Helpers and fixture:
  * tests/helpers/lan865x_emu_harness.h.
  */
 #include <errno.h>
@@ -84,6 +84,47 @@ static void test_rx_unaligned_two_frames(void **state)
 	assert_true(!F_SV(f[2]) && F_EV(f[2]) && F_EBO(f[2]) == 13);
 	assert_memory_equal(t->rx + 2 * CH, b + 56, 14);
 	assert_int_equal(F_RCA(f[2]), 0);
+	assert_int_equal(STAT(t, rx_shared_chunks), 1);
+}
+
+static struct fixture_variant errata_s3 = { .errata_s3 = true };
+
+/*
+ * Errata s3 reproduced (docs/tc6.md §5.6): after the chunk that ends one frame
+ * and starts the next, RX data stops while RCA still counts it; a reset
+ * clears it. With ZARFE no chunk is shared, and nothing stops.
+ */
+static void test_rx_errata_s3(void **state)
+{
+	struct emu_fixture *t = *state;
+	uint8_t a[100], b[100];
+	uint32_t h[3], f[3];
+
+	for (int k = 0; k < 3; k++)
+		h[k] = data_hdr(0, 0, 0, 0, 0, 0);
+	bring_up(t, 1u << 12); /* ZARFE */
+	deliver_frame(t, a, make_frame(a, 66, MAC_US, 1));
+	deliver_frame(t, b, make_frame(b, 66, MAC_US, 2));
+	data_xfer(t, h, NULL, 3, f);
+	data_xfer(t, h, NULL, 1, f);
+	assert_true(F_EV(f[0]) && STAT(t, rx_delivered) == 2);
+	write_reg(t, 0, 0x03, 1); /* SWRESET */
+	bring_up(t, 0); /* RFA 0: a frame may start in any word */
+	deliver_frame(t, a, make_frame(a, 66, MAC_US, 1));
+	deliver_frame(t, b, make_frame(b, 66, MAC_US, 2));
+	data_xfer(t, h, NULL, 3, f);
+	assert_true(F_SV(f[1]) && F_EV(f[1])); /* the shared chunk goes out */
+	assert_int_equal(F_DV(f[2]), 0); /* then nothing moves... */
+	assert_int_equal(F_RCA(f[2]), 1); /* ...though B's last chunk waits */
+	data_xfer(t, h, NULL, 2, f);
+	assert_int_equal(F_DV(f[0]) | F_DV(f[1]), 0);
+	assert_int_equal(STAT(t, rx_delivered), 3);
+	write_reg(t, 0, 0x03, 1);
+	assert_int_equal(STAT(t, rx_cut), 1); /* B was begun and is lost to the reset */
+	bring_up(t, 0);
+	deliver_frame(t, a, make_frame(a, 60, MAC_US, 3));
+	data_xfer(t, h, NULL, 1, f);
+	assert_true(F_SV(f[0]) && F_EV(f[0]));
 }
 
 static void test_rx_norx_and_fcs_strip(void **state)
@@ -277,6 +318,7 @@ int main(void)
 		FIXTURE_TEST(test_rx_length_fcs),
 		FIXTURE_TEST(test_rx_32_byte_chunks),
 		FIXTURE_TEST(test_rx_csarfe),
+		VARIANT_TEST(test_rx_errata_s3, errata_s3),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

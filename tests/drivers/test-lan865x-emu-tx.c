@@ -2,7 +2,8 @@
 /*
  * The LAN8650 model's TX data path, against hand-built SPI byte streams: frames
  * in chunks, padding and FCS, TXFCSVE, credits, freeing at tx_done, protocol
- * errors, two frames in one chunk, loss of framing (docs/tc6.md §2, §3.4).
+ * errors, SV while a frame is open (both model options), a refused chunk,
+ * two frames in one chunk, loss of framing (docs/tc6.md §2, §3.4).
  * Helpers and fixture: tests/helpers/lan865x_emu_harness.h.
  */
 #include <errno.h>
@@ -133,20 +134,121 @@ static void test_tx_protocol_errors(void **state)
 	data_xfer(t, h, NULL, 1, f);
 	assert_int_equal(read_reg(t, 0, 0x08) & 1, 1);
 	write_reg(t, 0, 0x08, 1);
-	h[0] = data_hdr(1, 1, 0, 0, 0, 0); /* SV, then SV again while in progress */
-	h[1] = data_hdr(1, 1, 0, 1, 10, 0);
-	data_xfer(t, h, NULL, 2, f);
+	/* EV without a frame in progress. */
+	h[0] = data_hdr(1, 0, 0, 1, 10, 0);
+	data_xfer(t, h, NULL, 1, f);
 	assert_int_equal(read_reg(t, 0, 0x08) & 1, 1);
 	assert_int_equal(STAT(t, txpe), 2);
-	/* Both frames the host handed over are lost, each counted once: the
-	 * one in progress, and the one whose SV was refused. */
-	assert_int_equal(STAT(t, tx_started), 2);
-	assert_int_equal(STAT(t, tx_dropped_protocol), 2);
+	assert_int_equal(STAT(t, tx_started), 0);
 	assert_false(pull_frame(t, out, &n));
 	assert_int_equal(read_reg(t, 0, 0x0B) >> 8, 48);
 	/* TXPE unmasked: the next footer has EXST. */
 	write_reg(t, 0, 0x0C, 0x1FBE);
 	assert_int_equal(F_EXST(empty_chunk(t, true)), 1);
+}
+
+/*
+ * A host abandons a frame half way and starts the next with a fresh SV
+ * (docs/tc6.md §2.4.1): TXPE, the open frame is lost, the new one goes out.
+ */
+static void test_tx_sv_while_open_restart(void **state)
+{
+	struct emu_fixture *t = *state;
+	uint8_t p[3 * CS], out[EMU_FRAME_MAX];
+	uint32_t h[2] = {
+		data_hdr(1, 1, 0, 0, 0, 0), /* A's first chunk: SV */
+		data_hdr(1, 1, 0, 1, 59, 0), /* B whole (SV+EV) while A is open */
+	};
+	uint32_t f[2];
+	size_t n;
+
+	bring_up(t, 0);
+	make_frame(p, 100, MAC_PEER, 1); /* A: only its first chunk goes */
+	make_frame(p + CS, 60, MAC_PEER, 2); /* B: 60 bytes, the chip appends the FCS */
+	data_xfer(t, h, p, 2, f);
+	assert_int_equal(read_reg(t, 0, 0x08) & 1, 1); /* TXPE */
+	assert_int_equal(STAT(t, txpe), 1);
+	assert_int_equal(STAT(t, tx_started), 2);
+	assert_int_equal(STAT(t, tx_dropped_protocol), 1); /* A only */
+	assert_true(pull_frame(t, out, &n));
+	assert_int_equal(n, 64);
+	assert_memory_equal(out, p + CS, 60);
+	assert_false(pull_frame(t, out, &n));
+	/* B holds one chunk until it leaves the wire; A's chunk is free. */
+	assert_int_equal(read_reg(t, 0, 0x0B) >> 8, 47);
+}
+
+static struct fixture_variant sv_open_ignore = { .sv_open = LAN865X_EMU_SV_OPEN_IGNORE };
+
+/* The same with sv_open=IGNORE: the new SV chunk is refused too, B is lost. */
+static void test_tx_sv_while_open_ignore(void **state)
+{
+	struct emu_fixture *t = *state;
+	uint32_t h[3] = {
+		data_hdr(1, 1, 0, 0, 0, 0), /* A: SV */
+		data_hdr(1, 1, 0, 0, 0, 0), /* B: SV while A is open */
+		data_hdr(1, 0, 0, 1, 10, 0), /* B: EV */
+	};
+	uint32_t f[3];
+	uint8_t out[EMU_FRAME_MAX];
+	size_t n;
+
+	bring_up(t, 0);
+	data_xfer(t, h, NULL, 3, f);
+	/* Both frames the host handed over are lost, each counted once: the
+	 * one in progress, and the one whose SV was refused; B's EV is one more
+	 * protocol error. */
+	assert_int_equal(STAT(t, txpe), 2);
+	assert_int_equal(STAT(t, tx_started), 2);
+	assert_int_equal(STAT(t, tx_dropped_protocol), 2);
+	assert_false(pull_frame(t, out, &n));
+	assert_int_equal(read_reg(t, 0, 0x0B) >> 8, 48);
+}
+
+/*
+ * A refused chunk (bad header parity: footer HDRB, STATUS0.HDRE) in the
+ * middle of a frame (docs/tc6.md §2.4.1): the frame is dropped, its later
+ * chunks are ignored without TXPE, and the next frame goes out whole.
+ */
+static void test_tx_refused_chunk(void **state)
+{
+	struct emu_fixture *t = *state;
+	uint8_t p[5 * CS], out[EMU_FRAME_MAX];
+	uint32_t h[5] = {
+		data_hdr(1, 1, 0, 0, 0, 0),  data_hdr(1, 0, 0, 0, 0, 0) ^ 1u, /* parity broken */
+		data_hdr(1, 0, 0, 1, 21, 0), data_hdr(1, 1, 0, 0, 0, 0),
+		data_hdr(1, 0, 0, 1, 35, 0),
+	};
+	uint32_t f[5];
+	size_t n;
+
+	bring_up(t, 0);
+	memset(p, 0, sizeof(p));
+	make_frame(p, 150, MAC_PEER, 1); /* A, 3 chunks: 64 + 64 + 22 */
+	make_frame(p + 3 * CS, 100, MAC_PEER, 2); /* B, 2 chunks: 64 + 36 */
+	data_xfer(t, h, p, 5, f);
+	assert_int_equal(F_HDRB(f[1]), 1);
+	assert_int_equal(F_DV(f[1]), 0);
+	assert_int_equal(F_HDRB(f[2]), 0);
+	assert_int_equal(read_reg(t, 0, 0x08) & 0x21, 0x20); /* HDRE, no TXPE */
+	assert_int_equal(STAT(t, tx_started), 2);
+	assert_int_equal(STAT(t, tx_dropped_protocol), 1);
+	assert_int_equal(STAT(t, txpe), 0);
+	assert_true(pull_frame(t, out, &n));
+	assert_int_equal(n, 104);
+	assert_memory_equal(out, p + 3 * CS, 100);
+	assert_false(pull_frame(t, out, &n));
+	/* A refused SV chunk: nothing starts, the rest of that frame is ignored
+	 * up to its EV; then a frame that starts and ends in one chunk. */
+	h[0] = data_hdr(1, 1, 0, 0, 0, 0) ^ 1u;
+	h[1] = data_hdr(1, 0, 0, 0, 0, 0);
+	h[2] = data_hdr(1, 0, 0, 1, 21, 0);
+	h[3] = data_hdr(1, 1, 0, 1, 59, 0);
+	data_xfer(t, h, p, 4, f);
+	assert_int_equal(STAT(t, tx_started), 3);
+	assert_int_equal(STAT(t, txpe), 0);
+	assert_true(pull_frame(t, out, &n));
+	assert_int_equal(n, 64);
 }
 
 static void test_tx_concatenated(void **state)
@@ -203,6 +305,9 @@ int main(void)
 		FIXTURE_TEST(test_tx_credits),
 		FIXTURE_TEST(test_tx_freed_at_tx_done),
 		FIXTURE_TEST(test_tx_protocol_errors),
+		FIXTURE_TEST(test_tx_sv_while_open_restart),
+		VARIANT_TEST(test_tx_sv_while_open_ignore, sv_open_ignore),
+		FIXTURE_TEST(test_tx_refused_chunk),
 		FIXTURE_TEST(test_tx_concatenated),
 		FIXTURE_TEST(test_lofe),
 	};

@@ -122,7 +122,8 @@ static void fz_init(void)
 				  .mac = { 0x02, 0, 0, 0, 0, 1 },
 				  .rx_ring = FZ_RING,
 				  .tx_ring = FZ_RING,
-				  .pool_size = FZ_POOL };
+				  .pool_size = FZ_POOL,
+				  .fixed_link_mbps = 1000 }; /* no PHY on the fake bus */
 	size_t need = fec_dma_size(&cfg);
 
 	ethdrv_log_set_sink(fz_log_discard, NULL); /* bad lengths are logged by design */

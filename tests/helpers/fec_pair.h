@@ -6,6 +6,8 @@
  * test-fec.c (virtual clock, one thread) and test-fec-threaded.c (real
  * time, threaded pollers); all static inline, so a test that includes it
  * and uses part of it builds without warnings. Include cmocka.h first.
+ * The datapath tests run a fixed link between MACs without PHYs (the PHY,
+ * the MDIO bus and the carrier are test-fec-phy.c's).
  */
 #ifndef ETHDRV_TESTS_FEC_PAIR_H
 #define ETHDRV_TESTS_FEC_PAIR_H
@@ -180,8 +182,11 @@ static inline void node_setup(struct fixture *f, unsigned i, const struct fec_co
 	cfg.name = name;
 	memcpy(nd->mac, node_mac[i], ETHDRV_ETH_ALEN);
 	memcpy(cfg.mac, nd->mac, ETHDRV_ETH_ALEN);
+	if (!cfg.fixed_link_mbps)
+		cfg.fixed_link_mbps = 1000;
 	enet_emu_config_default(&ec);
 	ec.dma_size = 8u << 20;
+	ec.phy_addr = ENET_EMU_NO_PHY;
 	nd->flows = f->flows;
 	nd->lock = &f->lock;
 	assert_int_equal(ethdrv_loop_new(&nd->loop), 0);

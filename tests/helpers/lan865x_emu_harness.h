@@ -172,21 +172,50 @@ struct emu_fixture {
 	uint8_t tx[8192], rx[8192];
 };
 
-static inline int fixture_make(void **state, unsigned rx_buf_chunks)
+/* A fixture whose model has @cfg (realtime must be false). */
+static inline int fixture_make_cfg(void **state, const struct lan865x_emu_config *cfg)
 {
-	struct lan865x_emu_config cfg;
 	struct emu_fixture *t = calloc(1, sizeof(*t));
 
 	assert_non_null(t);
-	lan865x_emu_config_default(&cfg);
-	cfg.realtime = false;
-	if (rx_buf_chunks)
-		cfg.rx_buf_chunks = rx_buf_chunks;
-	assert_int_equal(lan865x_emu_new(&cfg, &t->emu), 0);
+	assert_false(cfg->realtime);
+	assert_int_equal(lan865x_emu_new(cfg, &t->emu), 0);
 	t->fm.base.ops = &fm_ops;
 	assert_int_equal(lan865x_emu_attach(t->emu, &t->fm.base, 0), 0);
 	*state = t;
 	return 0;
+}
+
+/* What a fixture's model differs in from the defaults (virtual time). */
+struct fixture_variant {
+	unsigned rx_buf_chunks; /* 0 = default */
+	enum lan865x_emu_sv_open sv_open;
+	bool errata_s3;
+};
+
+static inline int fixture_make_variant(void **state, const struct fixture_variant *v)
+{
+	struct lan865x_emu_config cfg;
+
+	lan865x_emu_config_default(&cfg);
+	cfg.realtime = false;
+	if (v->rx_buf_chunks)
+		cfg.rx_buf_chunks = v->rx_buf_chunks;
+	cfg.sv_open = v->sv_open;
+	cfg.errata_s3 = v->errata_s3;
+	return fixture_make_cfg(state, &cfg);
+}
+
+static inline int fixture_make(void **state, unsigned rx_buf_chunks)
+{
+	return fixture_make_variant(state,
+				    &(struct fixture_variant){ .rx_buf_chunks = rx_buf_chunks });
+}
+
+/* Setup for VARIANT_TEST: the test's initial state is its struct fixture_variant. */
+static inline int fixture_setup_variant(void **state)
+{
+	return fixture_make_variant(state, *state);
 }
 
 static inline int fixture_setup(void **state)
@@ -343,6 +372,11 @@ static inline void deliver_frame(struct emu_fixture *t, const uint8_t *frame, si
 
 /* A test that runs on a fresh model attached to the fake medium. */
 #define FIXTURE_TEST(fn) cmocka_unit_test_setup_teardown(fn, fixture_setup, fixture_teardown)
+/* The same with a model as @variant (a static struct fixture_variant) says. */
+#define VARIANT_TEST(fn, variant)                                            \
+	{                                                                    \
+#fn, fn, fixture_setup_variant, fixture_teardown, &(variant) \
+	}
 
 /* One counter of the model, by field name. */
 #define STAT(t, f)                                     \

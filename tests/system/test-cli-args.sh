@@ -35,14 +35,23 @@ expect() {
 # --help on every subcommand
 expect 0 "usage: ethdrv COMMAND" -- --help
 expect 0 "usage: ethdrv COMMAND" -- help
-for c in segment up stats set get info bench; do
+for c in segment up stats set get info bench phy; do
 	expect 0 "usage: ethdrv $c" -- "$c" --help
 	expect 0 "usage: ethdrv $c" -- "$c" -h
 done
 
 # the command itself
 expect 2 "usage: ethdrv COMMAND" --
-expect 2 "unknown command 'frob'" "segment, up, stats, set, get, info or bench" -- frob
+expect 2 "unknown command 'frob'" "segment, up, stats, set, get, info, phy or bench" -- frob
+
+# phy: the words are checked before anything is sent
+expect 2 "missing IFNAME" -- phy
+expect 2 "bad interface name" -- phy a/b
+expect 2 "bad register '32'" "0..31" -- phy t1s0 read 32
+expect 2 "bad value '0x10000'" -- phy t1s0 write 1 0x10000
+expect 2 "bad MMD '32'" -- phy t1s0 c45 read 32 1
+expect 2 "use: read REG" -- phy t1s0 read
+expect 2 "use: read REG" -- phy t1s0 frob
 
 # bench: the list comes from bench/*.py of the source tree
 expect 0 "usage: ethdrv bench" "tc6-irq-policy" "tc6-latency" "tc6-segment" -- bench --help
@@ -108,6 +117,10 @@ expect 2 "irq" "use irq=none to poll" -- up emu:lan8650,irq=/dev/gpiochip0:1
 expect 2 "poll_us" "only with irq=none" -- up emu:lan8650,poll_us=500
 expect 2 "poll_us" "50..1000000" -- up emu:lan8650,irq=none,poll_us=1
 expect 2 "rev" "0..15" -- up emu:lan8650,rev=B2
+# the model's slack (docs/design.md §4.2)
+expect 2 "slack_us" "0..10000" -- up emu:lan8650,slack_us=10001
+expect 2 "sv-open" "restart or ignore" -- up emu:lan8650,sv-open=drop
+expect 2 "errata-s3" "0 or 1" -- up emu:lan8650,errata-s3=yes
 expect 2 "--addr" "A.B.C.D/P" -- up emu --addr 169.254.10.1
 expect 2 "--addr" "A.B.C.D/P" -- up emu --addr 300.1.1.1/24
 expect 2 "--addr prefix" "0..32" -- up emu --addr 169.254.10.1/33

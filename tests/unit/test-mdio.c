@@ -225,16 +225,19 @@ static void test_stale_event_detected(void **state)
 	/* An event left by a frame of someone else (here: the init sequence
 	 * forgot MMFR = 0, so its MSCR write sent MMFR): the first read takes
 	 * it for its own completion and returns stale data. */
+	/* The slowest MDC (MII_SPEED 63: 164 us frames), so that a test
+	 * thread preempted on a loaded machine still tests the event before
+	 * its own frame could have ended. */
 	enet_mdio_sim_write32(f->r.sim, ENET_MDIO_REG_MSCR, 0);
 	enet_mdio_sim_write32(f->r.sim, ENET_MDIO_REG_MMFR,
 			      0x60020000u | PHY_ADDR << 23 | 3u << 18);
-	enet_mdio_sim_write32(f->r.sim, ENET_MDIO_REG_MSCR, MSCR_2M5);
-	sleep_us(200);
+	enet_mdio_sim_write32(f->r.sim, ENET_MDIO_REG_MSCR, 63u << 1);
+	sleep_us(1000);
 	assert_int_equal(ethdrv_mdio_read(f->r.bus, PHY_ADDR, 2, &v), 0);
 	assert_int_not_equal(v, 0x004D);
 	/* Its own completion is now the stale event of the next read; telling
 	 * the bus how long a frame takes catches it. */
-	sleep_us(200);
+	sleep_us(1000);
 	ethdrv_mdio_set_min_frame_ns(f->r.bus, enet_mdio_sim_frame_ns(f->r.sim));
 	assert_int_equal(ethdrv_mdio_read(f->r.bus, PHY_ADDR, 2, &v), 0);
 	assert_int_equal(v, 0x004D);

@@ -176,6 +176,59 @@ static void test_xmit_busy_keeps_frame(void **state)
 	assert_false(ethdrv_netdev_tx_stopped(dev));
 }
 
+/* ---- carrier (netif_carrier_on/off) ---- */
+
+struct carrier_log {
+	unsigned calls; /* handler calls */
+	bool last; /* the state it was given */
+};
+
+static void on_carrier(void *arg, bool up)
+{
+	struct carrier_log *l = arg;
+
+	l->calls++;
+	l->last = up;
+}
+
+static void test_carrier(void **state)
+{
+	struct env *e = *state;
+	struct fake_netdev *f = e->f;
+	struct ethdrv_netdev *dev = &f->dev;
+	struct ethdrv_link_stats *st = ethdrv_netdev_link_stats(dev);
+	struct carrier_log log = { 0 };
+	uint64_t v;
+
+	ethdrv_netdev_set_carrier_handler(dev, on_carrier, &log);
+	assert_true(ethdrv_netdev_carrier_ok(dev)); /* Linux's default */
+	assert_null(ethdrv_netdev_phy(dev));
+	assert_int_equal(ethdrv_netdev_open(dev), 0);
+	/* Setting the state it has changes nothing. */
+	ethdrv_netdev_carrier_on(dev);
+	assert_int_equal(log.calls, 0);
+	ethdrv_netdev_carrier_off(dev);
+	ethdrv_netdev_carrier_off(dev);
+	assert_int_equal(log.calls, 1);
+	assert_false(log.last);
+	assert_false(ethdrv_netdev_carrier_ok(dev));
+	/* No carrier: taken, freed, counted as a carrier error, not queued. */
+	assert_int_equal(ethdrv_netdev_xmit(dev, fake_netdev_make_frame(f, 0, 60)), -ENOLINK);
+	assert_int_equal(cnt(&st->tx_carrier_errors), 1);
+	assert_int_equal(cnt(&st->tx_errors), 1);
+	assert_int_equal(cnt(&st->tx_dropped), 1);
+	assert_int_equal(fake_netdev_tx_used(f), 0);
+	ethdrv_netdev_carrier_on(dev);
+	assert_int_equal(log.calls, 2);
+	assert_true(log.last);
+	assert_int_equal(ethdrv_netdev_xmit(dev, fake_netdev_make_frame(f, 1, 60)), 0);
+	assert_int_equal(cnt(&st->tx_carrier_errors), 1);
+	assert_int_equal(ethdrv_stats_get(ethdrv_netdev_stats(dev), "carrier_down_count", &v), 0);
+	assert_int_equal(v, 1);
+	assert_int_equal(ethdrv_stats_get(ethdrv_netdev_stats(dev), "carrier_up_count", &v), 0);
+	assert_int_equal(v, 1);
+}
+
 /* ---- BQL stop/wake ---- */
 
 static void wake_cb(void *arg)
@@ -438,6 +491,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_xmit_paths, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_xmit_busy_keeps_frame, setup_fail_after_2,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_carrier, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bql_stop_wake, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_knobs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_set_mac, setup, teardown),

@@ -11,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define EMU_KEYS "hz, rx-buf, setup-ns, mosi-ber, miso-ber, rev, irq, poll_us"
+#define EMU_KEYS \
+	"hz, rx-buf, setup-ns, mosi-ber, miso-ber, rev, irq, poll_us, slack_us, sv-open, errata-s3"
 #define ENET_KEYS "speed, batch-us, mmio-ns, ber, rx-ring, tx-ring"
 #define DEV_FORMS                                                                             \
 	"emu:lan8650[,key=value...] (keys: " EMU_KEYS "), "                                   \
@@ -83,7 +84,7 @@ static int cli_emu_uint(const char *cmd, const char *key, const char *val, unsig
 			unsigned long max, uint32_t *out)
 {
 	char what[48];
-	unsigned long v;
+	unsigned long v = 0;
 	int err;
 
 	snprintf(what, sizeof(what), "device spec: %s", key);
@@ -141,6 +142,27 @@ static int cli_emu_key(const char *cmd, char *kv, struct cli_emu_spec *emu)
 	if (!strcmp(kv, "poll_us"))
 		return cli_emu_uint(cmd, kv, val, ETHDRV_SPIDEV_POLL_US_MIN,
 				    ETHDRV_SPIDEV_POLL_US_MAX, &emu->poll_us);
+	/* docs/design.md §4.2: how early a transfer may return, in us. */
+	if (!strcmp(kv, "slack_us"))
+		return cli_emu_uint(cmd, kv, val, 0, 10000, &emu->slack_us);
+	/* docs/tc6.md §5.6: the model halts RX after a chunk two frames share. */
+	if (!strcmp(kv, "errata-s3")) {
+		emu->errata_s3 = !strcmp(val, "1");
+		return emu->errata_s3 || !strcmp(val, "0") ?
+			       0 :
+			       cli_error(cmd, "device spec: errata-s3: bad value '%s': use 0 or 1",
+					 val);
+	}
+	/* docs/tc6.md §2.4.1: what the model does with an SV while a frame is open. */
+	if (!strcmp(kv, "sv-open")) {
+		emu->sv_open_ignore = !strcmp(val, "ignore");
+		return emu->sv_open_ignore || !strcmp(val, "restart") ?
+			       0 :
+			       cli_error(
+				       cmd,
+				       "device spec: sv-open: bad value '%s': use restart or ignore",
+				       val);
+	}
 	return cli_error(cmd, "device spec: unknown key '%s': use %s", kv, EMU_KEYS);
 }
 

@@ -34,6 +34,9 @@ struct cli_emu_spec {
 	uint8_t rev; /* rev=: DEVID.REV of the model, 1 = B0, 2 = B1 (default) */
 	bool irq_none; /* irq=none: no IRQ line, the driver polls */
 	uint32_t poll_us; /* poll_us=: its period; 0 with the IRQ line */
+	uint32_t slack_us; /* slack_us=: transfers may return this early (default 0) */
+	bool sv_open_ignore; /* sv-open=ignore: an SV while a frame is open is refused too */
+	bool errata_s3; /* errata-s3=1: the model reproduces errata s3 */
 };
 
 #define CLI_ENET_RX_RING 1024 /* RX descriptors of an ENET node by default */
@@ -101,9 +104,10 @@ int cli_parse_ulong(const char *cmd, const char *what, const char *s, unsigned l
  * cli_parse_device() - parse a device spec
  * @cmd: the subcommand, for the message
  * @spec: "emu:lan8650[,hz=N][,rx-buf=N][,setup-ns=N][,mosi-ber=X][,miso-ber=X]
- *        [,rev=B0|B1|N][,irq=none[,poll_us=N]]" ("emu" alone and
- *        "emu:lan8651" too), "emu:enet[,speed=1000|100|10][,batch-us=N]
- *        [,mmio-ns=N][,ber=X][,rx-ring=N][,tx-ring=N]", or "spidev:/dev/spidevB.C,irq=/dev/gpiochipN:LINE|none
+ *        [,rev=B0|B1|N][,irq=none[,poll_us=N]][,slack_us=N][,sv-open=restart|ignore]
+ *        [,errata-s3=0|1]" ("emu" alone and "emu:lan8651" too),
+ *        "emu:enet[,speed=1000|100|10][,batch-us=N][,mmio-ns=N][,ber=X][,rx-ring=N]
+ *        [,tx-ring=N]", or "spidev:/dev/spidevB.C,irq=/dev/gpiochipN:LINE|none
  *        [,poll_us=N][,reset=/dev/gpiochipN:LINE][,hz=N][,mode=M][,bias=pull-up|none]"
  * @out: the parsed spec
  *

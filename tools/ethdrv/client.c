@@ -93,12 +93,9 @@ static void client_conn_error(const char *cmd, const char *ifname, const char *p
 		fprintf(stderr, "ethdrv %s: %s: %s: %s\n", cmd, ifname, path, strerror(-err));
 }
 
-/*
- * Send @req to @ifname; on "ok" return the body in *@body (free *@reply).
- * Return CLI_EXIT_OK or CLI_EXIT_FAIL (message printed).
- */
-static int client_call(const char *cmd, const char *ifname, const char *req, char **reply,
-		       const char **body)
+/* Send @req to @ifname; on "ok" return the body in *@body (free *@reply) (cmd.h). */
+int cmd_client_call(const char *cmd, const char *ifname, const char *req, char **reply,
+		    const char **body)
 {
 	char path[108];
 	int err;
@@ -162,7 +159,8 @@ static int client_stats_all(bool json)
 		const char *body;
 		char *reply;
 
-		if (client_call("stats", names[i], json ? "stats json" : "stats", &reply, &body))
+		if (cmd_client_call("stats", names[i], json ? "stats json" : "stats", &reply,
+				    &body))
 			continue;
 		if (json)
 			printf("%s\"%s\": %s", shown ? ",\n" : "\n", names[i], body);
@@ -205,7 +203,7 @@ int cmd_stats(int argc, char **argv)
 		return client_stats_all(json);
 	if (cli_parse_ifname("stats", "IFNAME", ifname) && strcmp(ifname, CTL_SEGMENT_NAME))
 		return CLI_EXIT_USAGE;
-	rc = client_call("stats", ifname, json ? "stats json" : "stats", &reply, &body);
+	rc = cmd_client_call("stats", ifname, json ? "stats json" : "stats", &reply, &body);
 	if (rc)
 		return rc;
 	fputs(body, stdout);
@@ -263,7 +261,7 @@ static int client_knobs(const char *cmd, const char *usage, bool pairs, int argc
 	rc = client_build(cmd, argc, argv, pairs, req, sizeof(req));
 	if (rc)
 		return rc;
-	rc = client_call(cmd, argv[optind], req, &reply, &body);
+	rc = cmd_client_call(cmd, argv[optind], req, &reply, &body);
 	if (rc)
 		return rc;
 	fputs(body, stdout);
@@ -299,7 +297,7 @@ int cmd_info(int argc, char **argv)
 		return cli_usage("info", "give one IFNAME");
 	if (cli_parse_ifname("info", "IFNAME", argv[optind]))
 		return CLI_EXIT_USAGE;
-	rc = client_call("info", argv[optind], "info", &reply, &body);
+	rc = cmd_client_call("info", argv[optind], "info", &reply, &body);
 	if (rc)
 		return rc;
 	fputs(body, stdout);

@@ -30,6 +30,23 @@ int cmd_info(int argc, char **argv);
 /** cmd_bench() - `ethdrv bench NAME [ARGS...]`: run bench/NAME.py. */
 int cmd_bench(int argc, char **argv);
 
+/** cmd_phy() - `ethdrv phy IFNAME [read REG | write REG VAL | c45 ...]` (phy.c). */
+int cmd_phy(int argc, char **argv);
+
+/**
+ * cmd_client_call() - send @req to @ifname's control socket (client.c)
+ * @cmd: the subcommand, for messages
+ * @ifname: the interface
+ * @req: the request line, without '\n'
+ * @reply: receives the reply on success; free() it
+ * @body: receives the text after "ok\n"
+ *
+ * Return: CLI_EXIT_OK, or CLI_EXIT_FAIL with the reason printed (nobody
+ * serves the socket, permission, or the server's "error ..." line).
+ */
+int cmd_client_call(const char *cmd, const char *ifname, const char *req, char **reply,
+		    const char **body);
+
 /**
  * cmd_getopt() - getopt_long() without getopt's own messages
  * @argc: argument count

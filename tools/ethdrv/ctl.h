@@ -23,12 +23,23 @@
  *                               chip_rev, devid, oa_idver, oa_phyid,
  *                               oa_stdcap; spi_hz (applied), spi_hz_requested,
  *                               poll_us (0 with an IRQ line), irq, reset
+ *   phy                         "key=value" lines of the device's PHY: phy
+ *                               (bus:address), id, driver, state, link,
+ *                               speed, duplex, autoneg, irq, poll_ms,
+ *                               mdio_mode (tools/ethdrv/phy.c)
+ *   phy read REG                "0xNNNN": clause-22 register REG (0..31)
+ *   phy write REG VAL           nothing
+ *   phy c45 read MMD REG        "0xNNNN": MMD register (MMD 0..31, REG
+ *                               0..0xffff)
+ *   phy c45 write MMD REG VAL   nothing; numbers decimal or 0x hex
  *   help                        the request list
  *
  *   failure: "error <ERRNO-NAME>: <message>\n", e.g.
  *            "error ENOENT: get foo: unknown key"
  *            "error EINVAL: set budget=x: bad value"
  *            "error EMSGSIZE: request longer than 4096 bytes"
+ *            "error ENODEV: phy: t1s0 has no PHY (...)"
+ *            "error ETIMEDOUT: phy read: the MDIO frame did not complete"
  *
  * Access: the socket file is 0600 and each peer's SO_PEERCRED uid must be
  * 0 or the server's uid; others get "error EACCES: ..." and are closed.
@@ -85,6 +96,9 @@ struct ctl_ops {
 	int (*get)(void *arg, const char *key, char *buf, size_t size);
 	/** Append "key=value" lines about the server. */
 	int (*info)(void *arg, struct ctl_reply *r);
+	/** Optional: answer `phy WORDS...` (@argv after "phy") with the whole
+	 *  reply, "ok" or "error" (phy_cmd.h). NULL: EOPNOTSUPP. */
+	int (*phy)(void *arg, int argc, char **argv, struct ctl_reply *r);
 };
 
 /** ctl_reply_printf() - append formatted text to @r (sets @r->oom on failure). */

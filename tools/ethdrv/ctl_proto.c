@@ -244,7 +244,20 @@ static void ctl_do_info(const struct ctl_ops *ops, void *arg, int argc, char **a
 static void ctl_do_help(const struct ctl_ops *ops, void *arg, int argc, char **argv,
 			struct ctl_reply *r)
 {
-	ctl_reply_printf(r, "ok\nstats [json]\nget KEY...\nset KEY=VALUE...\ninfo\nhelp\n");
+	ctl_reply_printf(r, "ok\nstats [json]\nget KEY...\nset KEY=VALUE...\ninfo\n%shelp\n",
+			 ops->phy ? "phy [read REG|write REG VAL|c45 read|write MMD REG [VAL]]\n" :
+				    "");
+}
+
+/* `phy ...`: the server's op writes the whole reply (phy_cmd.h). */
+static void ctl_do_phy(const struct ctl_ops *ops, void *arg, int argc, char **argv,
+		       struct ctl_reply *r)
+{
+	if (!ops->phy) {
+		ctl_reply_error(r, -EOPNOTSUPP, "phy: this server has no PHY");
+		return;
+	}
+	ops->phy(arg, argc - 1, argv + 1, r);
 }
 
 /* The requests: name, words allowed (0 = any), handler. */
@@ -255,7 +268,7 @@ static const struct {
 		   struct ctl_reply *r); /* the handler */
 } ctl_requests[] = {
 	{ "stats", 0, ctl_do_stats }, { "set", 0, ctl_do_set },	  { "get", 0, ctl_do_get },
-	{ "info", 1, ctl_do_info },   { "help", 1, ctl_do_help },
+	{ "info", 1, ctl_do_info },   { "help", 1, ctl_do_help }, { "phy", 0, ctl_do_phy },
 };
 
 void ctl_dispatch(const struct ctl_ops *ops, void *arg, char *line, struct ctl_reply *r)
@@ -283,7 +296,7 @@ void ctl_dispatch(const struct ctl_ops *ops, void *arg, char *line, struct ctl_r
 		ctl_requests[i].fn(ops, arg, argc, argv, r);
 		return;
 	}
-	ctl_reply_error(r, -EINVAL, "unknown request '%.64s': use stats, get, set, info, help",
+	ctl_reply_error(r, -EINVAL, "unknown request '%.64s': use stats, get, set, info, phy, help",
 			argc > 0 ? argv[0] : "");
 }
 

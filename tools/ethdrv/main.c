@@ -21,6 +21,8 @@ static const char main_usage[] =
 	"  set IFNAME KEY=VALUE...  change knobs at run time\n"
 	"  get IFNAME KEY...        read knobs\n"
 	"  info IFNAME              what an interface is: device, chip, SPI clock, lines\n"
+	"  phy IFNAME [read REG | write REG VAL | c45 read|write MMD REG [VAL]]\n"
+	"                           the PHY: link, speed, ID, state; its registers\n"
 	"  bench NAME [ARGS...]     a system benchmark from bench/ (table and plot)\n"
 	"\n"
 	"DEVICE is emu:lan8650[,key=value...] or\n"
@@ -87,7 +89,7 @@ static const struct {
 } main_cmds[] = {
 	{ "segment", cmd_segment }, { "up", cmd_up },	{ "stats", cmd_stats },
 	{ "set", cmd_set },	    { "get", cmd_get }, { "info", cmd_info },
-	{ "bench", cmd_bench },
+	{ "bench", cmd_bench },	    { "phy", cmd_phy },
 };
 
 int main(int argc, char **argv)
@@ -106,7 +108,7 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[1], main_cmds[i].name))
 			return main_cmds[i].fn(argc - 1, argv + 1);
 	fprintf(stderr,
-		"ethdrv: unknown command '%s': use segment, up, stats, set, get, info or bench\n"
+		"ethdrv: unknown command '%s': use segment, up, stats, set, get, info, phy or bench\n"
 		"Try 'ethdrv --help'.\n",
 		argv[1]);
 	return CLI_EXIT_USAGE;

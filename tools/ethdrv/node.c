@@ -24,6 +24,7 @@
 #include "ethdrv/log.h"
 #include "ethdrv/pkt.h"
 #include "node_priv.h"
+#include "phy_cmd.h"
 #include "platform/linux/platform.h"
 #include "trace_dir.h"
 
@@ -143,11 +144,20 @@ static int node_ctl_info(void *arg, struct ctl_reply *r)
 	return 0;
 }
 
+/* `phy ...`: the device's PHY, here in the loop thread where it runs. */
+static int node_ctl_phy(void *arg, int argc, char **argv, struct ctl_reply *r)
+{
+	struct node *n = arg;
+
+	return phy_ctl_serve(n->dev, argc, argv, r);
+}
+
 static const struct ctl_ops node_ctl_ops = {
 	.stats = node_ctl_stats,
 	.set = node_ctl_set,
 	.get = node_ctl_get,
 	.info = node_ctl_info,
+	.phy = node_ctl_phy,
 };
 
 /* ---- setup and teardown ---------------------------------------------- */
@@ -195,6 +205,7 @@ static int node_dev_open(struct node *n)
 	ethdrv_netdev_set_tx_wake_handler(n->dev, node_tx_wake, n);
 	if (n->backend->configure && (err = n->backend->configure(n)))
 		return err;
+	ethdrv_netdev_set_carrier_handler(n->dev, node_carrier, n);
 	if (n->cfg.spi_trace) {
 		err = ethdrv_netdev_set(n->dev, "spi_trace", n->cfg.spi_trace);
 		if (err)
@@ -232,6 +243,8 @@ static int node_tap_open(struct node *n)
 		err = ethdrv_link_set_up(ifname, true);
 	if (!err && n->cfg.netns[0])
 		err = ethdrv_link_set_up("lo", true);
+	if (!err)
+		node_carrier(n, ethdrv_netdev_carrier_ok(n->dev)); /* as the PHY says by now */
 	return err;
 }
 

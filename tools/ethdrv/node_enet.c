@@ -33,7 +33,7 @@ static int enet_open(struct node *n, struct ethdrv_driver_args *args)
 	}
 	enet_emu_get_bus(n->cfg.enet, &n->mmio);
 	args->mmio = &n->mmio;
-	args->speed_mbps = n->cfg.dev.enet.speed_mbps;
+	args->phy_irq_fd = enet_emu_phy_irq_fd(n->cfg.enet);
 	args->rx_ring = n->cfg.dev.enet.rx_ring;
 	args->tx_ring = n->cfg.dev.enet.tx_ring;
 	n->enet_ber = n->cfg.dev.enet.ber;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Fault injection into a node's model (node_priv.h): the emu.* knobs of
- * `ethdrv set` (bit error rates, one-shot faults, a periodic fault plan and
+ * `ethdrv set` (bit error rates, one-shot faults, the link, a periodic fault plan and
  * its shorthands) and the timer that carries the plan out.
  */
 #include <errno.h>
@@ -113,6 +113,12 @@ int node_emu_set(struct node *n, const char *key, const char *v)
 		f = node_fault_parse(v);
 		return f < 0 ? f : lan865x_emu_inject(n->emu, (enum lan865x_emu_fault)f);
 	}
+	if (!strcmp(key, "link")) {
+		/* The node's stub off the segment and back (lan865x_emu.h). */
+		if (strcmp(v, "up") && strcmp(v, "down"))
+			return -EINVAL;
+		return lan865x_emu_set_link(n->emu, !strcmp(v, "up"));
+	}
 	if (!strcmp(key, "periodic"))
 		err = node_plan_parse(v, &plan);
 	else if (!strcmp(key, "reset_every_ms") || !strcmp(key, "overflow_storm"))
@@ -132,6 +138,8 @@ int node_emu_get(struct node *n, const char *key, char *buf, size_t size)
 	lan865x_emu_get_ber(n->emu, &mosi, &miso);
 	if (!strcmp(key, "mosi-ber") || !strcmp(key, "miso-ber"))
 		len = snprintf(buf, size, "%g", key[1] == 'o' ? mosi : miso);
+	else if (!strcmp(key, "link"))
+		len = snprintf(buf, size, "%s", lan865x_emu_link(n->emu) ? "up" : "down");
 	else if (!strcmp(key, "periodic") && n->plan.fault < 0)
 		len = snprintf(buf, size, "off");
 	else if (!strcmp(key, "periodic"))

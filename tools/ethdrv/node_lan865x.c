@@ -38,6 +38,10 @@ static int lan865x_bus_open(struct node *n)
 	ec.miso_ber = n->cfg.dev.emu.miso_ber;
 	ec.model = n->cfg.dev.emu.model;
 	ec.rev = n->cfg.dev.emu.rev;
+	ec.slack_ns = (uint64_t)n->cfg.dev.emu.slack_us * 1000;
+	ec.sv_open = n->cfg.dev.emu.sv_open_ignore ? LAN865X_EMU_SV_OPEN_IGNORE :
+						     LAN865X_EMU_SV_OPEN_RESTART;
+	ec.errata_s3 = n->cfg.dev.emu.errata_s3;
 	ec.node_id = (uint8_t)n->cfg.index;
 	ec.seed = n->cfg.index + 1;
 	ec.realtime = true;

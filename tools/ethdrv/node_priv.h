@@ -167,6 +167,8 @@ void node_tx_wake(void *arg);
 void node_on_wake(struct ethdrv_watch *w, unsigned events);
 /* A received frame, to the TAP (the device's poll context). */
 void node_rx(void *arg, struct ethdrv_pkt *pkt);
+/* The device's carrier changed: the TAP's follows (loop thread). */
+void node_carrier(void *arg, bool up);
 
 /* Offer @pkt to the device; false if its queue stopped (@pkt parked, TAP reads paused). */
 bool node_tx(struct node *n, struct ethdrv_pkt *pkt);

@@ -120,6 +120,25 @@ void node_on_wake(struct ethdrv_watch *w, unsigned events)
 	ethdrv_watch_set(&n->tap_watch, ETHDRV_EV_READ);
 }
 
+/* ---- carrier --------------------------------------------------------- */
+
+/*
+ * The device's carrier (its PHY's link) onto the TAP (docs/mdio.md §10):
+ * `ip link` shows NO-CARRIER or LOWER_UP and the kernel stops or resumes
+ * sending. Before the TAP exists the state is applied when it opens.
+ */
+void node_carrier(void *arg, bool up)
+{
+	struct node *n = arg;
+	int err;
+
+	if (n->tap_fd < 0)
+		return;
+	err = ethdrv_tap_set_carrier(n->tap_fd, up);
+	if (err)
+		ethdrv_warn_ratelimited(n->dev, "tap carrier %s: %d", up ? "on" : "off", err);
+}
+
 /* ---- device -> TAP --------------------------------------------------- */
 
 /* Runs in the device's poll context (loop or poller thread). */
