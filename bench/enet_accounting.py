@@ -1,30 +1,10 @@
 """enet_accounting: every frame of an ENET link ends in exactly one counter.
 
-The ENET counterpart of ethdrv_accounting.py (docs/accounting.md §7): from the
-counters of a quiescent link (`ethdrv stats enetK --json` for both nodes,
-`ethdrv stats link --json` for the line), with d = driver (fec + netdev),
-e = model (emu_*), m = MIB harvested by the driver (mib_*), n = node (node_*),
-l = line, for node K and its peer J:
-
-  TX  sent_K = n.tap_rx_frames                        frames handed to the device
-      hops: sent_K      = d.tx_packets + d.tx_dropped            (node -> driver)
-            d.tx_packets = e.tx_frames + e.tx_bad_len            (driver -> MAC: BDs done)
-            e.tx_frames  = l.portK_frames + l.portK_lost         (MAC -> line)
-
-  RX  offered_K = l.portJ_frames                      frames that reached K's MAC
-      hops: offered_K  = e.rx_frames + e.rx_dropped_nobd + e.rx_dropped_disabled
-                         + e.rx_dropped_filter + e.rx_bad_bufsize
-                         + m.rmon_r_undersize + m.rmon_r_frag    (line -> MAC)
-            e.rx_frames  = d.rx_packets + d.rx_errors + d.fec_rx_alloc_failed
-                                                                 (MAC -> driver)
-            d.rx_packets = n.tap_tx_frames + n.tap_tx_dropped    (driver -> TAP)
-
-With TSO, n.tap_rx_frames counts the segments a TSO frame was cut into; with
-GRO, n.tap_tx_frames counts every segment of a coalesced write. Frames the
-node read but could not send (n.tap_rx_bad: a malformed header or length) never
-reached the device and are listed, outside the sums, like n.tap_rx_errors.
-The equations hold with RCR.LOOP = 0 (fec clears it) and without injected DMA
-bus errors (each costs the frame in flight, counted in e.dma_errors).
+The check of docs/accounting.md §8 on a live ENET link: from the counters of
+a quiescent link (`ethdrv stats enetK --json` for both nodes, `ethdrv stats
+link --json` for the line) it computes every hop of both nodes' TX and RX
+books, prints them as a table and one IMBALANCE line per sum that does not
+hold.
 
 Command line: python3 enet_accounting.py  (prints the table of a live ENET link,
 exit 1 on any imbalance).

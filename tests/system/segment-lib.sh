@@ -93,6 +93,25 @@ start_enet_link() {
 	fail "ENET link not up after 30 s"
 }
 
+# flags IF: the <...> flag list of IF in its namespace.
+flags() {
+	ip -n "$1" -o link show dev "$1" | sed -n 's/.*<\([^>]*\)>.*/\1/p'
+}
+
+# wait_flags IF WANT NOT MS: until the flags contain WANT and not NOT.
+wait_flags() {
+	local i f
+	for ((i = 0; i < $4 / 50; i++)); do
+		f=$(flags "$1")
+		if [[ ,$f, == *,$2,* && ,$f, != *,$3,* ]]; then
+			echo "$1: <$f> after about $((i * 50)) ms"
+			return 0
+		fi
+		sleep 0.05
+	done
+	fail "$1: flags <$(flags "$1")>, wanted $2 without $3 within $4 ms"
+}
+
 # Fail if anything of an ENET link is left: namespaces, its socket and marker, TAPs.
 assert_enet_clean() {
 	local left

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # The two-node ENET link (`ethdrv segment --device emu:enet`) carries real
-# traffic: ping both ways, a short iperf3 TCP run each way with the TAP
-# offloads (TSO, GRO) and without them, sane stats and info (the fec
+# traffic: carrier on both TAPs once the command is ready and `ethdrv phy`
+# showing the AR8031's gigabit link, ping both ways, short iperf3 TCP runs
+# each way and both ways at once (--bidir), with the TAP offloads (TSO, GRO)
+# and without them, sane stats and info (the fec
 # driver, the model's "emu" group, the MIB, no TX bounce copies: TAP frames
-# come from the device's pool), the link faults (emu.link, emu.inject), the
+# come from the device's pool), the link faults (emu.link takes the carrier
+# of both TAPs and gives it back after autoneg; emu.inject), the
 # books balanced per hop (bench/enet_accounting.py), a pcap of both
 # directions; a LAN8650 segment runs beside it; everything removed after.
 set -u
@@ -11,7 +14,7 @@ ETHDRV=${1:-build}/ethdrv
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 source "$(dirname "$0")/segment-lib.sh"
 need_root
-need_tool ip ping iperf3 python3
+need_tool ip ping iperf3 python3 tcpdump
 need_binary
 run_isolated "$@"
 
@@ -30,18 +33,30 @@ stat() {
 	"$ETHDRV" stats "$1" --json | python3 -c "import json,sys; print(json.load(sys.stdin)['$2'])"
 }
 
-# iperf_bps DIR: bits/s of a 2 s iperf3 from enet0 to enet1 ("" or "-R").
+# iperf_bps ARGS: bits/s of a 2 s iperf3 from enet0 to enet1 ("", "-R" or
+# "--bidir"), one number per direction.
 iperf_bps() {
-	ip netns exec enet0 iperf3 -c "$(enet_addr 1)" -t 2 $1 -J |
-		python3 -c 'import json,sys; print(int(json.load(sys.stdin)["end"]["sum_received"]["bits_per_second"]))'
+	ip netns exec enet0 iperf3 -c "$(enet_addr 1)" -t 2 $1 -J | python3 -c '
+import json, sys
+end = json.load(sys.stdin)["end"]
+for key in ("sum_received", "sum_received_bidir_reverse"):
+    if key in end:
+        print(int(end[key]["bits_per_second"]))'
 }
 
-"$ETHDRV" segment --cleanup >/dev/null 2>&1
+"$ETHDRV" segment --device emu:enet --cleanup >/dev/null 2>&1
 start_enet_link --pcap "$TMP/link.pcap"
 A0=$(enet_addr 0)
 A1=$(enet_addr 1)
 
-# 1. ping both ways
+# 1. the carrier (the command waited for autoneg), the PHY, ping both ways
+for k in 0 1; do
+	wait_flags "enet$k" LOWER_UP NO-CARRIER 10000
+	out=$("$ETHDRV" phy "enet$k") || fail "ethdrv phy enet$k"
+	for want in link=up speed=1000 duplex=full id=0x004dd074 driver=AR8031; do
+		[[ $'\n'$out$'\n' == *$'\n'$want$'\n'* ]] || fail "ethdrv phy enet$k: no $want in: $out"
+	done
+done
 ip netns exec enet0 ping -n -c 3 -i 0.2 -W 2 "$A1" || fail "ping enet0 -> enet1"
 ip netns exec enet1 ping -n -c 3 -i 0.2 -W 2 "$A0" || fail "ping enet1 -> enet0"
 
@@ -58,10 +73,12 @@ sleep 0.5
 for offload in on off; do
 	for k in 0 1; do "$ETHDRV" set "enet$k" "tap_tso=$offload" "tap_gro=$offload" ||
 		fail "tap_tso/tap_gro=$offload"; done
-	for dir in "" "-R"; do
+	for dir in "" "-R" "--bidir"; do
 		bps=$(iperf_bps "$dir") || fail "iperf3 $dir (offloads $offload)"
-		echo "iperf3 ${dir:-forward} offloads $offload: $bps bit/s"
-		[[ $bps -gt 0 ]] || fail "iperf3 $dir: zero throughput"
+		echo "iperf3 ${dir:-forward} offloads $offload:" $bps "bit/s"
+		[[ $(wc -w <<<"$bps") -eq $([[ $dir == --bidir ]] && echo 2 || echo 1) ]] ||
+			fail "iperf3 $dir: no result for every direction: $bps"
+		for b in $bps; do [[ $b -gt 0 ]] || fail "iperf3 $dir: zero throughput"; done
 	done
 done
 for k in 0 1; do "$ETHDRV" set "enet$k" tap_tso=on tap_gro=on || fail "offloads back on"; done
@@ -77,11 +94,16 @@ done
 # 4. the books balance per hop
 python3 "$SRC/bench/enet_accounting.py" || fail "the accounting does not balance"
 
-# 5. faults: the link down stops ping, up again restores it; exhaustion is counted
+# 5. faults: the link down takes the carrier of both TAPs and stops ping;
+# up again, the PHYs autonegotiate (3 s) and the carrier and ping come back;
+# RX exhaustion is counted
 "$ETHDRV" set enet0 emu.link=down || fail "emu.link=down"
 [[ $("$ETHDRV" get enet1 emu.link) == "emu.link=down" ]] || fail "emu.link reads up"
+for k in 0 1; do wait_flags "enet$k" NO-CARRIER LOWER_UP 3000; done
+"$ETHDRV" phy enet1 | grep -qx "link=down" || fail "ethdrv phy enet1: link not down"
 ip netns exec enet0 ping -n -q -c 1 -W 1 "$A1" >/dev/null && fail "ping across a link that is down"
 "$ETHDRV" set enet0 emu.link=up || fail "emu.link=up"
+for k in 0 1; do wait_flags "enet$k" LOWER_UP NO-CARRIER 10000; done
 ip netns exec enet0 ping -n -q -c 1 -W 2 "$A1" >/dev/null || fail "ping after the link came back"
 before=$(stat enet1 emu_rx_dropped_nobd)
 "$ETHDRV" set enet1 emu.inject=rx_exhaust:2 || fail "emu.inject"
@@ -130,6 +152,10 @@ assert off == len(data) and n > 1000, (off, len(data), n)
 assert {"024554482000", "024554482001"} <= srcs, srcs
 print(f"pcap: {n} frames from {len(srcs)} senders, in time order")
 EOF
+if command -v tcpdump >/dev/null 2>&1; then
+	tcpdump -nn -r "$TMP/link.pcap" 'icmp[icmptype] == icmp-echoreply' 2>/dev/null |
+		grep -q "$A1 > $A0" || fail "tcpdump -r: no echo reply from enet1 in the capture"
+fi
 assert_enet_clean
 assert_clean
 echo PASS

@@ -428,6 +428,11 @@ err_free:
 	return err;
 }
 
+bool node_carrier_ok(const struct node *n)
+{
+	return n->dev && ethdrv_netdev_carrier_ok(n->dev);
+}
+
 void node_stop(struct node *n)
 {
 	if (!n)

@@ -66,4 +66,13 @@ int node_start(const struct node_config *cfg, struct node **out);
  */
 void node_stop(struct node *n);
 
+/**
+ * node_carrier_ok() - true while the node's device has carrier (its PHY's
+ * link, docs/mdio.md §11.4), as the TAP shows it
+ * @n: a started node
+ *
+ * Context: any thread.
+ */
+bool node_carrier_ok(const struct node *n);
+
 #endif /* ETHDRV_TOOLS_NODE_H */

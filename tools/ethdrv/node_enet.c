@@ -6,7 +6,7 @@
  * model's counters as the "emu" group, and its fault knobs:
  *   emu.inject=rx_exhaust[:N] | rx_bus_error | tx_bus_error   (enet_emu_inject)
  *   emu.ber=X        bit error rate of the frames this node sends (enet_line_set_ber)
- *   emu.link=up|down the link, both ends (enet_line_set_link)
+ *   emu.link=up|down the cable between the PHYs (enet_line_set_cable)
  *   emu.flap_ms=MS   the link down for MS ms, then up (enet_line_flap)
  */
 #include <errno.h>
@@ -110,7 +110,9 @@ static int enet_emu_set(struct node *n, const char *key, const char *v)
 	if (!strcmp(key, "link")) {
 		if (strcmp(v, "up") && strcmp(v, "down"))
 			return -EINVAL;
-		enet_line_set_link(line, !strcmp(v, "up"));
+		/* The cable between the two PHYs (docs/mdio.md §11.4): both lose
+		 * the link and the carrier; plugged again, they autonegotiate. */
+		enet_line_set_cable(line, !strcmp(v, "up"));
 		return 0;
 	}
 	if (!strcmp(key, "flap_ms")) {

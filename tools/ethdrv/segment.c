@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "ethdrv/err.h"
+#include "ethdrv/poll.h"
 #include "platform/linux/platform.h"
 #include "segment_priv.h"
 
@@ -326,6 +327,44 @@ static void seg_node_config(struct seg *s, unsigned i, struct node_config *nc)
 	nc->knob_count = s->args.knob_count;
 }
 
+/*
+ * How long bring-up waits for every node's carrier. Each node's PHY comes
+ * up on its own: the ENET link's AR8031s autonegotiate for 3 s and the
+ * PHY state machine sees it at its next run, at most one poll (1 s) later
+ * (docs/mdio.md §7.2, §8.4); a LAN8650's forced 10 Mb/s link is up at the
+ * first run. Twice that leaves room for a loaded machine.
+ */
+#define SEG_LINK_WAIT_US 10000000u
+#define SEG_LINK_POLL_US 20000u
+
+/* *@up: the number of nodes with carrier; always 0 (for ethdrv_poll_timeout). */
+static int seg_links_up(const struct seg *s, unsigned *up)
+{
+	*up = 0;
+	for (unsigned i = 0; i < s->args.nodes; i++)
+		*up += node_carrier_ok(s->node[i]);
+	return 0;
+}
+
+/*
+ * Wait until every node has carrier, so that "nodes up" means a ping
+ * goes through, as it would once `ip link` shows LOWER_UP on a real
+ * board. A link that stays down is reported, not fatal: the user may be
+ * after exactly that (ethdrv phy shows why).
+ */
+static void seg_wait_links(struct seg *s)
+{
+	unsigned up;
+
+	if (ethdrv_poll_timeout(seg_links_up, up, up == s->args.nodes, SEG_LINK_POLL_US,
+				SEG_LINK_WAIT_US, s))
+		fprintf(stderr,
+			"ethdrv segment: %u of %u nodes have no carrier after %u s "
+			"(`ethdrv phy %s0` shows the PHY)\n",
+			s->args.nodes - up, s->args.nodes, SEG_LINK_WAIT_US / 1000000u,
+			s->kind->prefix);
+}
+
 /* Namespaces, the medium, one node per namespace, then the main loop's watchers. */
 static int seg_up(struct seg *s)
 {
@@ -351,6 +390,7 @@ static int seg_up(struct seg *s)
 			return err;
 		}
 	}
+	seg_wait_links(s);
 	err = ethdrv_loop_new(&s->loop);
 	if (!err)
 		err = daemon_signals_start(s->loop, &s->sig);
