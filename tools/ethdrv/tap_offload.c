@@ -117,6 +117,8 @@ static unsigned gso_l4(const uint8_t *h, size_t len, unsigned type)
 {
 	const uint8_t *ip = h + L2_HLEN;
 
+	if (len < L2_HLEN)
+		return 0; /* not even an Ethernet header in the first piece */
 	if (type == VIRTIO_NET_HDR_GSO_TCPV4 && get16(h + 12) == ETH_TYPE_IPV4 &&
 	    len >= L2_HLEN + IPV4_HLEN && ip[0] == 0x45 && ip[V4_PROTO] == IP_PROTO_TCP &&
 	    !(get16(ip + V4_FRAG) & IPV4_FRAG_MASK))
