@@ -111,7 +111,8 @@ def run_case(seg, args, seconds):
     ratio, retrans = ack_ratio(s0, s1)
     drops = sum(eb.delta(a, b).get(c, 0) for b, a in zip(s0["nodes"], s1["nodes"])
                 for c in ("emu_rx_dropped_nobd", "rx_errors", "node_tap_tx_dropped"))
-    return {"dirs": dirs, "cpu_ns": cpu, "engine_ns": engine, "ratio": ratio,
+    idle = [a["emu_tx_idle_ns"] - b["emu_tx_idle_ns"] for b, a in zip(s0["nodes"], s1["nodes"])]
+    return {"dirs": dirs, "cpu_ns": cpu, "engine_ns": engine, "ratio": ratio, "idle_ns": idle,
             "retrans": retrans, "drops": drops, "span": s1["t"] - s0["t"]}
 
 
@@ -132,12 +133,14 @@ def summarise(label, both, run, lim):
     rows = []
     for name, d in run["dirs"].items():
         bps = d["bytes"] * 8 / d["seconds"]
+        sender = int(name[4])  # "enetK -> ..."
         lim_acks = lim["bps"] * lim["wire_bytes"] / (lim["wire_bytes"] +
                                                      (run["ratio"] if both else 0) *
                                                      lim["ack_bytes"])
         rows.append({"case": label, "dir": name, "mbps": bps / 1e6, "limit": lim["bps"] / 1e6,
                      "pct": 100 * bps / lim["bps"], "limit_acks": lim_acks / 1e6,
-                     "pct_acks": 100 * bps / lim_acks})
+                     "pct_acks": 100 * bps / lim_acks,
+                     "idle": 100 * run["idle_ns"][sender] / 1e9 / run["span"]})
     for r in rows:
         r.update(cpu=[c / 1e6 / mb for c in run["cpu_ns"]], engine=run["engine_ns"] / 1e6 / mb,
                  ratio=run["ratio"], retrans=run["retrans"], drops=run["drops"])
@@ -169,14 +172,15 @@ def main():
 def write(a, sets, res, load):
     head = ["case", "direction", "goodput Mb/s", "line-rate limit Mb/s", "% of limit",
             "limit with the ACKs Mb/s", "% of that", "ACKs per data segment", "TCP retransmits",
-            "frames dropped", "enet0 CPU ms/MB", "enet1 CPU ms/MB", "line engine CPU ms/MB",
+            "frames dropped", "sender's line idle %", "enet0 CPU ms/MB", "enet1 CPU ms/MB", "line engine CPU ms/MB",
             "% of limit in each run"]
     rows = []
     for c in res:
         for i, r in enumerate(c["median"]):
             rows.append([r["case"], r["dir"], f"{r['mbps']:.1f}", f"{r['limit']:.2f}",
                          f"{r['pct']:.1f}", f"{r['limit_acks']:.2f}", f"{r['pct_acks']:.1f}",
-                         f"{r['ratio']:.3f}", r["retrans"], r["drops"], f"{r['cpu'][0]:.2f}",
+                         f"{r['ratio']:.3f}", r["retrans"], r["drops"], f"{r['idle']:.1f}",
+                         f"{r['cpu'][0]:.2f}",
                          f"{r['cpu'][1]:.2f}", f"{r['engine']:.2f}",
                          " ".join(f"{run[i]['pct']:.1f}" for run in c["runs"])])
     sets_txt = " ".join(f"--set {kv}" for kv in sets)
@@ -192,7 +196,10 @@ DMA) and of the line engine thread, over the payload MB both directions carried,
 from the counters before and after the run (`ethdrv stats enetK`:
 node_loop_cpu_ns + node_poller_cpu_ns; `ethdrv stats link`: engine_cpu_ns).
 Frames dropped: the MACs' RX drops without a descriptor, the drivers' RX errors
-and the TAPs' refused writes. The machine is shared (2 CPUs): the 1-minute load
+and the TAPs' refused writes. Sender's line idle: the time the sending MAC's
+transmitter waited with no frame ready (the model's emu_tx_idle_ns) over the
+span of the run (iperf3 start to end, so set-up is in it): what the host failed
+to keep on the wire. The machine is shared (2 CPUs): the 1-minute load
 average before each run was {", ".join(load)}.
 
 {eb.md_table(head, rows)}

@@ -38,30 +38,37 @@ seg_addr() {
 	echo "169.254.10.$(($1 + 1))"
 }
 
-# start_segment N [extra args]: run ethdrv segment in the background and wait
-# until the segment's control socket answers (it is served last, after
-# every node is up) and the marker names our process, so a segment another
-# program left running is never mistaken for ours.
-start_segment() {
-	local n=$1 i
-	shift
-	SEG_LOG=$(mktemp /tmp/ethdrv-seg.XXXXXX)
-	"$ETHDRV" segment --nodes "$n" "$@" >"$SEG_LOG" 2>&1 &
-	SEG_PID=$!
+# wait_started MARKER SOCK WHAT: wait (30 s at most) until the run $SEG_PID
+# is up: its control socket SOCK answers (it is served last, after every
+# node is up) and MARKER names our process, so a run another program left
+# going is never mistaken for ours.
+wait_started() {
+	local i
 	for ((i = 0; i < 300; i++)); do
 		if ! kill -0 "$SEG_PID" 2>/dev/null; then
 			cat "$SEG_LOG" >&2
 			SEG_PID=
-			fail "ethdrv segment exited during bring-up"
+			fail "$3 exited during bring-up"
 		fi
-		if [[ $(head -n 1 /run/ethdrv/segment.pid 2>/dev/null) == "pid $SEG_PID" ]] &&
-			"$ETHDRV" get segment nodes >/dev/null 2>&1; then
+		if [[ $(head -n 1 "$1" 2>/dev/null) == "pid $SEG_PID" ]] &&
+			"$ETHDRV" get "$2" nodes >/dev/null 2>&1; then
 			return 0
 		fi
 		sleep 0.1
 	done
 	cat "$SEG_LOG" >&2
-	fail "segment not up after 30 s"
+	fail "$3 not up after 30 s"
+}
+
+# start_segment N [extra args]: run ethdrv segment in the background and wait
+# until it is up (wait_started).
+start_segment() {
+	local n=$1
+	shift
+	SEG_LOG=$(mktemp /tmp/ethdrv-seg.XXXXXX)
+	"$ETHDRV" segment --nodes "$n" "$@" >"$SEG_LOG" 2>&1 &
+	SEG_PID=$!
+	wait_started /run/ethdrv/segment.pid segment "ethdrv segment"
 }
 
 # ENET node K's address.
@@ -71,26 +78,13 @@ enet_addr() {
 
 # start_enet_link [extra args]: `ethdrv segment --device emu:enet` in the
 # background (its --device may be overridden by a later one in the args),
-# waiting as start_segment does, on the link's marker and socket.
+# waiting as start_segment does, on the link's marker and socket; the
+# command serves its socket once both nodes have carrier.
 start_enet_link() {
-	local i
 	SEG_LOG=$(mktemp /tmp/ethdrv-enet.XXXXXX)
 	"$ETHDRV" segment --device emu:enet "$@" >"$SEG_LOG" 2>&1 &
 	SEG_PID=$!
-	for ((i = 0; i < 300; i++)); do
-		if ! kill -0 "$SEG_PID" 2>/dev/null; then
-			cat "$SEG_LOG" >&2
-			SEG_PID=
-			fail "ethdrv segment --device emu:enet exited during bring-up"
-		fi
-		if [[ $(head -n 1 /run/ethdrv/link.pid 2>/dev/null) == "pid $SEG_PID" ]] &&
-			"$ETHDRV" get link nodes >/dev/null 2>&1; then
-			return 0
-		fi
-		sleep 0.1
-	done
-	cat "$SEG_LOG" >&2
-	fail "ENET link not up after 30 s"
+	wait_started /run/ethdrv/link.pid link "ethdrv segment --device emu:enet"
 }
 
 # flags IF: the <...> flag list of IF in its namespace.
