@@ -26,7 +26,7 @@
 
 /* ---- references, written independently ---- */
 
-/* The ones' complement sum of big-endian words, one word at a time (RFC 1071 §4.1). */
+/* The ones' complement sum of big-endian words, one word at a time (RFC 1071 section 4.1). */
 static uint32_t ref_sum(const uint8_t *p, size_t len, uint32_t sum)
 {
 	for (size_t i = 0; i < len; i += 2) {
@@ -114,7 +114,7 @@ static void seal_v4(uint8_t *f)
 
 static void test_csum_known_answers(void **state)
 {
-	/* RFC 1071 §3: 00 01 f2 03 f4 f5 f6 f7 sums to ddf2. */
+	/* RFC 1071 section 3: 00 01 f2 03 f4 f5 f6 f7 sums to ddf2. */
 	static const uint8_t rfc[8] = { 0x00, 0x01, 0xf2, 0x03, 0xf4, 0xf5, 0xf6, 0xf7 };
 	/* An IPv4 header whose checksum b861 is right: its sum is ffff. */
 	static const uint8_t hdr[20] = {

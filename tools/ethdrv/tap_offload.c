@@ -75,7 +75,7 @@ static uint32_t fold(uint64_t s)
 	return (uint32_t)s;
 }
 
-/* Words are summed in memory order (RFC 1071 §2(B): the byte order does not
+/* Words are summed in memory order (RFC 1071 section 2(B): the byte order does not
  * matter), eight bytes at a time, then turned into big-endian words. */
 uint16_t tap_csum(const uint8_t *p, size_t len, uint32_t sum)
 {
@@ -101,7 +101,7 @@ uint16_t tap_csum(const uint8_t *p, size_t len, uint32_t sum)
 	return (uint16_t)fold((uint64_t)ntohs((uint16_t)fold(acc)) + sum);
 }
 
-/* The sum of the TCP pseudo-header for @tcplen bytes of TCP (RFC 9293 §3.1). */
+/* The sum of the TCP pseudo-header for @tcplen bytes of TCP (RFC 9293 section 3.1). */
 static uint32_t pseudo_sum(const uint8_t *ip, bool v6, size_t tcplen)
 {
 	if (v6)
