@@ -160,10 +160,11 @@ def _pid_alive(pid):
         return True
 
 
-def segment_busy():
-    """Pid of a live segment that owns the t1s* namespaces, else 0."""
+def segment_busy(marker=SEGMENT_MARKER):
+    """Pid of the live segment whose MARKER names it (by default the one that
+    owns the t1s* namespaces), else 0."""
     try:
-        pid = int(SEGMENT_MARKER.read_text().split()[1])
+        pid = int(marker.read_text().split()[1])
     except (OSError, ValueError, IndexError):
         return 0
     return pid if _pid_alive(pid) else 0
@@ -179,6 +180,7 @@ class Segment:
     """
 
     _live = []
+    SOCK, PREFIX, MARKER = "segment", "t1s", SEGMENT_MARKER  # the kind's names
 
     def __init__(self, nodes=2, device=None, sets=(), args=(), busy_wait_s=1800):
         self.nodes = nodes
@@ -198,13 +200,13 @@ class Segment:
         self.proc = subprocess.Popen(self.cmd, stdout=self.log, stderr=subprocess.STDOUT,
                                      start_new_session=True)
         Segment._live.append(self)
-        names = ["segment"] + [netns(k) for k in range(self.nodes)]
+        names = [self.SOCK] + [self.node(k) for k in range(self.nodes)]
         deadline = time.monotonic() + 60
         while not all(answers(n) for n in names):
             if self.proc.poll() is not None:
                 out = self._log_text()
                 self.proc = None
-                if "in use by a live segment" in out:  # lost a race for the namespaces
+                if "in use by a live" in out:  # lost a race for the namespaces
                     return self.start()
                 raise RuntimeError(f"ethdrv segment exited during bring-up:\n{out}")
             if time.monotonic() > deadline:
@@ -215,9 +217,10 @@ class Segment:
 
     def _wait_free(self):
         deadline, told = time.monotonic() + self.busy_wait_s, False
-        while (pid := segment_busy()):
+        while (pid := segment_busy(self.MARKER)):
             if not told:
-                log(f"bench: another segment (pid {pid}) owns the t1s* namespaces; waiting")
+                log(f"bench: another run (pid {pid}) owns the {self.PREFIX}* namespaces; "
+                    "waiting")
                 told = True
             if time.monotonic() > deadline:
                 raise RuntimeError(f"segment pid {pid} still running after {self.busy_wait_s} s")
@@ -242,6 +245,10 @@ class Segment:
         if self.log:
             self.log.close()
             self.log = None
+
+    def node(self, k):
+        """Namespace (and interface) name of node k of this kind."""
+        return f"{self.PREFIX}{k}"
 
     def __enter__(self):
         return self.start()
@@ -274,6 +281,17 @@ class Segment:
     def snapshot(self):
         """snapshot() of this segment: take one before and one after a transfer."""
         return snapshot(self.nodes)
+
+
+class EnetLink(Segment):
+    """`ethdrv segment --device emu:enet,...`: nodes enet0 and enet1 on a
+    full-duplex line whose counters are the "link" socket's. start() returns
+    once both nodes have carrier (the command waits for it)."""
+
+    SOCK, PREFIX, MARKER = "link", "enet", RUN_DIR / "link.pid"
+
+    def __init__(self, device="emu:enet", sets=(), args=(), busy_wait_s=1800):
+        super().__init__(2, device, sets, args, busy_wait_s)
 
 
 def _stop_all():

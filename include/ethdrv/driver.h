@@ -99,7 +99,7 @@ struct ethdrv_txq {
  *   txq.state              any thread                   atomic bits
  *   txq.wake, wake_arg     setup                        immutable while up
  *   rx_handler, _arg       setup                        immutable while up (read in
- *                                                       the poll context)
+ *   rx_flush, _arg                                      the poll context)
  *   napis                  setup (napi_add/del)         loop thread only
  *   napi_cfg, napi_weight  loop thread (knobs)          loop thread only; pollers
  *                                                       take atomic copies
@@ -131,6 +131,8 @@ struct ethdrv_netdev {
 	struct ethdrv_txq txq; /* the TX queue */
 	ethdrv_rx_handler_fn rx_handler; /* where ethdrv_netdev_receive() delivers */
 	void *rx_handler_arg; /* its argument */
+	ethdrv_rx_flush_fn rx_flush; /* end of a receive batch (after each RX poll), or NULL */
+	void *rx_flush_arg; /* its argument */
 	struct ethdrv__napi_list *napis; /* pollers of this device (core-private) */
 	struct ethdrv_napi_config napi_cfg; /* knobs applied to new pollers */
 	int napi_weight; /* "budget" knob: RX poller weight; 0 = as the driver asked */

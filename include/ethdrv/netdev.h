@@ -37,6 +37,17 @@ struct ethdrv_phy;
 typedef void (*ethdrv_rx_handler_fn)(void *arg, struct ethdrv_pkt *pkt);
 
 /**
+ * typedef ethdrv_rx_flush_fn - the end of a batch of received frames
+ * @arg: the handler's argument
+ *
+ * Called after each poll of a receive poller that delivered frames, in the
+ * same poll context as the RX handler, so a handler that holds frames to
+ * coalesce them (GRO) passes them on before the poller sleeps: Linux
+ * flushes GRO at the end of a NAPI poll in the same way.
+ */
+typedef void (*ethdrv_rx_flush_fn)(void *arg);
+
+/**
  * typedef ethdrv_tx_wake_fn - the TX queue accepts frames again
  * @arg: the handler's argument
  *
@@ -90,6 +101,18 @@ ETHDRV_EXPORT void ethdrv_netdev_destroy(struct ethdrv_netdev *dev);
  */
 ETHDRV_EXPORT void ethdrv_netdev_set_rx_handler(struct ethdrv_netdev *dev, ethdrv_rx_handler_fn fn,
 						void *arg);
+
+/**
+ * ethdrv_netdev_set_rx_flush_handler() - called at the end of each batch
+ * of received frames (ethdrv_rx_flush_fn)
+ * @dev: the device
+ * @fn: the handler, or NULL
+ * @arg: passed to @fn
+ *
+ * Context: setup (before open), like the RX handler.
+ */
+ETHDRV_EXPORT void ethdrv_netdev_set_rx_flush_handler(struct ethdrv_netdev *dev,
+						      ethdrv_rx_flush_fn fn, void *arg);
 
 /**
  * ethdrv_netdev_set_tx_wake_handler() - called when a stopped TX queue wakes

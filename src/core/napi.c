@@ -296,6 +296,9 @@ int ethdrv__napi_run_poll(struct ethdrv_napi *n, int budget)
 				   budget);
 		work = work < 0 ? 0 : budget;
 	}
+	/* The batch is over: frames the handler holds go on (GRO flush). */
+	if (work && !n->tx && n->dev->rx_flush)
+		n->dev->rx_flush(n->dev->rx_flush_arg);
 	ethdrv_counter_add(&n->stats.work, (uint64_t)work);
 	if (!work)
 		ethdrv_counter_inc(&n->stats.empty_polls);

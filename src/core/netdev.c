@@ -149,6 +149,12 @@ void ethdrv_netdev_set_rx_handler(struct ethdrv_netdev *dev, ethdrv_rx_handler_f
 	dev->rx_handler_arg = arg;
 }
 
+void ethdrv_netdev_set_rx_flush_handler(struct ethdrv_netdev *dev, ethdrv_rx_flush_fn fn, void *arg)
+{
+	dev->rx_flush = fn;
+	dev->rx_flush_arg = arg;
+}
+
 void ethdrv_netdev_set_tx_wake_handler(struct ethdrv_netdev *dev, ethdrv_tx_wake_fn fn, void *arg)
 {
 	dev->txq.wake = fn;

@@ -32,6 +32,7 @@ const struct ethdrv_stat_desc enet_emu_stats_desc[] = {
 	ETHDRV_STAT_DESC(struct enet_emu_stats, tx_aborted),
 	ETHDRV_STAT_DESC(struct enet_emu_stats, tx_unstarted_dropped),
 	ETHDRV_STAT_DESC(struct enet_emu_stats, tx_fetch_waits),
+	ETHDRV_STAT_DESC(struct enet_emu_stats, tx_idle_ns),
 	ETHDRV_STAT_DESC(struct enet_emu_stats, rx_frames),
 	ETHDRV_STAT_DESC(struct enet_emu_stats, rx_bytes),
 	ETHDRV_STAT_DESC(struct enet_emu_stats, rx_dropped_nobd),

@@ -144,6 +144,7 @@
 #define ENET_EMU_FRAME_MAX 2048u /* largest TX frame the FIFO holds (assumption) */
 #define ENET_EMU_NO_PHY 32u /* enet_emu_config.phy_addr: the board has no PHY */
 
+struct emu_pcap;
 struct enet_line;
 struct enet_emu;
 
@@ -193,6 +194,9 @@ struct enet_emu_stats {
 	ethdrv_counter_t tx_aborted; /* frames cut by ETHEREN=0 while on the wire */
 	ethdrv_counter_t tx_unstarted_dropped; /* fetched frames put back by GTS or disable */
 	ethdrv_counter_t tx_fetch_waits; /* walks stopped by a full TX FIFO */
+	ethdrv_counter_t tx_idle_ns; /* the transmitter idle between frames: the time from
+					the end of a frame's gap to the start of the next
+					(the host had none ready); from the second frame on */
 	ethdrv_counter_t rx_frames; /* frames written to memory (good or flagged) */
 	ethdrv_counter_t rx_bytes; /* their length field sum */
 	ethdrv_counter_t rx_dropped_nobd; /* no empty BD or RDAR cleared (IEEE_R_DROP) */
@@ -212,6 +216,8 @@ struct enet_emu_stats {
 struct enet_line_stats {
 	ethdrv_counter_t frames[2]; /* frames sent by port 0 / 1 that reached the peer */
 	ethdrv_counter_t bytes[2]; /* their wire bytes (preamble, FCS, gap included) */
+	ethdrv_counter_t lost[2]; /* frames sent by port 0 / 1 that did not reach the peer
+				     (any of the four reasons below) */
 	ethdrv_counter_t lost_no_peer; /* sent with no MAC at the other end */
 	ethdrv_counter_t lost_link_down; /* sent while the link was down */
 	ethdrv_counter_t speed_mismatch; /* sent or received at a speed not the line's */
@@ -222,6 +228,9 @@ struct enet_line_stats {
 	ethdrv_counter_t wakeups; /* engine thread wakeups (real time) */
 	ethdrv_counter_t events; /* events applied (frame ends, timers) */
 	ethdrv_counter_t catchups; /* events applied by a register access */
+	ethdrv_counter_t captured; /* frames written to the capture (enet_line_set_capture) */
+	ethdrv_counter_t capture_errors; /* frames the capture failed to write */
+	ethdrv_counter_t engine_cpu_ns; /* CPU time of the engine thread (real time) */
 };
 
 /* Names for registering the counters in a stats set. */
@@ -319,6 +328,22 @@ void enet_line_get_stats(struct enet_line *line, struct enet_line_stats *st);
  * Return: the histogram, valid until the line is freed.
  */
 const struct ethdrv_hist *enet_line_lateness(struct enet_line *line);
+
+/**
+ * enet_line_set_capture() - write every frame the line carries to @pcap
+ * @line: the line
+ * @pcap: an open capture (pcap.h), or NULL to stop; the caller closes it
+ *        after enet_line_free()
+ *
+ * Both directions go to the one file: each frame that reaches the peer, as
+ * it arrived (a frame the line corrupted is written corrupted), stamped with
+ * the time its last bit arrived, so that the records are in time order
+ * while the two directions overlap on the wire. Frames lost on the way
+ * (link down, no peer, speed mismatch) and frames of a MAC in internal
+ * loopback never reach the wire and are not written. The writes happen
+ * under the line lock, in whichever thread applies the frame's end.
+ */
+void enet_line_set_capture(struct enet_line *line, struct emu_pcap *pcap);
 
 /** enet_emu_config_default() - defaults listed above */
 void enet_emu_config_default(struct enet_emu_config *cfg);

@@ -245,6 +245,9 @@ static void tx_load(struct enet_emu *emu, struct enet_txf *f, const struct tx_sc
 	f->aborted = false;
 	wire = f->len + (f->fcs == FCS_RAW ? 0 : FCS_LEN);
 	/* Preamble+SFD, frame, then the gap before the next one (docs/enet.md §12). */
+	/* The transmitter waited for this frame (the host had none ready). */
+	if (emu->tx_free_at && now > emu->tx_free_at)
+		ethdrv_counter_add(&emu->st.tx_idle_ns, now - emu->tx_free_at);
 	f->start = ETHDRV_MAX(now, emu->tx_free_at);
 	f->end = f->start + (uint64_t)(8 + wire) * byte_ns;
 	emu->tx_free_at = f->end + (uint64_t)enet__gap_bytes(emu) * byte_ns;

@@ -204,25 +204,32 @@ void enet__line_deliver(struct enet_line *line, struct enet_emu *from, struct en
 	to = line->port[!p];
 	if (!to) {
 		ethdrv_counter_inc(&line->st.lost_no_peer);
-		return;
+		goto lost;
 	}
 	if (!enet__link_ok(line)) {
 		ethdrv_counter_inc(&line->st.lost_link_down);
-		return;
+		goto lost;
 	}
 	/* A receiver in internal loopback listens to its own MAC only. */
 	if (to->regs[R_RCR / 4] & RCR_LOOP) {
 		ethdrv_counter_inc(&line->st.lost_loopback);
-		return;
+		goto lost;
 	}
 	if (enet__mac_byte_ns(from) != line->byte_ns || enet__mac_byte_ns(to) != line->byte_ns) {
 		ethdrv_counter_inc(&line->st.speed_mismatch);
-		return;
+		goto lost;
 	}
 	enet__fault_corrupt(line, p, f);
 	ethdrv_counter_inc(&line->st.frames[p]);
 	ethdrv_counter_add(&line->st.bytes[p], ETH_PREAMBLE + wire + enet__gap_bytes(from));
+	if (line->capture)
+		ethdrv_counter_inc(emu_pcap_write(line->capture, t, f->data, wire) ?
+					   &line->st.capture_errors :
+					   &line->st.captured);
 	enet__rx_frame(to, f->data, f->len, (enum enet_fcs)f->fcs, t);
+	return;
+lost:
+	ethdrv_counter_inc(&line->st.lost[p]);
 }
 
 /* ---- the engine thread (real time) ---- */
@@ -419,6 +426,18 @@ bool enet_line_link_up(struct enet_line *line)
 	return up;
 }
 
+/* CPU time of the engine thread so far, 0 without one (what emulating the wire costs). */
+static uint64_t line_engine_cpu_ns(struct enet_line *line)
+{
+	struct timespec ts;
+	clockid_t cid;
+
+	if (!line->thread_on || pthread_getcpuclockid(line->thread, &cid) ||
+	    clock_gettime(cid, &ts))
+		return 0;
+	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
 void enet_line_set_cable(struct enet_line *line, bool connected)
 {
 	pthread_mutex_lock(&line->lock);
@@ -432,9 +451,17 @@ void enet_line_get_stats(struct enet_line *line, struct enet_line_stats *st)
 	pthread_mutex_lock(&line->lock);
 	*st = line->st;
 	pthread_mutex_unlock(&line->lock);
+	ethdrv_counter_set(&st->engine_cpu_ns, line_engine_cpu_ns(line));
 }
 
 const struct ethdrv_hist *enet_line_lateness(struct enet_line *line)
 {
 	return &line->lateness;
+}
+
+void enet_line_set_capture(struct enet_line *line, struct emu_pcap *pcap)
+{
+	pthread_mutex_lock(&line->lock);
+	line->capture = pcap;
+	pthread_mutex_unlock(&line->lock);
 }

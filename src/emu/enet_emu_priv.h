@@ -18,6 +18,7 @@
 
 #include "enet_emu.h"
 #include "ethdrv/bits.h"
+#include "pcap.h"
 
 /* ---- registers (docs/enet.md §1.1) ---- */
 #define R_EIR 0x004
@@ -254,6 +255,7 @@ struct enet_line {
 	uint64_t rng; /* xorshift state */
 	struct enet_line_stats st; /* counters */
 	struct ethdrv_hist lateness; /* event application lateness, ns */
+	struct emu_pcap *capture; /* every frame the line carries, or NULL (the caller's) */
 	struct phy_emu_wire *wire; /* the cable between the two PHYs */
 	unsigned phys; /* PHYs plugged into it */
 };

@@ -12,7 +12,8 @@
  *
  * Checked: every parser returns 0 or -EINVAL; on success the outputs obey
  * the documented ranges (device: model 0x8650/0x8651, hz 100000..50000000,
- * rx-buf 1..65536, setup-ns <= 1e6, BERs in 0..0.5, the spec copied; prefix
+ * rx-buf 1..65536, setup-ns <= 1e6, BERs in 0..0.5, the spec copied; ENET:
+ * speed 10/100/1000, batch-us and mmio-ns <= 10000, ber in 0..0.01; prefix
  * <= 32 and the address NUL-terminated within 16 bytes; a MAC is unicast
  * and its text is 17 chars; a knob's key and value are non-empty and point
  * into the argument; ulong within [min, max]).
@@ -46,6 +47,13 @@ static void fz_device(const char *s)
 	if (err)
 		return;
 	fz_assert(!strcmp(d.spec, s));
+	if (d.kind == CLI_DEV_ENET) {
+		fz_assert(d.enet.speed_mbps == 10 || d.enet.speed_mbps == 100 ||
+			  d.enet.speed_mbps == 1000);
+		fz_assert(d.enet.batch_us <= 10000 && d.enet.mmio_ns <= 10000);
+		fz_assert(d.enet.ber >= 0 && d.enet.ber <= 0.01);
+		return;
+	}
 	if (d.kind != CLI_DEV_EMU)
 		return;
 	fz_assert(d.emu.model == 0x8650 || d.emu.model == 0x8651);

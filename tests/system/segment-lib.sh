@@ -1,6 +1,7 @@
 # Shared helpers of the system tests (sourced by tests/system/test-*.sh and
 # scripts/demo.sh). Set ETHDRV to the binary first. Addresses: only
-# 169.254.10.0/24, only inside the t1s* namespaces the segment creates.
+# 169.254.10.0/24, only inside the t1s* namespaces the segment creates, and
+# 169.254.20.0/24 inside the enet0/enet1 namespaces of an ENET link.
 
 SEG_PID=
 SEG_LOG=
@@ -37,30 +38,84 @@ seg_addr() {
 	echo "169.254.10.$(($1 + 1))"
 }
 
-# start_segment N [extra args]: run ethdrv segment in the background and wait
-# until the segment's control socket answers (it is served last, after
-# every node is up) and the marker names our process, so a segment another
-# program left running is never mistaken for ours.
-start_segment() {
-	local n=$1 i
-	shift
-	SEG_LOG=$(mktemp /tmp/ethdrv-seg.XXXXXX)
-	"$ETHDRV" segment --nodes "$n" "$@" >"$SEG_LOG" 2>&1 &
-	SEG_PID=$!
+# wait_started MARKER SOCK WHAT: wait (30 s at most) until the run $SEG_PID
+# is up: its control socket SOCK answers (it is served last, after every
+# node is up) and MARKER names our process, so a run another program left
+# going is never mistaken for ours.
+wait_started() {
+	local i
 	for ((i = 0; i < 300; i++)); do
 		if ! kill -0 "$SEG_PID" 2>/dev/null; then
 			cat "$SEG_LOG" >&2
 			SEG_PID=
-			fail "ethdrv segment exited during bring-up"
+			fail "$3 exited during bring-up"
 		fi
-		if [[ $(head -n 1 /run/ethdrv/segment.pid 2>/dev/null) == "pid $SEG_PID" ]] &&
-			"$ETHDRV" get segment nodes >/dev/null 2>&1; then
+		if [[ $(head -n 1 "$1" 2>/dev/null) == "pid $SEG_PID" ]] &&
+			"$ETHDRV" get "$2" nodes >/dev/null 2>&1; then
 			return 0
 		fi
 		sleep 0.1
 	done
 	cat "$SEG_LOG" >&2
-	fail "segment not up after 30 s"
+	fail "$3 not up after 30 s"
+}
+
+# start_segment N [extra args]: run ethdrv segment in the background and wait
+# until it is up (wait_started).
+start_segment() {
+	local n=$1
+	shift
+	SEG_LOG=$(mktemp /tmp/ethdrv-seg.XXXXXX)
+	"$ETHDRV" segment --nodes "$n" "$@" >"$SEG_LOG" 2>&1 &
+	SEG_PID=$!
+	wait_started /run/ethdrv/segment.pid segment "ethdrv segment"
+}
+
+# ENET node K's address.
+enet_addr() {
+	echo "169.254.20.$(($1 + 1))"
+}
+
+# start_enet_link [extra args]: `ethdrv segment --device emu:enet` in the
+# background (its --device may be overridden by a later one in the args),
+# waiting as start_segment does, on the link's marker and socket; the
+# command serves its socket once both nodes have carrier.
+start_enet_link() {
+	SEG_LOG=$(mktemp /tmp/ethdrv-enet.XXXXXX)
+	"$ETHDRV" segment --device emu:enet "$@" >"$SEG_LOG" 2>&1 &
+	SEG_PID=$!
+	wait_started /run/ethdrv/link.pid link "ethdrv segment --device emu:enet"
+}
+
+# flags IF: the <...> flag list of IF in its namespace.
+flags() {
+	ip -n "$1" -o link show dev "$1" | sed -n 's/.*<\([^>]*\)>.*/\1/p'
+}
+
+# wait_flags IF WANT NOT MS: until the flags contain WANT and not NOT.
+wait_flags() {
+	local i f
+	for ((i = 0; i < $4 / 50; i++)); do
+		f=$(flags "$1")
+		if [[ ,$f, == *,$2,* && ,$f, != *,$3,* ]]; then
+			echo "$1: <$f> after about $((i * 50)) ms"
+			return 0
+		fi
+		sleep 0.05
+	done
+	fail "$1: flags <$(flags "$1")>, wanted $2 without $3 within $4 ms"
+}
+
+# Fail if anything of an ENET link is left: namespaces, its socket and marker, TAPs.
+assert_enet_clean() {
+	local left
+	left=$(ls /run/netns 2>/dev/null | grep -E '^enet[0-9]+$' || true)
+	[[ -z $left ]] || fail "namespaces left behind: $left"
+	left=$(ls /run/ethdrv/enet*.sock /run/ethdrv/link.sock 2>/dev/null || true)
+	[[ -z $left ]] || fail "control sockets left behind: $left"
+	[[ ! -e /run/ethdrv/link.pid ]] || fail "marker /run/ethdrv/link.pid left behind"
+	left=$(ip -o link show 2>/dev/null | grep -E ': enet[0-9]+[:@]' || true)
+	[[ -z $left ]] || fail "TAPs left in the root namespace: $left"
 }
 
 # Stop the segment with SIGTERM (SIGKILL + --cleanup after 20 s).

@@ -13,10 +13,13 @@
 
 #define EMU_KEYS \
 	"hz, rx-buf, setup-ns, mosi-ber, miso-ber, rev, irq, poll_us, slack_us, sv-open, errata-s3"
+#define ENET_KEYS "speed, batch-us, mmio-ns, ber, rx-ring, tx-ring"
 #define DEV_FORMS                                                                             \
-	"emu:lan8650[,key=value...] (keys: " EMU_KEYS ") or "                                 \
+	"emu:lan8650[,key=value...] (keys: " EMU_KEYS "), "                                   \
+	"emu:enet[,key=value...] (keys: " ENET_KEYS ") or "                                   \
 	"spidev:/dev/spidevB.C,irq=/dev/gpiochipN:LINE|none[,key=value...] (keys: hz, mode, " \
 	"bias, reset, poll_us)"
+#define ENET_BER_MAX 0.01 /* enet_line_set_ber()'s limit */
 
 __attribute__((format(printf, 2, 0))) static void cli_verror(const char *cmd, const char *fmt,
 							     va_list ap)
@@ -61,17 +64,17 @@ int cli_parse_ulong(const char *cmd, const char *what, const char *s, unsigned l
 	return 0;
 }
 
-/* Parse a bit error rate in 0..0.5. */
-static int cli_parse_ber(const char *cmd, const char *key, const char *s, double *out)
+/* Parse a bit error rate in 0..@max. */
+static int cli_parse_ber(const char *cmd, const char *key, const char *s, double max, double *out)
 {
 	char *end;
 	double v;
 
 	errno = 0;
 	v = strtod(s, &end);
-	if (!*s || errno || *end || !(v >= 0.0 && v <= 0.5))
-		return cli_error(cmd, "device spec: %s: bad value '%s': use a rate in 0..0.5", key,
-				 s);
+	if (!*s || errno || *end || !(v >= 0.0 && v <= max))
+		return cli_error(cmd, "device spec: %s: bad value '%s': use a rate in 0..%g", key,
+				 s, max);
 	*out = v;
 	return 0;
 }
@@ -122,9 +125,9 @@ static int cli_emu_key(const char *cmd, char *kv, struct cli_emu_spec *emu)
 	if (!strcmp(kv, "setup-ns"))
 		return cli_emu_uint(cmd, kv, val, 0, 1000000, &emu->setup_ns);
 	if (!strcmp(kv, "mosi-ber"))
-		return cli_parse_ber(cmd, kv, val, &emu->mosi_ber);
+		return cli_parse_ber(cmd, kv, val, 0.5, &emu->mosi_ber);
 	if (!strcmp(kv, "miso-ber"))
-		return cli_parse_ber(cmd, kv, val, &emu->miso_ber);
+		return cli_parse_ber(cmd, kv, val, 0.5, &emu->miso_ber);
 	if (!strcmp(kv, "rev"))
 		return cli_emu_rev(cmd, val, emu);
 	if (!strcmp(kv, "irq")) {
@@ -180,8 +183,9 @@ static int cli_parse_emu(const char *cmd, const char *rest, struct cli_emu_spec 
 	else if (!strcmp(tok, "lan8651"))
 		emu->model = 0x8651;
 	else
-		return cli_error(cmd, "device spec: unknown model '%s': use lan8650 or lan8651",
-				 tok);
+		return cli_error(
+			cmd, "device spec: unknown model '%s': use lan8650 or lan8651 (or enet)",
+			tok);
 	while (!err && (tok = strtok_r(NULL, ",", &save)))
 		err = cli_emu_key(cmd, tok, emu);
 	if (err)
@@ -193,6 +197,72 @@ static int cli_parse_emu(const char *cmd, const char *rest, struct cli_emu_spec 
 	return 0;
 }
 
+/* A ring size: a power of two in 16..4096 (fec.h). */
+static int cli_enet_ring(const char *cmd, const char *key, const char *val, uint32_t *out)
+{
+	if (cli_emu_uint(cmd, key, val, 16, 4096, out))
+		return -EINVAL;
+	if (*out & (*out - 1))
+		return cli_error(cmd, "device spec: %s: bad value '%s': use a power of two", key,
+				 val);
+	return 0;
+}
+
+/* Apply one "key=value" of an emu:enet spec. */
+static int cli_enet_key(const char *cmd, char *kv, struct cli_enet_spec *enet)
+{
+	char *val = strchr(kv, '=');
+
+	if (!val)
+		return cli_error(cmd, "device spec: '%s' is not key=value: use keys %s", kv,
+				 ENET_KEYS);
+	*val++ = '\0';
+	if (!strcmp(kv, "speed")) {
+		if (strcmp(val, "1000") && strcmp(val, "100") && strcmp(val, "10"))
+			return cli_error(cmd,
+					 "device spec: speed: bad value '%s': use 1000, 100 or 10",
+					 val);
+		enet->speed_mbps = (uint32_t)strtoul(val, NULL, 10);
+		return 0;
+	}
+	if (!strcmp(kv, "batch-us"))
+		return cli_emu_uint(cmd, kv, val, 0, 10000, &enet->batch_us);
+	if (!strcmp(kv, "mmio-ns"))
+		return cli_emu_uint(cmd, kv, val, 0, 10000, &enet->mmio_ns);
+	if (!strcmp(kv, "ber"))
+		return cli_parse_ber(cmd, kv, val, ENET_BER_MAX, &enet->ber);
+	if (!strcmp(kv, "rx-ring"))
+		return cli_enet_ring(cmd, kv, val, &enet->rx_ring);
+	if (!strcmp(kv, "tx-ring"))
+		return cli_enet_ring(cmd, kv, val, &enet->tx_ring);
+	return cli_error(cmd, "device spec: unknown key '%s': use %s", kv, ENET_KEYS);
+}
+
+/* Parse the keys after "emu:enet". */
+static int cli_parse_enet(const char *cmd, const char *rest, struct cli_enet_spec *enet)
+{
+	char buf[CLI_SPEC_MAX];
+	char *save = NULL, *tok;
+	int err = 0;
+
+	*enet = (struct cli_enet_spec){ .speed_mbps = 1000,
+					.batch_us = 200,
+					.mmio_ns = 100,
+					.rx_ring = CLI_ENET_RX_RING,
+					.tx_ring = CLI_ENET_TX_RING };
+	snprintf(buf, sizeof(buf), "%s", rest);
+	tok = strtok_r(buf, ",", &save); /* "enet" */
+	while (!err && (tok = strtok_r(NULL, ",", &save)))
+		err = cli_enet_key(cmd, tok, enet);
+	return err;
+}
+
+/* True for "enet" or "enet,...". */
+static bool cli_is_enet(const char *rest)
+{
+	return !strncmp(rest, "enet", 4) && (!rest[4] || rest[4] == ',');
+}
+
 int cli_parse_device(const char *cmd, const char *spec, struct cli_device *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -200,6 +270,10 @@ int cli_parse_device(const char *cmd, const char *spec, struct cli_device *out)
 		return cli_error(cmd, "device spec: empty or longer than %d chars: use %s",
 				 CLI_SPEC_MAX - 1, DEV_FORMS);
 	snprintf(out->spec, sizeof(out->spec), "%s", spec);
+	if (!strncmp(spec, "emu:", 4) && cli_is_enet(spec + 4)) {
+		out->kind = CLI_DEV_ENET;
+		return cli_parse_enet(cmd, spec + 4, &out->enet);
+	}
 	if (!strcmp(spec, "emu") || !strncmp(spec, "emu:", 4)) {
 		out->kind = CLI_DEV_EMU;
 		return cli_parse_emu(cmd, spec[3] ? spec + 4 : "", &out->emu);

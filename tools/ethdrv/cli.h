@@ -39,15 +39,31 @@ struct cli_emu_spec {
 	bool errata_s3; /* errata-s3=1: the model reproduces errata s3 */
 };
 
+#define CLI_ENET_RX_RING 1024 /* RX descriptors of an ENET node by default */
+#define CLI_ENET_TX_RING 512 /* TX descriptors of an ENET node by default */
+
+/* What `emu:enet[,key=value...]` asks for: two ENET models on one line. */
+struct cli_enet_spec {
+	uint32_t speed_mbps; /* speed=: the line and both MACs, 1000 (default), 100 or 10 */
+	uint32_t batch_us; /* batch-us=: the line engine's batch, 0..10000, default 200 */
+	uint32_t mmio_ns; /* mmio-ns=: cost of one register access, 0..10000, default 100 */
+	double ber; /* ber=: bit error rate of both directions, 0..0.01 */
+	uint32_t rx_ring; /* rx-ring=: RX descriptors per MAC, a power of two 16..4096 */
+	uint32_t tx_ring; /* tx-ring=: TX descriptors per MAC, a power of two 16..4096 */
+};
+
 enum cli_dev_kind {
 	CLI_DEV_EMU, /* a LAN8650/1 model */
 	CLI_DEV_SPIDEV, /* a real board on spidev + a GPIO line */
+	CLI_DEV_ENET, /* an NXP ENET model on a two-node link */
+	CLI_DEV_KINDS /* number of kinds */
 };
 
 /* A parsed device spec. */
 struct cli_device {
 	enum cli_dev_kind kind; /* which backend */
 	struct cli_emu_spec emu; /* CLI_DEV_EMU settings */
+	struct cli_enet_spec enet; /* CLI_DEV_ENET settings */
 	struct ethdrv_spidev_spec spidev; /* CLI_DEV_SPIDEV settings (the platform's parser) */
 	char spec[CLI_SPEC_MAX]; /* the spec as given */
 };
@@ -89,9 +105,9 @@ int cli_parse_ulong(const char *cmd, const char *what, const char *s, unsigned l
  * @cmd: the subcommand, for the message
  * @spec: "emu:lan8650[,hz=N][,rx-buf=N][,setup-ns=N][,mosi-ber=X][,miso-ber=X]
  *        [,rev=B0|B1|N][,irq=none[,poll_us=N]][,slack_us=N][,sv-open=restart|ignore]
- *        [,errata-s3=0|1]"
- *        ("emu" alone and
- *        "emu:lan8651" too), or "spidev:/dev/spidevB.C,irq=/dev/gpiochipN:LINE|none
+ *        [,errata-s3=0|1]" ("emu" alone and "emu:lan8651" too),
+ *        "emu:enet[,speed=1000|100|10][,batch-us=N][,mmio-ns=N][,ber=X][,rx-ring=N]
+ *        [,tx-ring=N]", or "spidev:/dev/spidevB.C,irq=/dev/gpiochipN:LINE|none
  *        [,poll_us=N][,reset=/dev/gpiochipN:LINE][,hz=N][,mode=M][,bias=pull-up|none]"
  * @out: the parsed spec
  *

@@ -33,11 +33,12 @@ ETHDRV_LOG_MODULE(node);
 #define NODE_POOL_SIZE 512 /* TX queue (128) + RX in flight, with room to spare */
 #define NODE_MTU 1500
 
-/* The poll period without an IRQ line: from the spec, 0 with one. */
-static unsigned node_poll_us(const struct cli_device *dev)
-{
-	return dev->kind == CLI_DEV_SPIDEV ? dev->spidev.poll_us : dev->emu.poll_us;
-}
+/* What lies under the driver, per device kind (node_priv.h). */
+static const struct node_backend *const node_backends[CLI_DEV_KINDS] = {
+	[CLI_DEV_EMU] = &node_lan865x_backend,
+	[CLI_DEV_SPIDEV] = &node_lan865x_backend,
+	[CLI_DEV_ENET] = &node_enet_backend,
+};
 
 /* ---- control socket -------------------------------------------------- */
 
@@ -68,10 +69,12 @@ static int node_set_knob(struct node *n, const char *key, const char *value, con
 {
 	if (!strncmp(key, "rt_", 3))
 		return node_rt_set_knob(n, key, value, why);
+	if (!strncmp(key, "tap_", 4))
+		return node_offload_set(n, key, value);
 	if (!strcmp(key, "busy_poll") && node_rt_forbids_busy_poll(n, value, why))
 		return -EBUSY;
 	if (!strncmp(key, "emu.", 4))
-		return node_emu_set(n, key + 4, value);
+		return n->backend->emu_set(n, key + 4, value);
 	return ethdrv_netdev_set(n->dev, key, value);
 }
 
@@ -110,42 +113,22 @@ static int node_ctl_get(void *arg, const char *key, char *buf, size_t size)
 
 	if (!strncmp(key, "rt_", 3))
 		return node_rt_get_knob(n, key, buf, size);
+	if (!strncmp(key, "tap_", 4))
+		return node_offload_get(n, key, buf, size);
 	if (!strncmp(key, "emu.", 4))
-		return node_emu_get(n, key + 4, buf, size);
+		return n->backend->emu_get(n, key + 4, buf, size);
 	return ethdrv_netdev_get(n->dev, key, buf, size);
 }
 
-/* "info" lines for GPIO line @ref: "/dev/gpiochipN:LINE", or "none". */
-static void node_info_line(struct ctl_reply *r, const char *key, bool wired,
-			   const struct ethdrv_gpio_ref *ref)
-{
-	if (wired)
-		ctl_reply_printf(r, "%s=%s:%u\n", key, ref->chip, ref->line);
-	else
-		ctl_reply_printf(r, "%s=none\n", key);
-}
-
-/* What the probe found, and the SPI speed and lines the device runs with. */
+/* What the probe found (the driver), then the bus and the model (the backend). */
 static void node_info_device(struct node *n, struct ctl_reply *r)
 {
-	const struct cli_device *dev = &n->cfg.dev;
-	struct lan865x_info li;
+	int len = ethdrv_driver_info(n->drv, n->dev, NULL, 0);
+	char *p = len > 0 ? ctl_reply_reserve(r, (size_t)len) : NULL;
 
-	lan865x_get_info(n->dev, &li);
-	ctl_reply_printf(r, "chip=LAN%04x\nchip_rev=%s\ndevid=0x%08x\n", li.model, li.rev,
-			 li.devid);
-	ctl_reply_printf(r, "oa_idver=0x%02x\noa_phyid=0x%08x\noa_stdcap=0x%04x\n", li.idver,
-			 li.phyid, li.stdcap);
-	/* spi_hz: what the backend applies (spidev: read back); spi_hz_requested: the spec. */
-	ctl_reply_printf(r, "spi_hz=%u\nspi_hz_requested=%u\npoll_us=%u\n", n->bus.hz,
-			 dev->kind == CLI_DEV_SPIDEV ? dev->spidev.hz : dev->emu.spi_hz,
-			 node_poll_us(dev));
-	if (dev->kind == CLI_DEV_SPIDEV) {
-		node_info_line(r, "irq", dev->spidev.has_irq, &dev->spidev.irq);
-		node_info_line(r, "reset", dev->spidev.has_reset, &dev->spidev.reset);
-	} else {
-		ctl_reply_printf(r, "irq=%s\nreset=model\n", dev->emu.irq_none ? "none" : "model");
-	}
+	if (p)
+		ethdrv_driver_info(n->drv, n->dev, p, (size_t)len + 1);
+	n->backend->info(n, r);
 }
 
 static int node_ctl_info(void *arg, struct ctl_reply *r)
@@ -153,8 +136,8 @@ static int node_ctl_info(void *arg, struct ctl_reply *r)
 	struct node *n = arg;
 	const uint8_t *m = n->cfg.mac;
 
-	ctl_reply_printf(r, "name=%s\ndevice=%s\nnetns=%s\n", n->cfg.ifname, n->cfg.dev.spec,
-			 n->cfg.netns);
+	ctl_reply_printf(r, "name=%s\ndevice=%s\ndriver=%s\nnetns=%s\n", n->cfg.ifname,
+			 n->cfg.dev.spec, n->drv->name, n->cfg.netns);
 	ctl_reply_printf(r, "addr=%s/%u\nmac=%02x:%02x:%02x:%02x:%02x:%02x\npid=%d\n", n->cfg.addr,
 			 n->cfg.prefix, m[0], m[1], m[2], m[3], m[4], m[5], (int)getpid());
 	node_info_device(n, r);
@@ -188,61 +171,40 @@ static void node_sysctl_one(const char *path)
 		ethdrv_warn(NULL, "%s: cannot write: %d", path, -errno);
 }
 
-/* Open the bus: a model (attached to the medium) or a real board. */
-static int node_bus_open(struct node *n)
+/* The driver's arguments from the node's settings; the backend adds its bus. */
+static void node_driver_args(struct node *n, struct ethdrv_driver_args *args)
 {
-	struct lan865x_emu_config ec;
-	int err;
-
-	if (n->cfg.dev.kind == CLI_DEV_SPIDEV) {
-		err = ethdrv_spidev_bus_open(&n->cfg.dev.spidev, &n->bus);
-		n->bus_open = !err;
-		return err;
-	}
-	lan865x_emu_config_default(&ec);
-	ec.spi_hz = n->cfg.dev.emu.spi_hz;
-	ec.setup_ns = n->cfg.dev.emu.setup_ns;
-	ec.rx_buf_chunks = n->cfg.dev.emu.rx_buf_chunks;
-	ec.mosi_ber = n->cfg.dev.emu.mosi_ber;
-	ec.miso_ber = n->cfg.dev.emu.miso_ber;
-	ec.model = n->cfg.dev.emu.model;
-	ec.rev = n->cfg.dev.emu.rev;
-	ec.slack_ns = (uint64_t)n->cfg.dev.emu.slack_us * 1000;
-	ec.sv_open = n->cfg.dev.emu.sv_open_ignore ? LAN865X_EMU_SV_OPEN_IGNORE :
-						     LAN865X_EMU_SV_OPEN_RESTART;
-	ec.errata_s3 = n->cfg.dev.emu.errata_s3;
-	ec.node_id = (uint8_t)n->cfg.index;
-	ec.seed = n->cfg.index + 1;
-	ec.realtime = true;
-	err = lan865x_emu_new(&ec, &n->emu);
-	if (err)
-		return err;
-	lan865x_emu_get_bus(n->emu, &n->model_bus);
-	node_metrics_time_model_bus(n);
-	if (n->cfg.dev.emu.irq_none)
-		n->bus.irq_fd = -1; /* the model's IRQ_N left unconnected: polled mode */
-	return n->cfg.medium ? lan865x_emu_attach(n->emu, n->cfg.medium, n->cfg.port) : 0;
+	memset(args, 0, sizeof(*args));
+	args->name = n->cfg.ifname;
+	memcpy(args->mac, n->cfg.mac, sizeof(args->mac));
+	args->loop = n->loop;
 }
 
-/* Create the device on the bus and open it with the configured knobs. */
+/* Create the device on the backend's bus and open it with the configured knobs. */
 static int node_dev_open(struct node *n)
 {
-	struct lan865x_config lc = {
-		.name = n->cfg.ifname,
-		.plca = n->cfg.plca,
-		.poll_us = node_poll_us(&n->cfg.dev),
-	};
+	struct ethdrv_driver_args args;
 	const char *why = NULL;
 	unsigned i;
 	int err;
 
-	memcpy(lc.mac, n->cfg.mac, sizeof(lc.mac));
-	err = lan865x_create(&lc, &n->bus, n->loop, n->pool, &n->dev);
+	node_driver_args(n, &args);
+	err = n->backend->open(n, &args);
+	if (err) {
+		ethdrv_err(NULL, "%s: device %s: %s", n->cfg.ifname, n->cfg.dev.spec,
+			   ethdrv_strerror(err));
+		return err;
+	}
+	err = ethdrv_driver_create(n->drv, &args, &n->dev);
 	if (err)
 		return err;
 	node_metrics_register(n);
 	ethdrv_netdev_set_rx_handler(n->dev, node_rx, n);
+	if (n->backend->tap_offload)
+		ethdrv_netdev_set_rx_flush_handler(n->dev, node_gro_flush, n);
 	ethdrv_netdev_set_tx_wake_handler(n->dev, node_tx_wake, n);
+	if (n->backend->configure && (err = n->backend->configure(n)))
+		return err;
 	ethdrv_netdev_set_carrier_handler(n->dev, node_carrier, n);
 	if (n->cfg.spi_trace) {
 		err = ethdrv_netdev_set(n->dev, "spi_trace", n->cfg.spi_trace);
@@ -266,7 +228,10 @@ static int node_tap_open(struct node *n)
 	const char *ifname = n->cfg.ifname;
 	int err;
 
-	err = ethdrv_tap_open(ifname, flags, &n->tap_fd);
+	n->tap_vnet = n->backend->tap_offload;
+	err = ethdrv_tap_open(ifname, flags | (n->tap_vnet ? ETHDRV_TAP_VNET_HDR : 0), &n->tap_fd);
+	if (!err && n->tap_vnet)
+		err = node_offload_open(n);
 	if (err)
 		return err;
 	err = ethdrv_link_set_mac(ifname, n->cfg.mac);
@@ -319,17 +284,20 @@ static void node_teardown(struct node *n)
 		ethdrv_timer_stop(&n->fault_timer);
 		ethdrv_timer_stop(&n->rt_timer);
 	}
-	ethdrv_netdev_destroy(n->dev);
+	/* Stopped, the device polls no more: the packets the node holds go back
+	 * to its pool (a DMA device's pool goes with the device). */
+	if (n->dev)
+		ethdrv_netdev_stop(n->dev);
 	if (n->tx_parked)
 		ethdrv_pkt_free(n->tx_parked);
+	node_offload_close(n);
+	ethdrv_netdev_destroy(n->dev);
 	if (n->wake_fd >= 0)
 		close(n->wake_fd);
 	if (n->trace_dir_fd >= 0)
 		close(n->trace_dir_fd);
 	ethdrv_tap_close(n->tap_fd);
-	lan865x_emu_free(n->emu);
-	if (n->bus_open && n->bus.ops->close)
-		n->bus.ops->close(n->bus.ctx);
+	n->backend->close(n);
 	ethdrv_pkt_pool_free(n->pool);
 }
 
@@ -373,9 +341,6 @@ static int node_setup(struct node *n)
 		return err;
 	}
 	err = ethdrv_pkt_pool_new(NODE_POOL_SIZE, &n->pool);
-	if (!err && (err = node_bus_open(n)))
-		ethdrv_err(NULL, "%s: device %s: %s", n->cfg.ifname, n->cfg.dev.spec,
-			   ethdrv_strerror(err));
 	if (!err && (err = node_dev_open(n)))
 		ethdrv_err(NULL, "%s: driver bring-up: %s", n->cfg.ifname, ethdrv_strerror(err));
 	if (!err && (err = node_tap_open(n)))
@@ -432,6 +397,12 @@ int node_start(const struct node_config *cfg, struct node **out)
 	if (!n)
 		return -ENOMEM;
 	n->cfg = *cfg;
+	n->backend = (unsigned)cfg->dev.kind < CLI_DEV_KINDS ? node_backends[cfg->dev.kind] : NULL;
+	n->drv = n->backend ? ethdrv_driver_find(n->backend->driver) : NULL;
+	if (!n->drv) {
+		free(n);
+		return -EINVAL;
+	}
 	n->tap_fd = -1;
 	n->wake_fd = -1;
 	n->trace_dir_fd = -1;
@@ -455,6 +426,11 @@ int node_start(const struct node_config *cfg, struct node **out)
 err_free:
 	node_free(n);
 	return err;
+}
+
+bool node_carrier_ok(const struct node *n)
+{
+	return n->dev && ethdrv_netdev_carrier_ok(n->dev);
 }
 
 void node_stop(struct node *n)

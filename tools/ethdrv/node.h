@@ -2,8 +2,8 @@
 /*
  * One interface of the ethdrv command (docs/design.md §4): a thread with
  * its own event loop that enters the interface's network namespace, brings
- * up a LAN8650/1 device (a model on a medium, or a real board), opens the
- * TAP, configures it over rtnetlink, bridges frames between the two, and
+ * up its device (a LAN8650/1 model on a medium or on a real board, or an
+ * ENET model on its link) through the driver registry, opens the TAP, configures it over rtnetlink, bridges frames between the two, and
  * serves the control socket /run/ethdrv/<ifname>.sock (ctl.h). Knob changes
  * from the socket therefore run in the loop thread, as the core requires.
  */
@@ -17,6 +17,7 @@
 #include "drivers/lan865x.h"
 
 struct emu_medium;
+struct enet_emu;
 struct node;
 
 /* What one node is made of; copied by node_start(). */
@@ -28,9 +29,11 @@ struct node_config {
 	unsigned prefix; /* its prefix length */
 	uint8_t mac[6]; /* station address for the TAP and the driver */
 	struct cli_device dev; /* the device */
-	struct lan865x_plca plca; /* initial PLCA settings */
+	struct lan865x_plca plca; /* LAN8650: initial PLCA settings */
 	struct emu_medium *medium; /* emu: the medium to attach to, or NULL */
 	unsigned port; /* emu: the medium port */
+	struct enet_emu *enet; /* emu:enet: the model to drive, on its link (enet_link.h);
+				  the caller frees it after node_stop() */
 	bool tap_exclusive; /* fail if the TAP exists; create it non-persistent */
 	bool disable_ipv6; /* no IPv6 in the namespace (no MLD/RS noise on the wire) */
 	const char *spi_trace; /* file for the SPI trace, or NULL */
@@ -62,5 +65,14 @@ int node_start(const struct node_config *cfg, struct node **out);
  * its own with an error is logged here.
  */
 void node_stop(struct node *n);
+
+/**
+ * node_carrier_ok() - true while the node's device has carrier (its PHY's
+ * link, docs/mdio.md §11.4), as the TAP shows it
+ * @n: a started node
+ *
+ * Context: any thread.
+ */
+bool node_carrier_ok(const struct node *n);
 
 #endif /* ETHDRV_TOOLS_NODE_H */

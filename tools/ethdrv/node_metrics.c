@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * A node's counters for stats dumps (node_priv.h): the TAP-side frame
- * counters, the model's counters, what the node's threads cost (CPU
+ * counters, the model's counters (through the node's backend), what the node's threads cost (CPU
  * time of the loop thread and the poller threads, and the part spent inside
  * the model's SPI transfers) and the control socket's counters, refreshed
  * on each dump.
@@ -21,10 +21,9 @@ ETHDRV_LOG_MODULE(node);
 #define NODE_METRIC(field) ETHDRV_STAT_DESC(struct node_metrics, field)
 
 static const struct ethdrv_stat_desc node_tap_stats_desc[] = {
-	NODE_TAP_STAT(tap_rx_frames),
-	NODE_TAP_STAT(tap_rx_errors),
-	NODE_TAP_STAT(tap_tx_frames),
-	NODE_TAP_STAT(tap_tx_dropped),
+	NODE_TAP_STAT(tap_rx_frames),  NODE_TAP_STAT(tap_rx_errors), NODE_TAP_STAT(tap_tx_frames),
+	NODE_TAP_STAT(tap_tx_dropped), NODE_TAP_STAT(tap_rx_tso),    NODE_TAP_STAT(tap_rx_bad),
+	NODE_TAP_STAT(tap_tx_writes),  NODE_TAP_STAT(tap_tx_gro),
 };
 
 static const struct ethdrv_stat_desc node_metrics_desc[] = {
@@ -129,8 +128,7 @@ void node_metrics_update(struct node *n)
 	uint64_t pollers[2] = { 0, 0 }; /* CPU ns, threads */
 	clockid_t cid;
 
-	if (n->emu)
-		lan865x_emu_get_stats(n->emu, &n->emu_stats);
+	n->backend->stats_update(n);
 	if (!pthread_getcpuclockid(n->thread, &cid))
 		ethdrv_counter_set(&m->loop_cpu_ns, node_clock_ns(cid));
 	node_for_each_poller(n, node_poller_cpu, pollers);
@@ -155,9 +153,7 @@ void node_metrics_register(struct node *n)
 {
 	struct ethdrv_stats_set *set = ethdrv_netdev_stats(n->dev);
 
-	if (n->emu && ethdrv_stats_add_group(set, "emu", lan865x_emu_stats_desc,
-					     lan865x_emu_stats_desc_count, &n->emu_stats))
-		ethdrv_warn(n->dev, "model counters not added to the stats");
+	n->backend->stats_register(n, set);
 	if (ethdrv_stats_add_group(set, "node", node_tap_stats_desc,
 				   ETHDRV_ARRAY_SIZE(node_tap_stats_desc), &n->tap_stats))
 		ethdrv_warn(n->dev, "node counters not added to the stats");

@@ -4,9 +4,17 @@
  *   node.c          lifecycle: the thread, setup and teardown in order, and
  *                   what the node answers on its control socket
  *   node_tap.c      frames between the TAP and the device
- *   node_faults.c   fault injection knobs into the model (emu.*)
+ *   node_offload.c  TSO and GRO between the TAP and the device (ENET nodes)
+ *   node_lan865x.c  the LAN8650/1 backends: the model on a medium, a board
+ *   node_faults.c   fault injection knobs into the LAN8650 model (emu.*)
+ *   node_enet.c     the ENET backend: a model on its link, its emu.* knobs
  *   node_metrics.c  the node's counters and CPU-time metrics
  *   node_rt.c       real-time priority of its threads and the spin guard
+ *
+ * The device itself is created through the driver registry
+ * (src/drivers/registry.h); what lies under the driver (a model, a board)
+ * is the node's backend (struct node_backend), chosen by the device spec's
+ * kind, so the lifecycle has no branch per device.
  */
 #ifndef ETHDRV_TOOLS_NODE_PRIV_H
 #define ETHDRV_TOOLS_NODE_PRIV_H
@@ -17,11 +25,14 @@
 #include <stdint.h>
 
 #include "ctl.h"
+#include "drivers/registry.h"
+#include "emu/enet_emu.h"
 #include "emu/lan865x_emu.h"
 #include "ethdrv/driver.h"
 #include "ethdrv/loop.h"
 #include "node.h"
 #include "rt.h"
+#include "tap_offload.h"
 
 /* Frames between the TAP and the device; the ends of the accounting chain. */
 struct node_tap_stats {
@@ -29,6 +40,11 @@ struct node_tap_stats {
 	ethdrv_counter_t tap_rx_errors; /* TAP reads that failed (not EAGAIN) */
 	ethdrv_counter_t tap_tx_frames; /* received frames written to the TAP */
 	ethdrv_counter_t tap_tx_dropped; /* received frames the TAP refused (full, down) */
+	ethdrv_counter_t tap_rx_tso; /* TSO frames read and cut into tap_rx_frames */
+	ethdrv_counter_t tap_rx_bad; /* frames read and dropped: a header or length the
+					device cannot take (never reached it) */
+	ethdrv_counter_t tap_tx_writes; /* writes to the TAP (one per frame, or per batch) */
+	ethdrv_counter_t tap_tx_gro; /* tap_tx_frames that went in a coalesced write */
 };
 
 /* Periodic fault injection into the model (`emu.periodic`). */
@@ -59,8 +75,41 @@ struct node_metrics {
 	ethdrv_counter_t rt_demotions; /* threads the spin guard put back to SCHED_OTHER */
 };
 
+struct node;
+
+/*
+ * What lies under a node's driver: the bus to a model or a board, and what
+ * a model adds to the node (counters, emu.* knobs, info lines). One per
+ * device kind (enum cli_dev_kind); every op runs in the node's loop thread.
+ */
+struct node_backend {
+	const char *driver; /* the driver that runs on it (registry.h) */
+	bool tap_offload; /* TAP with a vnet header: TSO and GRO (node_offload.c) */
+	/** Open the bus (and the model) and point @args at it. */
+	int (*open)(struct node *n, struct ethdrv_driver_args *args);
+	/** Settings the driver needs before open (device created, not open). */
+	int (*configure)(struct node *n);
+	/** Release what open made, after the device is destroyed; also after a failed open. */
+	void (*close)(struct node *n);
+	/** Add the model's counters (group "emu") to @set. */
+	void (*stats_register)(struct node *n, struct ethdrv_stats_set *set);
+	/** Refresh them for a dump. */
+	void (*stats_update)(struct node *n);
+	/** emu.KEY=VALUE (KEY without "emu."); -ENOENT for an unknown key. */
+	int (*emu_set)(struct node *n, const char *key, const char *value);
+	/** Read an emu.* knob. */
+	int (*emu_get)(struct node *n, const char *key, char *buf, size_t size);
+	/** Lines of `info` about the bus and the model. */
+	void (*info)(struct node *n, struct ctl_reply *r);
+};
+
+extern const struct node_backend node_lan865x_backend; /* node_lan865x.c */
+extern const struct node_backend node_enet_backend; /* node_enet.c */
+
 struct node {
 	struct node_config cfg; /* what it is */
+	const struct node_backend *backend; /* what lies under the driver */
+	const struct ethdrv_driver *drv; /* the driver (registry.h) */
 	pthread_t thread; /* runs node_main() */
 	pthread_mutex_t lock; /* protects ready and start_err */
 	pthread_cond_t cond; /* signals ready */
@@ -69,17 +118,29 @@ struct node {
 	int loop_err; /* ethdrv_loop_run() result */
 
 	struct ethdrv_loop *loop; /* this node's loop */
-	struct ethdrv_pkt_pool *pool; /* frames for both directions */
-	struct lan865x_emu *emu; /* the model, or NULL for a real board */
+	struct ethdrv_pkt_pool *pool; /* RX buffers of an SPI device (TAP frames use dev->pool) */
+	struct lan865x_emu *emu; /* the LAN8650 model, or NULL (a board, or another device) */
 	struct lan865x_emu_stats emu_stats; /* refreshed copy for stats dumps */
 	struct ethdrv_spi_bus bus; /* the bus the driver talks to */
 	struct ethdrv_spi_bus model_bus; /* emu: the model's own bus, timed by bus */
+	struct ethdrv_mmio_bus mmio; /* emu:enet: the ENET model's bus */
+	struct enet_emu_stats enet_stats; /* emu:enet: refreshed copy for stats dumps */
+	double enet_ber; /* emu:enet: bit error rate of the frames this node sends */
 	struct node_metrics metrics; /* refreshed for stats dumps */
 	bool bus_open; /* bus needs closing (spidev) */
 	struct ethdrv_netdev *dev; /* the driver's device */
 	int tap_fd; /* the TAP, -1 when closed */
 	struct ethdrv_watch tap_watch; /* TAP readable */
 	struct ethdrv_pkt *tx_parked; /* frame refused with -EBUSY, retried on wake */
+	bool tap_vnet; /* the TAP has a vnet header (backend->tap_offload) */
+	unsigned tap_offloads; /* ETHDRV_TAP_OFF_* the kernel may use (knob tap_tso) */
+	int tap_gro_on; /* coalesce received TCP segments (knob tap_gro); atomic */
+	uint8_t *tap_overflow; /* what of a TAP frame does not fit its first packet */
+	struct virtio_net_hdr tx_vh; /* the header of the frame read last */
+	struct tap_frame tso_frame; /* the TSO frame being cut */
+	struct ethdrv_pkt *tso_pkt; /* its first piece; NULL when no frame is being cut */
+	struct tap_gso tso; /* the cutting (loop thread) */
+	struct tap_gro gro; /* received segments held (poll context) */
 	int wake_fd; /* eventfd: the TX queue woke (any thread) */
 	struct ethdrv_watch wake_watch; /* wake_fd readable */
 	struct ethdrv_timer retry; /* resumes TAP reads after an empty pool */
@@ -109,8 +170,34 @@ void node_rx(void *arg, struct ethdrv_pkt *pkt);
 /* The device's carrier changed: the TAP's follows (loop thread). */
 void node_carrier(void *arg, bool up);
 
+/* Offer @pkt to the device; false if its queue stopped (@pkt parked, TAP reads paused). */
+bool node_tx(struct node *n, struct ethdrv_pkt *pkt);
+/* The pool is empty: pause TAP reads and try again in a moment. */
+void node_tx_pause(struct node *n);
+
+/* node_offload.c */
+/* The TAP was opened with a vnet header: the overflow buffer and the offloads. */
+int node_offload_open(struct node *n);
+/* Free what node_offload_open() and the datapath hold. */
+void node_offload_close(struct node *n);
+/* Read one frame: header into n->tx_vh, frame into @pkt and the overflow; its length. */
+ssize_t node_vnet_read(struct node *n, struct ethdrv_pkt *pkt);
+/* A frame read but not sent (@why): counted in tap_rx_bad, freed. */
+void node_vnet_bad(struct node *n, struct ethdrv_pkt *pkt, const char *why);
+/* To the device: a TSO frame cut, a partial checksum finished; false if paused. */
+bool node_vnet_xmit(struct node *n, struct ethdrv_pkt *pkt, size_t len);
+/* Cut and send what the TSO frame still owes the device; false if paused. */
+bool node_tso_pump(struct node *n);
+/* A received frame to the TAP, coalesced with its neighbours (poll context). */
+void node_vnet_rx(struct node *n, struct ethdrv_pkt *pkt);
+/* The device's RX flush: the held segments go to the kernel (poll context). */
+void node_gro_flush(void *arg);
+/* tap_tso and tap_gro (-ENOENT for other keys). */
+int node_offload_set(struct node *n, const char *key, const char *value);
+int node_offload_get(struct node *n, const char *key, char *buf, size_t size);
+
 /* node_faults.c */
-/* `emu.KEY=VALUE`: fault injection into the model. */
+/* `emu.KEY=VALUE`: fault injection into the LAN8650 model. */
 int node_emu_set(struct node *n, const char *key, const char *v);
 /* Read an emu.* knob. */
 int node_emu_get(struct node *n, const char *key, char *buf, size_t size);

@@ -2,8 +2,10 @@
 /*
  * Frames between a node's TAP and its device (node_priv.h): TAP reads go to
  * ethdrv_netdev_xmit() in batches, parked when the TX queue stops and
- * retried when it wakes; received frames go to the TAP. Every frame is
- * counted at both ends (the accounting chain starts and ends here).
+ * retried when it wakes; received frames go to the TAP. With a vnet header
+ * on the TAP, TSO frames are cut and received segments coalesced on the
+ * way (node_offload.c). Every frame is counted at both ends (the accounting
+ * chain starts and ends here).
  */
 #include <errno.h>
 #include <unistd.h>
@@ -15,13 +17,12 @@
 
 ETHDRV_LOG_MODULE(node);
 
-#define NODE_TAP_BATCH 16 /* frames read from the TAP per readiness event */
+#define NODE_TAP_BATCH 64 /* frames read from the TAP per readiness event */
 #define NODE_RETRY_NS 1000000u /* retry after an empty pool: 1 ms */
 
 /* ---- TAP -> device --------------------------------------------------- */
 
-/* Offer @pkt to the device; false if the queue is stopped (pkt parked). */
-static bool node_xmit(struct node *n, struct ethdrv_pkt *pkt)
+bool node_tx(struct node *n, struct ethdrv_pkt *pkt)
 {
 	if (ethdrv_netdev_xmit(n->dev, pkt) == -EBUSY) {
 		n->tx_parked = pkt;
@@ -39,15 +40,23 @@ void node_on_tap(struct ethdrv_watch *w, unsigned events)
 	int i;
 
 	for (i = 0; i < NODE_TAP_BATCH; i++) {
-		/* 1. a buffer; with the pool empty, pause reading for a moment */
-		pkt = ethdrv_pkt_alloc(n->pool);
+		/* 1. what a TSO frame still owes the device goes first */
+		if (n->tso_pkt && !node_tso_pump(n))
+			return;
+		/* 2. a buffer from the device's pool (a DMA device sends it without
+		 * a copy); with the pool empty, pause reading for a moment */
+		pkt = ethdrv_pkt_alloc(n->dev->pool);
 		if (!pkt) {
-			ethdrv_watch_set(&n->tap_watch, 0);
-			ethdrv_timer_start(&n->retry, NODE_RETRY_NS, 0);
+			node_tx_pause(n);
 			return;
 		}
-		/* 2. one frame from the kernel stack */
-		len = ethdrv_tap_read(n->tap_fd, pkt->data, ETHDRV_PKT_DATA_MAX);
+		/* 3. one frame from the kernel stack */
+		len = n->tap_vnet ? node_vnet_read(n, pkt) :
+				    ethdrv_tap_read(n->tap_fd, pkt->data, ETHDRV_PKT_DATA_MAX);
+		if (len == -EMSGSIZE) {
+			node_vnet_bad(n, pkt, "frame of a length the device cannot take dropped");
+			continue;
+		}
 		if (len <= 0) {
 			ethdrv_pkt_free(pkt);
 			if (len != -EAGAIN) {
@@ -56,18 +65,32 @@ void node_on_tap(struct ethdrv_watch *w, unsigned events)
 			}
 			return;
 		}
+		/* 4. to the driver; stop when its queue is full */
+		if (n->tap_vnet) {
+			if (!node_vnet_xmit(n, pkt, (size_t)len))
+				return;
+			continue;
+		}
 		pkt->len = (uint32_t)len;
 		ethdrv_counter_inc(&n->tap_stats.tap_rx_frames);
-		/* 3. to the driver; stop when its queue is full */
-		if (!node_xmit(n, pkt))
+		if (!node_tx(n, pkt))
 			return;
 	}
+}
+
+void node_tx_pause(struct node *n)
+{
+	ethdrv_watch_set(&n->tap_watch, 0);
+	ethdrv_timer_start(&n->retry, NODE_RETRY_NS, 0);
 }
 
 void node_on_retry(struct ethdrv_timer *t)
 {
 	struct node *n = t->data;
 
+	/* The TAP may have nothing new: a TSO frame being cut resumes here. */
+	if (n->tso_pkt && !node_tso_pump(n))
+		return;
 	ethdrv_watch_set(&n->tap_watch, ETHDRV_EV_READ);
 }
 
@@ -92,8 +115,9 @@ void node_on_wake(struct ethdrv_watch *w, unsigned events)
 	if (!pkt)
 		return;
 	n->tx_parked = NULL;
-	if (node_xmit(n, pkt))
-		ethdrv_watch_set(&n->tap_watch, ETHDRV_EV_READ);
+	if (!node_tx(n, pkt) || (n->tso_pkt && !node_tso_pump(n)))
+		return;
+	ethdrv_watch_set(&n->tap_watch, ETHDRV_EV_READ);
 }
 
 /* ---- carrier --------------------------------------------------------- */
@@ -121,7 +145,14 @@ void node_carrier(void *arg, bool up)
 void node_rx(void *arg, struct ethdrv_pkt *pkt)
 {
 	struct node *n = arg;
-	int err = ethdrv_tap_write(n->tap_fd, pkt->data, pkt->len);
+	int err;
+
+	if (n->tap_vnet) {
+		node_vnet_rx(n, pkt);
+		return;
+	}
+	err = ethdrv_tap_write(n->tap_fd, pkt->data, pkt->len);
+	ethdrv_counter_inc(&n->tap_stats.tap_tx_writes);
 
 	/* Every frame is counted: written, or refused (a full TAP queue, a
 	 * link set down) and dropped. */

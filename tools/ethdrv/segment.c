@@ -1,18 +1,20 @@
 // SPDX-License-Identifier: MIT
 /*
- * `ethdrv segment`: N network namespaces t1s0..t1sN-1, each with a TAP of the
- * same name driven by ethdrv over a LAN8650 model, all on one emulated
- * 10BASE-T1S PLCA segment (docs/design.md §1, §3). Runs until SIGINT or
- * SIGTERM and removes what it created. A marker file lists what a run
- * creates before it creates it, so a later run (or --cleanup) can remove
- * the leftovers of one that was killed.
+ * `ethdrv segment`: nodes in network namespaces of their own, each with a
+ * TAP of the same name driven by ethdrv over a model, all on one emulated
+ * medium (docs/design.md §1, §3): LAN8650 nodes t1s0..t1sN-1 on a
+ * 10BASE-T1S PLCA segment (segment_t1s.c), or with --device emu:enet two
+ * ENET nodes enet0 and enet1 on a full-duplex link (segment_enet.c). Runs
+ * until SIGINT or SIGTERM and removes what it created. A marker file lists
+ * what a run creates before it creates it, so a later run (or --cleanup)
+ * can remove the leftovers of one that was killed. Each kind has its own
+ * names, marker and lock (segment_priv.h), so both kinds may run at once.
  *
  * Threads (docs/design.md §4): the main thread creates the namespaces and
- * the medium, then runs a loop for signals and the segment's control
- * socket (/run/ethdrv/segment.sock: the medium's counters); each node has
- * its own loop thread (node.c).
+ * the medium, then runs a loop for signals and the medium's control socket
+ * (/run/ethdrv/segment.sock or link.sock); each node has its own loop
+ * thread (node.c).
  */
-#include <assert.h>
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
@@ -24,87 +26,69 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "cmd.h"
-#include "ctl.h"
-#include "daemon.h"
-#include "emu/t1s_medium.h"
 #include "ethdrv/err.h"
-#include "ethdrv/stats.h"
-#include "node.h"
+#include "ethdrv/poll.h"
 #include "platform/linux/platform.h"
+#include "segment_priv.h"
 
-#define SEG_NODES_MIN 2
-#define SEG_NODES_MAX 16
-#define SEG_MARKER CLI_RUN_DIR "/segment.pid"
-#define SEG_LOCK CLI_RUN_DIR "/segment.lock" /* flock()ed by the live segment */
-#define SEG_NETNS_PREFIX "t1s"
-#define SEG_SUBNET "169.254.10." /* link-local, only inside our namespaces */
-
-static_assert(sizeof(ethdrv_counter_t) == sizeof(uint64_t),
-	      "medium counters are registered as ethdrv counters");
+/* Every kind, in the order --cleanup visits them. */
+static const struct seg_kind *const seg_kinds[] = { &seg_t1s_kind, &seg_enet_kind };
+#define SEG_KINDS ETHDRV_ARRAY_SIZE(seg_kinds)
 
 static const char seg_usage[] =
-	"usage: ethdrv segment [--nodes N] [options]\n"
-	"       ethdrv segment --cleanup\n"
+	"usage: ethdrv segment [--nodes N] [--device SPEC] [options]\n"
+	"       ethdrv segment [--device SPEC] --cleanup\n"
 	"\n"
-	"Create N network namespaces t1s0..t1sN-1, each with a TAP interface t1sK\n"
-	"(169.254.10.K+1/24, MAC 02:45:54:48:00:0K) driven by ethdrv over a LAN8650\n"
-	"model, all on one emulated 10BASE-T1S PLCA segment (node 0 is the PLCA\n"
-	"coordinator, node-cnt N, node ids 0..N-1). Runs in the foreground until\n"
-	"SIGINT or SIGTERM, then removes everything it created. Needs root.\n"
+	"LAN8650 (the default): create N network namespaces t1s0..t1sN-1, each with a\n"
+	"TAP interface t1sK (169.254.10.K+1/24, MAC 02:45:54:48:00:0K) driven by ethdrv\n"
+	"over a LAN8650 model, all on one emulated 10BASE-T1S PLCA segment (node 0 is\n"
+	"the PLCA coordinator, node-cnt N, node ids 0..N-1); its counters are\n"
+	"`ethdrv stats segment`.\n"
+	"ENET (--device emu:enet): two namespaces enet0 and enet1, each with a TAP of\n"
+	"that name (169.254.20.1/24 and .2, MAC 02:45:54:48:20:0K) driven by the fec\n"
+	"driver over an NXP ENET model, the two joined by a full-duplex 1000, 100 or\n"
+	"10 Mb/s line; its counters are `ethdrv stats link`.\n"
+	"Runs in the foreground until SIGINT or SIGTERM, then removes everything it\n"
+	"created. A LAN8650 segment and an ENET link may run at the same time. Needs\n"
+	"root.\n"
 	"\n"
-	"  -n, --nodes N         nodes, 2..16 (default 2)\n"
-	"  -d, --device SPEC     model options for every node: emu:lan8650[,hz=N]\n"
-	"                        [,rx-buf=N][,setup-ns=N][,mosi-ber=X][,miso-ber=X]\n"
-	"                        [,rev=B0|B1][,irq=none[,poll_us=N]]\n"
+	"  -n, --nodes N         nodes: 2..16 on a LAN8650 segment (default 2); an\n"
+	"                        ENET link has 2\n"
+	"  -d, --device SPEC     model options for every node:\n"
+	"                        emu:lan8650[,hz=N][,rx-buf=N][,setup-ns=N][,mosi-ber=X]\n"
+	"                        [,miso-ber=X][,rev=B0|B1][,irq=none[,poll_us=N]], or\n"
+	"                        emu:enet[,speed=1000|100|10][,batch-us=N][,mmio-ns=N]\n"
+	"                        [,ber=X] (line speed, the line engine's batch in us\n"
+	"                        (default 200), register access cost in ns (default\n"
+	"                        100), bit error rate of both directions)\n"
 	"  -s, --set KEY=VALUE   a knob for every node after bring-up (repeatable;\n"
 	"                        see `ethdrv set --help`)\n"
-	"  -p, --pcap FILE       capture every frame on the segment (pcap, ns)\n"
-	"  -t, --spi-trace FILE  trace every SPI transfer of node K to FILE.t1sK\n"
-	"      --trace-dir DIR   allow `ethdrv set t1sK spi_trace=NAME` at run time,\n"
-	"                        NAME a file in DIR (refused without this option)\n"
+	"  -p, --pcap FILE       capture every frame on the medium, both directions\n"
+	"                        of an ENET link (pcap, ns)\n"
+	"  -t, --spi-trace FILE  LAN8650: trace every SPI transfer of node K to FILE.t1sK\n"
+	"      --trace-dir DIR   LAN8650: allow `ethdrv set t1sK spi_trace=NAME` at run\n"
+	"                        time, NAME a file in DIR (refused without this option)\n"
 	"      --rt-prio N       run each node's loop and poller threads at SCHED_FIFO\n"
 	"                        priority N (1..99; busy_poll is then refused; the\n"
 	"                        medium keeps its policy)\n"
-	"  -c, --cleanup         remove what a killed segment left behind, then exit\n"
+	"  -c, --cleanup         remove what a killed run left behind, then exit: both\n"
+	"                        kinds, or only the kind --device names\n"
 	"      --syslog          log to syslog instead of stderr\n"
 	"      --log-level L     err, warn, info or debug\n"
 	"  -h, --help            this text\n"
 	"\n"
-	"While it runs: `ethdrv stats`, `ethdrv stats segment` (the medium),\n"
-	"`ethdrv set t1s0 KEY=VALUE`, `ip netns exec t1s0 ping 169.254.10.2`.\n";
+	"While it runs: `ethdrv stats`, `ethdrv stats segment` (or `link`),\n"
+	"`ethdrv set t1s0 KEY=VALUE`, `ip netns exec t1s0 ping 169.254.10.2`,\n"
+	"`ip netns exec enet0 ping 169.254.20.2`.\n";
 
 #define SEG_OPTS                                                                  \
 	"--nodes, --device, --set, --pcap, --spi-trace, --trace-dir, --rt-prio, " \
 	"--cleanup, --syslog, --log-level, --help"
 
-/* Options of one run. */
-struct seg_args {
-	unsigned nodes; /* 2..16 */
-	struct cli_device dev; /* model settings */
-	struct cli_knob knobs[CLI_KNOBS_MAX]; /* --set */
-	unsigned knob_count; /* entries in knobs */
-	const char *pcap; /* --pcap or NULL */
-	const char *spi_trace; /* --spi-trace prefix or NULL */
-	bool cleanup; /* --cleanup */
-	struct cmd_common common; /* --set, --syslog, --log-level */
-};
-
-/* A running segment. */
-struct seg {
-	struct seg_args args; /* what was asked */
-	struct ethdrv_loop *loop; /* the main thread's loop */
-	struct daemon_signals sig; /* stops it */
-	struct emu_t1s_medium *medium; /* the wire */
-	struct emu_t1s_stats snap; /* medium counters, copied for each dump */
-	struct ethdrv_stats_set *set; /* names for snap */
-	struct ctl_server *ctl; /* segment.sock */
-	struct ctl_server_stats ctl_snap; /* its counters, copied for each dump */
-	struct node *node[SEG_NODES_MAX]; /* running nodes */
-	bool netns_made[SEG_NODES_MAX]; /* namespaces this run created */
-	char trace[SEG_NODES_MAX][256]; /* per-node SPI trace paths */
-};
+void seg_node_name(const struct seg_kind *kind, unsigned i, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s%u", kind->prefix, i);
+}
 
 /* ---- leftovers ------------------------------------------------------- */
 
@@ -126,21 +110,27 @@ static bool seg_pid_is_live(long pid)
 	return !strncmp(comm, "ethdrv", 6);
 }
 
-/* True for "t1s" followed by digits only. */
-static bool seg_is_our_netns(const char *name)
+/* True for the kind's prefix followed by digits only ("t1s3", not "t1sx"). */
+static bool seg_is_our_netns(const struct seg_kind *kind, const char *name)
 {
-	size_t n = strlen(SEG_NETNS_PREFIX);
+	size_t n = strlen(kind->prefix);
 
-	return !strncmp(name, SEG_NETNS_PREFIX, n) && name[n] &&
+	return !strncmp(name, kind->prefix, n) && name[n] &&
 	       strspn(name + n, "0123456789") == strlen(name + n);
 }
 
+/* What seg_del_netns() needs: the kind and a count. */
+struct seg_del_ctx {
+	const struct seg_kind *kind; /* whose namespaces */
+	unsigned removed; /* how many went */
+};
+
 static int seg_del_netns(const char *name, void *arg)
 {
-	unsigned *removed = arg;
+	struct seg_del_ctx *c = arg;
 
-	if (seg_is_our_netns(name) && ethdrv_netns_del(name) == 0)
-		(*removed)++;
+	if (seg_is_our_netns(c->kind, name) && ethdrv_netns_del(name) == 0)
+		c->removed++;
 	return 0;
 }
 
@@ -167,21 +157,32 @@ static unsigned seg_del_stale_sockets(void)
 	return removed;
 }
 
-/* Held for the life of the process that took it (the live segment, or a
- * --cleanup run): flock makes "is a segment running?" race-free where the
- * marker's pid alone is not (two starts at once, a reused pid). */
-static int seg_lock_fd = -1;
-
-/* Take SEG_LOCK; 0, -EBUSY if another process holds it, or -errno. */
-static int seg_lock(void)
+/* Index of @kind in seg_kinds. */
+static unsigned seg_kind_index(const struct seg_kind *kind)
 {
+	unsigned i = 0;
+
+	while (i + 1 < SEG_KINDS && seg_kinds[i] != kind)
+		i++;
+	return i;
+}
+
+/* Held for the life of the process that took it (the live run, or a
+ * --cleanup run): flock makes "is one running?" race-free where the
+ * marker's pid alone is not (two starts at once, a reused pid). One per kind. */
+static int seg_lock_fd[SEG_KINDS] = { -1, -1 };
+
+/* Take the kind's lock; 0, -EBUSY if another process holds it, or -errno. */
+static int seg_lock(const struct seg_kind *kind)
+{
+	int *lock_fd = &seg_lock_fd[seg_kind_index(kind)];
 	int fd;
 
-	if (seg_lock_fd >= 0)
+	if (*lock_fd >= 0)
 		return 0;
 	if (mkdir(CLI_RUN_DIR, 0755) && errno != EEXIST)
 		return -errno;
-	fd = open(SEG_LOCK, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	fd = open(kind->lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -errno;
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
@@ -190,129 +191,82 @@ static int seg_lock(void)
 		close(fd);
 		return -err;
 	}
-	seg_lock_fd = fd;
+	*lock_fd = fd;
 	return 0;
 }
 
 /*
- * Remove what a dead segment left: the namespaces its marker lists (with
- * @all, every t1s<digits> namespace), stale sockets, the marker.
- * Return 0, or -EBUSY (*@pid set) while the marker's process lives.
+ * Remove what a dead run of @kind left: the namespaces its marker lists
+ * (with @all, every one with the kind's prefix), stale sockets, the
+ * marker. Return 0, or -EBUSY (*@pid set) while the marker's process lives
+ * or another process holds the kind's lock.
  */
-static int seg_cleanup(bool all, long *pid)
+static int seg_cleanup(const struct seg_kind *kind, bool all, long *pid)
 {
+	struct seg_del_ctx del = { .kind = kind };
 	char line[128], name[64];
-	unsigned removed = 0, socks;
-	FILE *f = fopen(SEG_MARKER, "r");
+	FILE *f = fopen(kind->marker, "r");
+	unsigned socks;
 
 	*pid = 0;
 	if (f && fgets(line, sizeof(line), f) && sscanf(line, "pid %ld", pid) == 1 &&
-	    (seg_lock_fd < 0 || seg_pid_is_live(*pid))) {
+	    (seg_lock_fd[seg_kind_index(kind)] < 0 || seg_pid_is_live(*pid))) {
 		fclose(f);
 		return -EBUSY;
 	}
-	if (seg_lock_fd < 0) {
+	if (seg_lock_fd[seg_kind_index(kind)] < 0) {
 		if (f)
 			fclose(f);
 		return -EBUSY;
 	}
 	while (f && fgets(line, sizeof(line), f))
 		if (sscanf(line, "netns %63s", name) == 1)
-			seg_del_netns(name, &removed);
+			seg_del_netns(name, &del);
 	if (f)
 		fclose(f);
 	if (all)
-		ethdrv_netns_list(SEG_NETNS_PREFIX, seg_del_netns, &removed);
+		ethdrv_netns_list(kind->prefix, seg_del_netns, &del);
 	socks = seg_del_stale_sockets();
-	if (unlink(SEG_MARKER) == 0 || removed || socks)
+	if (unlink(kind->marker) == 0 || del.removed || socks)
 		fprintf(stderr, "ethdrv segment: removed leftovers: %u namespaces, %u sockets\n",
-			removed, socks);
+			del.removed, socks);
 	return 0;
 }
 
 /* Write the marker: our pid and the namespaces we are about to create. */
-static int seg_write_marker(unsigned nodes)
+static int seg_write_marker(const struct seg_kind *kind, unsigned nodes)
 {
+	char name[16];
 	FILE *f;
 	unsigned i;
 
 	if (mkdir(CLI_RUN_DIR, 0755) && errno != EEXIST)
 		return -errno;
-	f = fopen(SEG_MARKER, "w");
+	f = fopen(kind->marker, "w");
 	if (!f)
 		return -errno;
 	fprintf(f, "pid %ld\n", (long)getpid());
-	for (i = 0; i < nodes; i++)
-		fprintf(f, "netns %s%u\n", SEG_NETNS_PREFIX, i);
+	for (i = 0; i < nodes; i++) {
+		seg_node_name(kind, i, name, sizeof(name));
+		fprintf(f, "netns %s\n", name);
+	}
 	return fclose(f) ? -errno : 0;
 }
 
-/* ---- the segment's control socket -------------------------------------- */
+/* ---- the medium's control socket --------------------------------------- */
 
-static const struct ethdrv_stat_desc seg_stats_desc[] = {
-	ETHDRV_STAT_DESC(struct emu_t1s_stats, preamble_bits),
-	ETHDRV_STAT_DESC(struct emu_t1s_stats, frame_bits),
-	ETHDRV_STAT_DESC(struct emu_t1s_stats, ifg_bits),
-	ETHDRV_STAT_DESC(struct emu_t1s_stats, beacon_bits),
-	ETHDRV_STAT_DESC(struct emu_t1s_stats, silence_bits),
-	ETHDRV_STAT_DESC(struct emu_t1s_stats, backoff_bits),
-	ETHDRV_STAT_DESC(struct emu_t1s_stats, collision_bits),
-	ETHDRV_STAT_DESC(struct emu_t1s_stats, idle_ns),
-	ETHDRV_STAT_DESC(struct emu_t1s_stats, cycles),
-	ETHDRV_STAT_DESC(struct emu_t1s_stats, beacons),
-	ETHDRV_STAT_DESC(struct emu_t1s_stats, idle_cycles),
-	ETHDRV_STAT_DESC(struct emu_t1s_stats, empty_opportunities),
-	ETHDRV_STAT_DESC(struct emu_t1s_stats, collisions),
-	ETHDRV_STAT_DESC(struct emu_t1s_stats, excessive_collisions),
-	ETHDRV_STAT_DESC(struct emu_t1s_stats, dropped),
-	ETHDRV_STAT_DESC(struct emu_t1s_stats, now_ns),
-	ETHDRV_STAT_DESC(struct emu_t1s_stats, start_ns),
-	ETHDRV_STAT_DESC(struct emu_t1s_stats, wakeups),
-	ETHDRV_STAT_DESC(struct emu_t1s_stats, pcap_errors),
-};
-
-static const struct ethdrv_stat_desc seg_port_desc[] = {
-	ETHDRV_STAT_DESC(struct emu_t1s_port_stats, frames),
-	ETHDRV_STAT_DESC(struct emu_t1s_port_stats, bytes),
-	ETHDRV_STAT_DESC(struct emu_t1s_port_stats, collisions),
-	ETHDRV_STAT_DESC(struct emu_t1s_port_stats, excessive_collisions),
-	ETHDRV_STAT_DESC(struct emu_t1s_port_stats, dropped),
-};
-
-/* Register the medium's counters (in s->snap) and lateness histogram. */
-static int seg_stats_init(struct seg *s)
+int seg_stats_add_ctl(struct seg *s)
 {
-	char prefix[16];
-	unsigned i;
-	int err = ethdrv_stats_set_new(&s->set);
-
-	if (!err)
-		err = ethdrv_stats_add_group(s->set, "", seg_stats_desc,
-					     sizeof(seg_stats_desc) / sizeof(seg_stats_desc[0]),
-					     &s->snap);
-	for (i = 0; !err && i < s->args.nodes; i++) {
-		snprintf(prefix, sizeof(prefix), "port%u", i);
-		err = ethdrv_stats_add_group(s->set, prefix, seg_port_desc,
-					     sizeof(seg_port_desc) / sizeof(seg_port_desc[0]),
-					     &s->snap.port[i]);
-	}
-	if (!err)
-		err = ethdrv_stats_add_hist(s->set, "lateness_ns",
-					    emu_t1s_medium_lateness(s->medium));
-	if (!err)
-		err = ethdrv_stats_add_group(s->set, "ctl", ctl_server_stats_desc,
-					     ctl_server_stats_desc_count, &s->ctl_snap);
-	return err;
+	return ethdrv_stats_add_group(s->set, "ctl", ctl_server_stats_desc,
+				      ctl_server_stats_desc_count, &s->ctl_snap);
 }
 
-static int seg_ctl_stats(void *arg, bool json, struct ctl_reply *r)
+int seg_stats_reply(struct seg *s, bool json, struct ctl_reply *r)
 {
 	enum ethdrv_stats_format fmt = json ? ETHDRV_STATS_JSON : ETHDRV_STATS_TEXT;
-	struct seg *s = arg;
 	int len;
 	char *p;
 
-	emu_t1s_medium_get_stats(s->medium, &s->snap);
 	ctl_server_get_stats(s->ctl, &s->ctl_snap);
 	len = ethdrv_stats_dump(s->set, fmt, NULL, 0);
 	if (len < 0)
@@ -326,83 +280,41 @@ static int seg_ctl_stats(void *arg, bool json, struct ctl_reply *r)
 	return 0;
 }
 
-static int seg_ctl_set(void *arg, const char *key, const char *value, const char **why)
-{
-	return -EOPNOTSUPP; /* the medium has no knobs: set them on the nodes */
-}
-
-/* Read-only facts a client needs to compute the medium limit. */
-static int seg_ctl_get(void *arg, const char *key, char *buf, size_t size)
-{
-	struct seg *s = arg;
-	unsigned v;
-
-	if (!strcmp(key, "nodes"))
-		v = s->args.nodes;
-	else if (!strcmp(key, "beacon_bt"))
-		v = EMU_T1S_BEACON_BT;
-	else if (!strcmp(key, "ifg_bt"))
-		v = EMU_T1S_IFG_BT;
-	else if (!strcmp(key, "bit_ns"))
-		v = EMU_BIT_NS;
-	else
-		return -ENOENT;
-	return snprintf(buf, size, "%u", v) < (int)size ? 0 : -ENOSPC;
-}
-
-static int seg_ctl_info(void *arg, struct ctl_reply *r)
-{
-	struct seg *s = arg;
-
-	ctl_reply_printf(r, "name=%s\nnodes=%u\npcap=%s\npid=%ld\n", CTL_SEGMENT_NAME,
-			 s->args.nodes, s->args.pcap ? s->args.pcap : "", (long)getpid());
-	return 0;
-}
-
-static const struct ctl_ops seg_ctl_ops = {
-	.stats = seg_ctl_stats,
-	.set = seg_ctl_set,
-	.get = seg_ctl_get,
-	.info = seg_ctl_info,
-};
-
 /* ---- bring-up and teardown --------------------------------------------- */
 
-/* Create namespace t1s@i; explain an existing one. */
+/* Create namespace @i of the kind; explain an existing one. */
 static int seg_make_netns(struct seg *s, unsigned i)
 {
 	char name[16];
 	int err;
 
-	snprintf(name, sizeof(name), "%s%u", SEG_NETNS_PREFIX, i);
+	seg_node_name(s->kind, i, name, sizeof(name));
 	err = ethdrv_netns_add(name);
 	if (err == -EEXIST)
 		fprintf(stderr,
-			"ethdrv segment: namespace %s exists and belongs to no live segment: "
+			"ethdrv segment: namespace %s exists and belongs to no live %s: "
 			"remove it with `ethdrv segment --cleanup` (or `ip netns del %s`)\n",
-			name, name);
+			name, s->kind->title, name);
 	else if (err)
 		fprintf(stderr, "ethdrv segment: namespace %s: %s\n", name, ethdrv_strerror(err));
 	s->netns_made[i] = !err;
 	return err;
 }
 
-/* The settings of node @i. */
+/* The settings of node @i: names and addresses here, the medium's part by the kind. */
 static void seg_node_config(struct seg *s, unsigned i, struct node_config *nc)
 {
 	memset(nc, 0, sizeof(*nc));
 	nc->index = i;
-	snprintf(nc->ifname, sizeof(nc->ifname), "%s%u", SEG_NETNS_PREFIX, i);
+	seg_node_name(s->kind, i, nc->ifname, sizeof(nc->ifname));
 	snprintf(nc->netns, sizeof(nc->netns), "%s", nc->ifname);
-	snprintf(nc->addr, sizeof(nc->addr), SEG_SUBNET "%u", (uint8_t)(i + 1)); /* i < 16 */
+	snprintf(nc->addr, sizeof(nc->addr), "%s%u", s->kind->subnet,
+		 (uint8_t)(i + 1)); /* i < 16 */
 	nc->prefix = 24;
 	cli_node_mac(i, nc->mac);
+	nc->mac[4] = s->kind->mac_id;
 	nc->dev = s->args.dev;
-	nc->plca = (struct lan865x_plca){ .enable = true,
-					  .node_id = (uint8_t)i,
-					  .node_cnt = (uint8_t)s->args.nodes };
-	nc->medium = emu_t1s_medium_base(s->medium);
-	nc->port = i;
+	s->kind->node_config(s, i, nc);
 	nc->tap_exclusive = true;
 	nc->disable_ipv6 = true;
 	if (s->args.spi_trace) {
@@ -415,12 +327,47 @@ static void seg_node_config(struct seg *s, unsigned i, struct node_config *nc)
 	nc->knob_count = s->args.knob_count;
 }
 
-/* Medium, then one node per namespace, then the main loop's watchers. */
+/*
+ * How long bring-up waits for every node's carrier. Each node's PHY comes
+ * up on its own: the ENET link's AR8031s autonegotiate for 3 s and the
+ * PHY state machine sees it at its next run, at most one poll (1 s) later
+ * (docs/mdio.md §7.2, §8.4); a LAN8650's forced 10 Mb/s link is up at the
+ * first run. Twice that leaves room for a loaded machine.
+ */
+#define SEG_LINK_WAIT_US 10000000u
+#define SEG_LINK_POLL_US 20000u
+
+/* *@up: the number of nodes with carrier; always 0 (for ethdrv_poll_timeout). */
+static int seg_links_up(const struct seg *s, unsigned *up)
+{
+	*up = 0;
+	for (unsigned i = 0; i < s->args.nodes; i++)
+		*up += node_carrier_ok(s->node[i]);
+	return 0;
+}
+
+/*
+ * Wait until every node has carrier, so that "nodes up" means a ping
+ * goes through, as it would once `ip link` shows LOWER_UP on a real
+ * board. A link that stays down is reported, not fatal: the user may be
+ * after exactly that (ethdrv phy shows why).
+ */
+static void seg_wait_links(struct seg *s)
+{
+	unsigned up;
+
+	if (ethdrv_poll_timeout(seg_links_up, up, up == s->args.nodes, SEG_LINK_POLL_US,
+				SEG_LINK_WAIT_US, s))
+		fprintf(stderr,
+			"ethdrv segment: %u of %u nodes have no carrier after %u s "
+			"(`ethdrv phy %s0` shows the PHY)\n",
+			s->args.nodes - up, s->args.nodes, SEG_LINK_WAIT_US / 1000000u,
+			s->kind->prefix);
+}
+
+/* Namespaces, the medium, one node per namespace, then the main loop's watchers. */
 static int seg_up(struct seg *s)
 {
-	struct emu_t1s_config mc = { .ports = s->args.nodes,
-				     .realtime = true,
-				     .pcap_path = s->args.pcap };
 	struct node_config nc;
 	char path[108];
 	unsigned i;
@@ -431,13 +378,9 @@ static int seg_up(struct seg *s)
 		if (err)
 			return err;
 	}
-	err = emu_t1s_medium_new(&mc, &s->medium);
-	if (err) {
-		fprintf(stderr, "ethdrv segment: medium%s%s: %s\n",
-			s->args.pcap ? " with pcap " : "", s->args.pcap ? s->args.pcap : "",
-			ethdrv_strerror(err));
+	err = s->kind->medium_new(s);
+	if (err)
 		return err;
-	}
 	for (i = 0; i < s->args.nodes; i++) {
 		seg_node_config(s, i, &nc);
 		err = node_start(&nc, &s->node[i]);
@@ -447,21 +390,21 @@ static int seg_up(struct seg *s)
 			return err;
 		}
 	}
-	err = seg_stats_init(s);
-	if (!err)
-		err = ethdrv_loop_new(&s->loop);
+	seg_wait_links(s);
+	err = ethdrv_loop_new(&s->loop);
 	if (!err)
 		err = daemon_signals_start(s->loop, &s->sig);
 	if (!err)
-		err = ctl_sock_path(CTL_SEGMENT_NAME, path, sizeof(path));
+		err = ctl_sock_path(s->kind->sock, path, sizeof(path));
 	if (!err)
-		err = ctl_server_start(s->loop, path, &seg_ctl_ops, s, &s->ctl);
+		err = ctl_server_start(s->loop, path, s->kind->ctl, s, &s->ctl);
 	if (err)
 		fprintf(stderr, "ethdrv segment: control: %s\n", ethdrv_strerror(err));
 	return err;
 }
 
-/* Remove everything, in reverse order; safe on a partial bring-up. */
+/* Remove everything, in reverse order; safe on a partial bring-up. Every node
+ * stops before the medium goes (an ENET node's graceful stop needs its peer). */
 static void seg_down(struct seg *s)
 {
 	char name[16];
@@ -471,31 +414,40 @@ static void seg_down(struct seg *s)
 	daemon_signals_stop(&s->sig);
 	for (i = s->args.nodes; i-- > 0;)
 		node_stop(s->node[i]);
-	emu_medium_free(s->medium ? emu_t1s_medium_base(s->medium) : NULL);
+	s->kind->medium_free(s);
 	ethdrv_stats_set_free(s->set);
 	ethdrv_loop_free(s->loop);
 	for (i = 0; i < s->args.nodes; i++) {
-		snprintf(name, sizeof(name), "%s%u", SEG_NETNS_PREFIX, i);
+		seg_node_name(s->kind, i, name, sizeof(name));
 		if (s->netns_made[i] && ethdrv_netns_del(name))
 			fprintf(stderr, "ethdrv segment: namespace %s not removed\n", name);
 	}
-	unlink(SEG_MARKER);
+	unlink(s->kind->marker);
 }
 
 /* Tell the user what is up. */
 static void seg_print_ready(const struct seg *s)
 {
+	char name[16];
 	unsigned i;
 
 	printf("ethdrv segment: %u nodes up:", s->args.nodes);
-	for (i = 0; i < s->args.nodes; i++)
-		printf(" %s%u=" SEG_SUBNET "%u", SEG_NETNS_PREFIX, i, i + 1);
+	for (i = 0; i < s->args.nodes; i++) {
+		seg_node_name(s->kind, i, name, sizeof(name));
+		printf(" %s=%s%u", name, s->kind->subnet, i + 1);
+	}
 	printf("%s%s; stop with Ctrl-C or kill -TERM %ld\n", s->args.pcap ? "; pcap " : "",
 	       s->args.pcap ? s->args.pcap : "", (long)getpid());
 	fflush(stdout);
 }
 
 /* ---- arguments ------------------------------------------------------------ */
+
+/* The kind a device spec selects. */
+static const struct seg_kind *seg_kind_of(const struct cli_device *dev)
+{
+	return dev->kind == CLI_DEV_ENET ? &seg_enet_kind : &seg_t1s_kind;
+}
 
 /* Handle one option; CLI_EXIT_OK or CLI_EXIT_USAGE. */
 static int seg_option(int c, struct seg_args *a, char **argv)
@@ -505,18 +457,19 @@ static int seg_option(int c, struct seg_args *a, char **argv)
 
 	switch (c) {
 	case 'n':
-		if (cli_parse_ulong("segment", "--nodes", optarg, SEG_NODES_MIN, SEG_NODES_MAX, &v))
+		if (cli_parse_ulong("segment", "--nodes", optarg, 2, SEG_NODES_MAX, &v))
 			return CLI_EXIT_USAGE;
 		a->nodes = (unsigned)v;
 		return CLI_EXIT_OK;
 	case 'd':
 		if (cli_parse_device("segment", optarg, &a->dev))
 			return CLI_EXIT_USAGE;
-		if (a->dev.kind != CLI_DEV_EMU)
+		if (a->dev.kind != CLI_DEV_EMU && a->dev.kind != CLI_DEV_ENET)
 			return cli_usage("segment",
 					 "--device: '%s' is not a model: use "
-					 "emu:lan8650[,key=value...]",
+					 "emu:lan8650[,key=value...] or emu:enet[,key=value...]",
 					 optarg);
+		a->dev_given = true;
 		return CLI_EXIT_OK;
 	case 'p':
 		a->pcap = optarg;
@@ -532,6 +485,22 @@ static int seg_option(int c, struct seg_args *a, char **argv)
 	if (rc >= 0)
 		return rc;
 	return cmd_bad_option("segment", argv, SEG_OPTS);
+}
+
+/* What the options say together, once all are read; CLI_EXIT_*. */
+static int seg_check(struct seg_args *a)
+{
+	const struct seg_kind *kind = seg_kind_of(&a->dev);
+
+	if (!a->nodes)
+		a->nodes = kind->nodes_min;
+	if (a->nodes < kind->nodes_min || a->nodes > kind->nodes_max)
+		return cli_usage("segment", "--nodes: bad value '%u': the %s has %u nodes",
+				 a->nodes, kind->title, kind->nodes_max);
+	if (kind == &seg_enet_kind && (a->spi_trace || a->common.trace_dir))
+		return cli_usage("segment", "%s: an ENET node has no SPI bus to trace",
+				 a->spi_trace ? "--spi-trace" : "--trace-dir");
+	return CLI_EXIT_OK;
 }
 
 /* Parse argv into @a; -1 after --help, else CLI_EXIT_*. */
@@ -555,7 +524,6 @@ static int seg_parse(int argc, char **argv, struct seg_args *a)
 
 	a->common.knobs = a->knobs;
 	a->common.knob_count = &a->knob_count;
-	a->nodes = SEG_NODES_MIN;
 	cli_parse_device("segment", "emu:lan8650", &a->dev);
 	while ((c = cmd_getopt(argc, argv, "n:d:s:p:t:ch", opts)) != -1) {
 		if (c == 'h') {
@@ -569,46 +537,54 @@ static int seg_parse(int argc, char **argv, struct seg_args *a)
 	if (optind < argc)
 		return cli_usage("segment", "unexpected argument '%s': use %s", argv[optind],
 				 SEG_OPTS);
-	return CLI_EXIT_OK;
+	return a->cleanup ? CLI_EXIT_OK : seg_check(a);
 }
 
-/* --cleanup: remove leftovers of a dead segment. */
-static int seg_cmd_cleanup(void)
+/* --cleanup: remove leftovers of dead runs of @kind, or of every kind (NULL). */
+static int seg_cmd_cleanup(const struct seg_kind *only)
 {
+	int rc = CLI_EXIT_OK;
 	long pid;
 
 	if (!daemon_check_root("segment", "to remove namespaces"))
 		return CLI_EXIT_FAIL;
-	seg_lock();
-	if (seg_cleanup(true, &pid) == -EBUSY) {
-		fprintf(stderr,
-			"ethdrv segment: a segment is running (pid %ld): stop it with "
-			"kill -TERM %ld; it cleans up after itself\n",
-			pid, pid);
-		return CLI_EXIT_FAIL;
+	for (unsigned i = 0; i < SEG_KINDS; i++) {
+		const struct seg_kind *kind = seg_kinds[i];
+
+		if (only && kind != only)
+			continue;
+		seg_lock(kind);
+		if (seg_cleanup(kind, true, &pid) == -EBUSY) {
+			fprintf(stderr,
+				"ethdrv segment: the %s of pid %ld is running: stop it with "
+				"kill -TERM %ld; it cleans up after itself\n",
+				kind->title, pid, pid);
+			rc = CLI_EXIT_FAIL;
+		}
 	}
-	return CLI_EXIT_OK;
+	return rc;
 }
 
 /* Checks before creating anything; CLI_EXIT_OK to go on. */
-static int seg_preflight(const struct seg_args *a)
+static int seg_preflight(const struct seg *s)
 {
+	const struct seg_kind *kind = s->kind;
 	long pid;
 
 	if (!daemon_check_root("segment", "to create namespaces") || !daemon_check_tun("segment"))
 		return CLI_EXIT_FAIL;
-	if (daemon_log_setup(a->common.use_syslog, a->common.log_level, "segment"))
+	if (daemon_log_setup(s->args.common.use_syslog, s->args.common.log_level, "segment"))
 		return CLI_EXIT_USAGE;
-	seg_lock();
-	if (seg_cleanup(false, &pid) == -EBUSY) {
+	seg_lock(kind);
+	if (seg_cleanup(kind, false, &pid) == -EBUSY) {
 		fprintf(stderr,
-			"ethdrv segment: namespaces t1s* are in use by a live segment "
-			"(pid %ld): stop it first (kill -TERM %ld)\n",
-			pid, pid);
+			"ethdrv segment: namespaces %s* are in use by a live %s (pid %ld): "
+			"stop it first (kill -TERM %ld)\n",
+			kind->prefix, kind->title, pid, pid);
 		return CLI_EXIT_FAIL;
 	}
-	if (seg_write_marker(a->nodes)) {
-		fprintf(stderr, "ethdrv segment: %s: %s\n", SEG_MARKER, strerror(errno));
+	if (seg_write_marker(kind, s->args.nodes)) {
+		fprintf(stderr, "ethdrv segment: %s: %s\n", kind->marker, strerror(errno));
 		return CLI_EXIT_FAIL;
 	}
 	return CLI_EXIT_OK;
@@ -624,7 +600,7 @@ static int seg_run(struct seg *s)
 		fprintf(stderr, "ethdrv segment: cannot block signals: %s\n", strerror(errno));
 		return CLI_EXIT_FAIL;
 	}
-	rc = seg_preflight(&s->args);
+	rc = seg_preflight(s);
 	if (rc)
 		return rc;
 	if (seg_up(s) == 0) {
@@ -647,8 +623,10 @@ int cmd_segment(int argc, char **argv)
 		return CLI_EXIT_FAIL;
 	}
 	rc = seg_parse(argc, argv, &s->args);
+	s->kind = seg_kind_of(&s->args.dev);
 	if (rc == 0)
-		rc = s->args.cleanup ? seg_cmd_cleanup() : seg_run(s);
+		rc = s->args.cleanup ? seg_cmd_cleanup(s->args.dev_given ? s->kind : NULL) :
+				       seg_run(s);
 	free(s);
 	return rc < 0 ? CLI_EXIT_OK : rc;
 }

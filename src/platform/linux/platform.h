@@ -13,6 +13,7 @@
 #ifndef ETHDRV_PLATFORM_LINUX_PLATFORM_H
 #define ETHDRV_PLATFORM_LINUX_PLATFORM_H
 
+#include <sys/uio.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -28,6 +29,13 @@ struct ethdrv_spi_bus;
 
 #define ETHDRV_TAP_EXCL 0x1u /* fail with -EBUSY if the TAP already exists (IFF_TUN_EXCL) */
 #define ETHDRV_TAP_NO_PERSIST 0x2u /* clear the persist flag: the TAP vanishes on close */
+#define ETHDRV_TAP_VNET_HDR 0x4u /* every frame is preceded by a struct virtio_net_hdr */
+
+/* Offloads the kernel may use on frames it sends into the TAP (TUNSETOFFLOAD). */
+#define ETHDRV_TAP_OFF_CSUM 0x1u /* checksums left partial (VIRTIO_NET_HDR_F_NEEDS_CSUM) */
+#define ETHDRV_TAP_OFF_TSO4 0x2u /* TCP/IPv4 frames up to 64 KiB (needs CSUM) */
+#define ETHDRV_TAP_OFF_TSO6 0x4u /* TCP/IPv6 frames up to 64 KiB (needs CSUM) */
+#define ETHDRV_TAP_OFF_TSO_ECN 0x8u /* TSO frames with ECN set (needs TSO4 or TSO6) */
 
 /**
  * ethdrv_tap_open() - attach to or create a TAP interface
@@ -35,8 +43,10 @@ struct ethdrv_spi_bus;
  * @flags: ETHDRV_TAP_* bits
  * @fd_out: the non-blocking, close-on-exec TAP fd on success
  *
- * Opens /dev/net/tun and issues TUNSETIFF with IFF_TAP | IFF_NO_PI in the
- * calling thread's network namespace. A persistent TAP of that name (made
+ * Opens /dev/net/tun and issues TUNSETIFF with IFF_TAP | IFF_NO_PI (and
+ * IFF_VNET_HDR with ETHDRV_TAP_VNET_HDR: then every read returns, and every
+ * write must start with, a 10-byte struct virtio_net_hdr in the host's byte
+ * order) in the calling thread's network namespace. A persistent TAP of that name (made
  * with `ip tuntap add dev NAME mode tap user U`) is attached to, which needs
  * no privilege for its owner (lwIP PRECONFIGURED_TAPIF); otherwise a new,
  * non-persistent TAP is created, which needs CAP_NET_ADMIN. The TAP's own MAC
@@ -70,6 +80,43 @@ ssize_t ethdrv_tap_read(int fd, void *buf, size_t size);
  * for a malformed frame; or another -errno of write(2).
  */
 int ethdrv_tap_write(int fd, const void *frame, size_t len);
+
+/**
+ * ethdrv_tap_readv() - read one frame into several buffers (readv(2))
+ * @fd: a TAP fd
+ * @iov: the buffers, filled in order
+ * @iovcnt: how many, 1..IOV_MAX
+ *
+ * Return: the bytes read (header and frame), -EAGAIN if no frame is queued,
+ * or -errno.
+ */
+ssize_t ethdrv_tap_readv(int fd, const struct iovec *iov, int iovcnt);
+
+/**
+ * ethdrv_tap_writev() - hand one frame, gathered from several buffers, to
+ * the kernel (writev(2)): with ETHDRV_TAP_VNET_HDR a header, then the frame
+ * @fd: a TAP fd
+ * @iov: the pieces
+ * @iovcnt: how many, 1..IOV_MAX
+ *
+ * Return: 0; -EIO if the kernel took fewer bytes than given; -EAGAIN;
+ * -EINVAL for a malformed frame or header; or another -errno of writev(2).
+ */
+int ethdrv_tap_writev(int fd, const struct iovec *iov, int iovcnt);
+
+/**
+ * ethdrv_tap_set_offload() - what the kernel may hand a TAP with
+ * ETHDRV_TAP_VNET_HDR: partial checksums, TCP segments up to 64 KiB
+ * @fd: a TAP fd opened with ETHDRV_TAP_VNET_HDR
+ * @offloads: ETHDRV_TAP_OFF_* bits; 0 = whole frames with full checksums
+ *
+ * The reader then finishes checksums and cuts segments itself, as a NIC
+ * with TSO and checksum offload would.
+ *
+ * Return: 0, -EINVAL for bits the kernel refuses (TSO without CSUM), or
+ * the -errno of the TUNSETOFFLOAD ioctl.
+ */
+int ethdrv_tap_set_offload(int fd, unsigned offloads);
 
 /** ethdrv_tap_close() - close a TAP fd (a negative fd is ignored). */
 void ethdrv_tap_close(int fd);

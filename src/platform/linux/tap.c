@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/uio.h>
 #include <unistd.h>
 #include <linux/if.h>
 #include <linux/if_tun.h>
@@ -55,6 +56,8 @@ static int tap_attach(int fd, const char *name, unsigned flags)
 	ifr.ifr_flags = IFF_TAP | IFF_NO_PI;
 	if (flags & ETHDRV_TAP_EXCL)
 		ifr.ifr_flags |= IFF_TUN_EXCL;
+	if (flags & ETHDRV_TAP_VNET_HDR)
+		ifr.ifr_flags |= IFF_VNET_HDR;
 	memcpy(ifr.ifr_name, name, strlen(name) + 1);
 	if (ioctl(fd, TUNSETIFF, &ifr) < 0) {
 		tap_log_error(name, "TUNSETIFF", errno);
@@ -73,7 +76,7 @@ int ethdrv_tap_open(const char *name, unsigned flags, int *fd_out)
 	int fd, err;
 
 	if (len == 0 || len >= ETHDRV_IFNAMSIZ || strchr(name, '/') ||
-	    (flags & ~(ETHDRV_TAP_EXCL | ETHDRV_TAP_NO_PERSIST))) {
+	    (flags & ~(ETHDRV_TAP_EXCL | ETHDRV_TAP_NO_PERSIST | ETHDRV_TAP_VNET_HDR))) {
 		ethdrv_err(NULL, "tap %s: bad name or flags: use 1..15 chars without '/'",
 			   name ? name : "(null)");
 		return -EINVAL;
@@ -108,6 +111,55 @@ int ethdrv_tap_write(int fd, const void *frame, size_t len)
 		return -errno;
 	/* tun takes a frame whole or not at all; a short count is a kernel surprise. */
 	return (size_t)n == len ? 0 : -EIO;
+}
+
+ssize_t ethdrv_tap_readv(int fd, const struct iovec *iov, int iovcnt)
+{
+	ssize_t n = readv(fd, iov, iovcnt);
+
+	return n < 0 ? -errno : n;
+}
+
+int ethdrv_tap_writev(int fd, const struct iovec *iov, int iovcnt)
+{
+	size_t len = 0;
+	ssize_t n;
+
+	for (int i = 0; i < iovcnt; i++)
+		len += iov[i].iov_len;
+	n = writev(fd, iov, iovcnt);
+	if (n < 0)
+		return -errno;
+	return (size_t)n == len ? 0 : -EIO;
+}
+
+/* ---- offloads ---- */
+
+int ethdrv_tap_set_offload(int fd, unsigned offloads)
+{
+	static const struct {
+		unsigned ours, tun;
+	} map[] = {
+		{ ETHDRV_TAP_OFF_CSUM, TUN_F_CSUM },
+		{ ETHDRV_TAP_OFF_TSO4, TUN_F_TSO4 },
+		{ ETHDRV_TAP_OFF_TSO6, TUN_F_TSO6 },
+		{ ETHDRV_TAP_OFF_TSO_ECN, TUN_F_TSO_ECN },
+	};
+	unsigned long tun = 0;
+
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (offloads & map[i].ours)
+			tun |= map[i].tun;
+	if ((offloads & (ETHDRV_TAP_OFF_TSO4 | ETHDRV_TAP_OFF_TSO6)) &&
+	    !(offloads & ETHDRV_TAP_OFF_CSUM))
+		return -EINVAL; /* tun refuses TSO without checksum offload */
+	if (ioctl(fd, TUNSETOFFLOAD, tun) < 0) {
+		int err = errno;
+
+		ethdrv_err(NULL, "tap: TUNSETOFFLOAD 0x%lx: %s", tun, strerror(err));
+		return -err;
+	}
+	return 0;
 }
 
 /* ---- carrier (docs/mdio.md §10) ---- */

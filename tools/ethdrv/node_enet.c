@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The ENET backend of a node (node_priv.h): the MMIO bus of an NXP ENET
+ * model that sits on a two-node link (enet_link.h; the link owns the model
+ * and outlives the node, because a graceful stop needs the peer), the
+ * model's counters as the "emu" group, and its fault knobs:
+ *   emu.inject=rx_exhaust[:N] | rx_bus_error | tx_bus_error   (enet_emu_inject)
+ *   emu.ber=X        bit error rate of the frames this node sends (enet_line_set_ber)
+ *   emu.link=up|down the cable between the PHYs (enet_line_set_cable)
+ *   emu.flap_ms=MS   the link down for MS ms, then up (enet_line_flap)
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ethdrv/log.h"
+#include "node_priv.h"
+
+ETHDRV_LOG_MODULE(node);
+
+#define ENET_EXHAUST_MAX 1000000u /* enet_emu_inject()'s limit */
+#define ENET_FLAP_MAX_MS 60000u /* enet_line_flap()'s limit */
+
+static int enet_open(struct node *n, struct ethdrv_driver_args *args)
+{
+	if (!n->cfg.enet) {
+		ethdrv_err(NULL,
+			   "%s: emu:enet needs its peer: use `ethdrv segment --nodes 2 "
+			   "--device emu:enet`",
+			   n->cfg.ifname);
+		return -EINVAL;
+	}
+	enet_emu_get_bus(n->cfg.enet, &n->mmio);
+	args->mmio = &n->mmio;
+	args->phy_irq_fd = enet_emu_phy_irq_fd(n->cfg.enet);
+	args->rx_ring = n->cfg.dev.enet.rx_ring;
+	args->tx_ring = n->cfg.dev.enet.tx_ring;
+	n->enet_ber = n->cfg.dev.enet.ber;
+	return 0;
+}
+
+/* The model belongs to the link: nothing of it is the node's to free. */
+static void enet_close(struct node *n)
+{
+}
+
+static void enet_stats_register(struct node *n, struct ethdrv_stats_set *set)
+{
+	if (ethdrv_stats_add_group(set, "emu", enet_emu_stats_desc, enet_emu_stats_desc_count,
+				   &n->enet_stats))
+		ethdrv_warn(n->dev, "model counters not added to the stats");
+}
+
+static void enet_stats_update(struct node *n)
+{
+	enet_emu_get_stats(n->cfg.enet, &n->enet_stats);
+}
+
+/* An unsigned decimal in 1..@max. */
+static int enet_parse_count(const char *v, unsigned long max, unsigned long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoul(v, &end, 10);
+	return *v < '0' || *v > '9' || errno || *end || !*out || *out > max ? -EINVAL : 0;
+}
+
+/* "rx_exhaust[:N]", "rx_bus_error" or "tx_bus_error". */
+static int enet_inject(struct node *n, const char *v)
+{
+	const char *colon = strchr(v, ':');
+	size_t len = colon ? (size_t)(colon - v) : strlen(v);
+	unsigned long frames = 1;
+
+	for (int f = 0; f < ENET_EMU_FAULT_COUNT; f++) {
+		const char *name = enet_emu_fault_name((enum enet_emu_fault)f);
+
+		if (strlen(name) != len || strncmp(v, name, len))
+			continue;
+		if (colon && (f != ENET_EMU_FAULT_RX_EXHAUST ||
+			      enet_parse_count(colon + 1, ENET_EXHAUST_MAX, &frames)))
+			return -EINVAL;
+		return enet_emu_inject(n->cfg.enet, (enum enet_emu_fault)f, frames);
+	}
+	return -EINVAL;
+}
+
+static int enet_emu_set(struct node *n, const char *key, const char *v)
+{
+	struct enet_line *line = enet_emu_line(n->cfg.enet);
+	unsigned long ms;
+	double ber;
+	char *end;
+	int err;
+
+	if (!strcmp(key, "inject"))
+		return enet_inject(n, v);
+	if (!strcmp(key, "ber")) {
+		errno = 0;
+		ber = strtod(v, &end);
+		if (!*v || errno || *end)
+			return -EINVAL;
+		err = enet_line_set_ber(line, n->cfg.index, ber);
+		if (!err)
+			n->enet_ber = ber;
+		return err;
+	}
+	if (!strcmp(key, "link")) {
+		if (strcmp(v, "up") && strcmp(v, "down"))
+			return -EINVAL;
+		/* The cable between the two PHYs (docs/mdio.md §11.4): both lose
+		 * the link and the carrier; plugged again, they autonegotiate. */
+		enet_line_set_cable(line, !strcmp(v, "up"));
+		return 0;
+	}
+	if (!strcmp(key, "flap_ms")) {
+		if (enet_parse_count(v, ENET_FLAP_MAX_MS, &ms))
+			return -EINVAL;
+		return enet_line_flap(line, (uint64_t)ms * 1000000u);
+	}
+	return -ENOENT;
+}
+
+static int enet_emu_get(struct node *n, const char *key, char *buf, size_t size)
+{
+	int len;
+
+	if (!strcmp(key, "ber"))
+		len = snprintf(buf, size, "%g", n->enet_ber);
+	else if (!strcmp(key, "link"))
+		len = snprintf(buf, size, "%s",
+			       enet_line_link_up(enet_emu_line(n->cfg.enet)) ? "up" : "down");
+	else
+		return -ENOENT;
+	return len < (int)size ? 0 : -ENOSPC;
+}
+
+static void enet_info(struct node *n, struct ctl_reply *r)
+{
+	const struct cli_enet_spec *e = &n->cfg.dev.enet;
+
+	ctl_reply_printf(r, "bus=%s\nport=%u\nline_mbps=%u\nbatch_us=%u\nmmio_ns=%u\n",
+			 n->mmio.desc, n->cfg.index, e->speed_mbps, e->batch_us, e->mmio_ns);
+	ctl_reply_printf(r, "rx_ring=%u\ntx_ring=%u\nirq=model\n", e->rx_ring, e->tx_ring);
+}
+
+const struct node_backend node_enet_backend = {
+	.driver = "fec",
+	.tap_offload = true,
+	.open = enet_open,
+	.close = enet_close,
+	.stats_register = enet_stats_register,
+	.stats_update = enet_stats_update,
+	.emu_set = enet_emu_set,
+	.emu_get = enet_emu_get,
+	.info = enet_info,
+};

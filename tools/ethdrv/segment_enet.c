@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The ENET kind of `ethdrv segment --device emu:enet` (segment_priv.h): two
+ * nodes enet0 and enet1, 169.254.20.1 and .2 /24, each an NXP ENET model
+ * driven by the fec driver, on one full-duplex line (enet_link.h), whose
+ * counters the run serves on /run/ethdrv/link.sock.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "enet_link.h"
+#include "ethdrv/err.h"
+#include "segment_priv.h"
+
+#define ENET_LINK_SOCK "link" /* /run/ethdrv/link.sock */
+#define ENET_PREAMBLE_BYTES 8u /* preamble + SFD (docs/enet.md §12) */
+#define ENET_IFG_BYTES 12u /* TIPG at reset, which fec keeps (docs/enet.md §12) */
+
+#define LINE_STAT(name, field)                                \
+	{                                                     \
+		name, offsetof(struct enet_line_stats, field) \
+	}
+
+static const struct ethdrv_stat_desc enet_line_desc[] = {
+	LINE_STAT("port0_frames", frames[0]),
+	LINE_STAT("port0_bytes", bytes[0]),
+	LINE_STAT("port1_frames", frames[1]),
+	LINE_STAT("port1_bytes", bytes[1]),
+	LINE_STAT("port0_lost", lost[0]),
+	LINE_STAT("port1_lost", lost[1]),
+	LINE_STAT("lost_no_peer", lost_no_peer),
+	LINE_STAT("lost_link_down", lost_link_down),
+	LINE_STAT("speed_mismatch", speed_mismatch),
+	LINE_STAT("lost_loopback", lost_loopback),
+	LINE_STAT("bit_errors", bit_errors),
+	LINE_STAT("corrupted", corrupted),
+	LINE_STAT("flaps", flaps),
+	LINE_STAT("wakeups", wakeups),
+	LINE_STAT("events", events),
+	LINE_STAT("catchups", catchups),
+	LINE_STAT("captured", captured),
+	LINE_STAT("capture_errors", capture_errors),
+	LINE_STAT("engine_cpu_ns", engine_cpu_ns),
+};
+
+static int enet_stats_init(struct seg *s)
+{
+	int err = ethdrv_stats_set_new(&s->set);
+
+	if (!err)
+		err = ethdrv_stats_add_group(s->set, "", enet_line_desc,
+					     ETHDRV_ARRAY_SIZE(enet_line_desc), &s->line_snap);
+	if (!err)
+		err = ethdrv_stats_add_hist(s->set, "lateness_ns",
+					    enet_line_lateness(s->link->line));
+	if (!err)
+		err = seg_stats_add_ctl(s);
+	return err;
+}
+
+static int enet_medium_new(struct seg *s)
+{
+	int err = enet_link_new(&s->args.dev.enet, s->args.pcap, &s->link);
+
+	if (err) {
+		fprintf(stderr, "ethdrv segment: ENET link%s%s: %s\n",
+			s->args.pcap ? " with pcap " : "", s->args.pcap ? s->args.pcap : "",
+			ethdrv_strerror(err));
+		return err;
+	}
+	return enet_stats_init(s);
+}
+
+static void enet_medium_free(struct seg *s)
+{
+	enet_link_free(s->link);
+	s->link = NULL;
+}
+
+static void enet_node_config(struct seg *s, unsigned i, struct node_config *nc)
+{
+	nc->enet = s->link->emu[i];
+}
+
+/* ---- the link's control socket ---- */
+
+static int enet_ctl_stats(void *arg, bool json, struct ctl_reply *r)
+{
+	struct seg *s = arg;
+
+	enet_line_get_stats(s->link->line, &s->line_snap);
+	return seg_stats_reply(s, json, r);
+}
+
+static int enet_ctl_set(void *arg, const char *key, const char *value, const char **why)
+{
+	*why = "the link's faults are emu.* knobs of its nodes (ethdrv set enet0 emu.link=down)";
+	return -EOPNOTSUPP;
+}
+
+/* Read-only facts a client needs to compute the line-rate limit. */
+static int enet_ctl_get(void *arg, const char *key, char *buf, size_t size)
+{
+	struct seg *s = arg;
+	unsigned v;
+
+	if (!strcmp(key, "nodes"))
+		v = s->args.nodes;
+	else if (!strcmp(key, "speed_mbps"))
+		v = s->args.dev.enet.speed_mbps;
+	else if (!strcmp(key, "preamble_bytes"))
+		v = ENET_PREAMBLE_BYTES;
+	else if (!strcmp(key, "ifg_bytes"))
+		v = ENET_IFG_BYTES;
+	else if (!strcmp(key, "batch_us"))
+		v = s->args.dev.enet.batch_us;
+	else
+		return -ENOENT;
+	return snprintf(buf, size, "%u", v) < (int)size ? 0 : -ENOSPC;
+}
+
+static int enet_ctl_info(void *arg, struct ctl_reply *r)
+{
+	struct seg *s = arg;
+
+	ctl_reply_printf(r, "name=%s\nnodes=%u\ndevice=%s\npcap=%s\npid=%ld\n", ENET_LINK_SOCK,
+			 s->args.nodes, s->args.dev.spec, s->args.pcap ? s->args.pcap : "",
+			 (long)getpid());
+	return 0;
+}
+
+static const struct ctl_ops enet_ctl_ops = {
+	.stats = enet_ctl_stats,
+	.set = enet_ctl_set,
+	.get = enet_ctl_get,
+	.info = enet_ctl_info,
+};
+
+const struct seg_kind seg_enet_kind = {
+	.title = "ENET link",
+	.prefix = "enet",
+	.subnet = "169.254.20.",
+	.mac_id = 0x20,
+	.sock = ENET_LINK_SOCK,
+	.marker = CLI_RUN_DIR "/link.pid",
+	.lock = CLI_RUN_DIR "/link.lock",
+	.nodes_min = ENET_LINK_NODES,
+	.nodes_max = ENET_LINK_NODES,
+	.medium_new = enet_medium_new,
+	.medium_free = enet_medium_free,
+	.node_config = enet_node_config,
+	.ctl = &enet_ctl_ops,
+};
