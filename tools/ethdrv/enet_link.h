@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The ENET link of `ethdrv segment --device emu:enet` (docs/design.md
- * §5b): one full-duplex line (1000, 100 or 10 Mb/s) with its engine thread,
+ * The ENET link of `ethdrv segment --device emu:enet`
+ * (docs/design.md §5b): one full-duplex line (1000, 100 or 10 Mb/s) with its engine thread,
  * the two ENET models on its ports, and the capture of what it carries.
  * This is the one place where the models and what joins them are made and
  * freed; the nodes only drive them (node_enet.c). The models outlive both
