@@ -32,6 +32,7 @@
 #include <sys/prctl.h>
 #include <time.h>
 
+#include "emu_util.h"
 #include "enet_emu_priv.h"
 
 #define NSEC_PER_SEC 1000000000ull
@@ -273,20 +274,6 @@ static void *line_thread(void *arg)
 	return NULL;
 }
 
-static int line_cond_init(pthread_cond_t *c)
-{
-	pthread_condattr_t attr;
-	int ret = pthread_condattr_init(&attr);
-
-	if (ret)
-		return -ret;
-	ret = pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-	if (!ret)
-		ret = pthread_cond_init(c, &attr);
-	pthread_condattr_destroy(&attr);
-	return -ret;
-}
-
 /* ---- lifecycle and clock ---- */
 
 void enet_line_config_default(struct enet_line_config *cfg)
@@ -317,12 +304,9 @@ int enet_line_new(const struct enet_line_config *cfg, struct enet_line **out)
 	line->rng = c.seed ? c.seed : 1;
 	line->sleep_until = UINT64_MAX;
 	line->lateness.unit = "ns";
-	ret = -pthread_mutex_init(&line->lock, NULL);
+	ret = emu_sync_init(&line->lock, &line->cond);
 	if (ret)
 		goto err_free;
-	ret = line_cond_init(&line->cond);
-	if (ret)
-		goto err_mutex;
 	ret = phy_emu_wire_new(c.realtime, &line->wire);
 	if (!ret)
 		ret = phy_emu_wire_set_max_speed(line->wire, c.speed_mbps);
@@ -339,9 +323,7 @@ int enet_line_new(const struct enet_line_config *cfg, struct enet_line **out)
 
 err_wire:
 	phy_emu_wire_free(line->wire); /* NULL-safe */
-	pthread_cond_destroy(&line->cond);
-err_mutex:
-	pthread_mutex_destroy(&line->lock);
+	emu_sync_destroy(&line->lock, &line->cond);
 err_free:
 	free(line);
 	return ret;
@@ -359,8 +341,7 @@ void enet_line_free(struct enet_line *line)
 		pthread_join(line->thread, NULL);
 	}
 	phy_emu_wire_free(line->wire);
-	pthread_cond_destroy(&line->cond);
-	pthread_mutex_destroy(&line->lock);
+	emu_sync_destroy(&line->lock, &line->cond);
 	free(line);
 }
 
