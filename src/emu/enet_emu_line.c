@@ -53,7 +53,7 @@ uint64_t enet__now(struct enet_line *line)
 
 /* ---- events ---- */
 
-enum line_ev_kind { LEV_NONE, LEV_FRAME_END, LEV_COAL, LEV_LINK_UP, LEV_MDIO };
+enum line_ev_kind { LEV_NONE, LEV_FRAME_END, LEV_COAL, LEV_LINK_UP, LEV_MDIO, LEV_GEN };
 
 struct line_ev {
 	uint64_t t; /* when */
@@ -82,6 +82,7 @@ static struct line_ev line_earliest(const struct enet_line *line)
 
 	if (line->up_at)
 		ev_consider(&ev, line->up_at, LEV_LINK_UP, 0, 0);
+	ev_consider(&ev, enet__gen_deadline(line), LEV_GEN, line->gen.to, 0);
 	for (unsigned p = 0; p < 2; p++) {
 		const struct enet_emu *emu = line->port[p];
 
@@ -129,6 +130,9 @@ static void line_apply(struct enet_line *line, const struct line_ev *ev)
 		break;
 	case LEV_LINK_UP:
 		line->up_at = 0;
+		break;
+	case LEV_GEN:
+		enet__gen_frame_end(line, ev->t);
 		break;
 	case LEV_MDIO:
 		/* docs/mdio.md §3.1: the frame ends, MMFR holds the data, MII is set. */
