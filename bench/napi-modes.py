@@ -343,7 +343,7 @@ without a line limit.
         parts.append(f"""
 ## UDP RX flood (seed 004): the line's generator into enet1, {a.udp_seconds:g} s per mode
 
-`ethdrv set enet1 emu.gen=PAYLOAD:{SINK_PORT}` (docs/enet.md §13): UDP datagrams from the
+`ethdrv set enet1 emu.gen=PAYLOAD:{SINK_PORT}` (docs/enet.md §14): UDP datagrams from the
 line's generator, back to back at the line rate, to `udp-sink` bound in enet1. Offered:
 the generator's frames (`gen_frames` of `ethdrv stats link`); delivered: datagrams the
 sink received. Limits: {", ".join(f"{s} Mb/s {p} B: {nm.udp_limit(s, p)['pps'] / 1e3:.1f} kpps"

@@ -4,7 +4,7 @@
  * (bench/napi-modes.py, docs/napi.md §11). Binds a UDP port, takes every
  * datagram that arrives with recvmmsg() in batches, and counts datagrams,
  * payload bytes and the gaps in the sequence numbers the line's generator
- * writes into the first 8 payload bytes (docs/enet.md §13). Runs until
+ * writes into the first 8 payload bytes (docs/enet.md §14). Runs until
  * SIGTERM/SIGINT (or --seconds), then prints one JSON object: the counts,
  * its own CPU time and context switches (what receiving cost the
  * application), and the socket's drops (SO_RXQ_OVFL).

@@ -241,7 +241,7 @@ struct enet_line_stats {
 #define ENET_GEN_PAYLOAD_MAX 1472u /* a 1514-byte frame */
 #define ENET_GEN_PPS_MAX 100000000u
 
-/* The line's traffic generator (enet_line_gen_start(), docs/enet.md §13). */
+/* The line's traffic generator (enet_line_gen_start(), docs/enet.md §14). */
 struct enet_gen_config {
 	unsigned to_port; /* the receiving MAC: 0 or 1 */
 	uint8_t dst_mac[6]; /* Ethernet destination (the receiver's station address) */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * ENET model: the line's traffic generator (docs/enet.md §13), a
+ * ENET model: the line's traffic generator (docs/enet.md §14), a
  * pktgen-like source of UDP/IPv4 frames on one direction of the line,
  * towards the MAC on port gen.to. It stands in for the far MAC's
  * transmitter: its frames take that direction of the wire exactly as the

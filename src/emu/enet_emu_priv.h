@@ -235,7 +235,7 @@ struct enet_emu {
 	struct phy_emu *phy; /* the AR8031 on it, or NULL */
 };
 
-/* The line's traffic generator (enet_emu_gen.c, docs/enet.md §13). */
+/* The line's traffic generator (enet_emu_gen.c, docs/enet.md §14). */
 struct enet_gen {
 	bool on; /* sending; end is the next frame's end */
 	unsigned to; /* the receiving port */

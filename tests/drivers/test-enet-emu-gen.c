@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * Known-answer tests of the ENET line's traffic generator (docs/enet.md
- * §13) on a virtual clock, from the facts alone: every frame ends exactly
+ * Known-answer tests of the ENET line's traffic generator
+ * (docs/enet.md §14) on a virtual clock, from the facts alone: every frame ends exactly
  * at preamble + frame + FCS + gap after the one before (docs/enet.md §12)
  * at 1000 and 100 Mb/s, or at the set rate; exactly COUNT frames; frames
  * well-formed (Ethernet, IPv4 and UDP headers and checksums, the FCS, the

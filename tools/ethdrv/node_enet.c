@@ -12,7 +12,7 @@
  *                    the line's generator sends UDP datagrams of PAYLOAD
  *                    bytes to this node's PORT, from the peer's addresses,
  *                    COUNT of them (0 = until off) at PPS (0 = line rate)
- *                    (enet_line_gen_start, docs/enet.md §13)
+ *                    (enet_line_gen_start, docs/enet.md §14)
  */
 #include <arpa/inet.h>
 #include <errno.h>
