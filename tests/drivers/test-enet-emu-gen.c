@@ -214,8 +214,8 @@ static void test_well_formed(void **state)
 		for (unsigned s = 0; s < 2; s++) {
 			unsigned i = k->rx_next[1]++ % k->rx_n;
 
-			assert_int_equal(bd_status(k, 1, RX_RING, i) & (RX_E | RX_L | RX_CR | RX_LG),
-					 RX_L);
+			assert_int_equal(
+				bd_status(k, 1, RX_RING, i) & (RX_E | RX_L | RX_CR | RX_LG), RX_L);
 			check_frame(mem(k, 1, RX_BUF(i)), bd_len(k, 1, RX_RING, i), payloads[p], s);
 			rx_arm(k, 1, i);
 		}

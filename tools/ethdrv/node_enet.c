@@ -104,11 +104,15 @@ static int enet_parse_u64(const char *v, unsigned long long max, unsigned long l
 	return *v < '0' || *v > '9' || errno || (*end && *end != ':') || *out > max ? -EINVAL : 0;
 }
 
-/* The peer's address on the link: the same subnet, the other node's host part. */
+/* The peer's address on the link: the same subnet, the other node's host
+ * part (node K is .K+1, segment_enet.c); .254 for an address not of that form. */
 static uint32_t enet_peer_ip(const struct node *n, uint32_t own)
 {
-	return (own & ~0xFFu) | (((own & 0xFFu) == n->cfg.index + 1u) ? (n->cfg.index ^ 1u) + 1u :
-									  0xFEu);
+	uint32_t host = own & 0xFFu, peer = 0xFEu;
+
+	if (host == n->cfg.index + 1u)
+		peer = (n->cfg.index ^ 1u) + 1u;
+	return (own & ~0xFFu) | peer;
 }
 
 /* "PAYLOAD:PORT[:COUNT[:PPS]]": start the generator towards this node, or "off". */
