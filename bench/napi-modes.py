@@ -159,10 +159,10 @@ def tcp_case(link, speed, split, bql, cpus, a, lim):
                                                                          BQL_OFF)))
     node, rest = cpu_sets(cpus)
     link.pin(TX, node, rest)
-    b = {n: eb.stats(n) for n in (TX, RX)}
+    b = {n: eb.stats(n) for n in (TX, RX, "link")}
     res = iperf_pair(TX, RX, ADDR[RX], a.tcp_seconds, a.ping_interval, node, rest)
-    d = {n: eb.delta(eb.stats(n), b[n]) for n in (TX, RX)}
-    return nm.tcp_row(res, d[TX], d[RX], lim["mbps"])
+    d = {n: eb.delta(eb.stats(n), b[n]) for n in (TX, RX, "link")}
+    return nm.tcp_row(res, d[TX], d[RX], d["link"], lim["mbps"])
 
 
 def tcp_limit_of_run(speed):
@@ -230,7 +230,8 @@ def udp_case(link, speed, payload, mode, cpus, a):
         out, _ = sink.communicate(timeout=10)
     res = json.loads(out)
     offered = af[1]["gen_frames"] - b[1]["gen_frames"]
-    return nm.udp_row(res, offered, secs, eb.delta(af[0], b[0]), eb.delta(af[2], b[2]), payload)
+    return nm.udp_row(res, offered, secs, eb.delta(af[0], b[0]), eb.delta(af[2], b[2]),
+                      eb.delta(af[1], b[1]), payload)
 
 
 # ---- the run ---------------------------------------------------------------------------------
@@ -359,7 +360,10 @@ the receiver's CPU time per delivered packet (its threads and the sink) times th
 rate; above 1.0 one CPU is overrun.
 
 {nm.collapse_table(nm.collapse(udp_rows))}
-""")
+Where the time goes (the same rows; a wakeup priced at the same-CPU handoff cost
+measured on these machines, docs/host.md §5):
+
+{nm.explain(nm.collapse(udp_rows))}""")
     return "".join(parts)
 
 

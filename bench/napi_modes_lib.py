@@ -77,14 +77,17 @@ def _node_wakeups(d):
                                                k.endswith("_thread_wakeups"))
 
 
-def tcp_row(res, tx, rx, limit_mbps):
-    """Figures of one TCP run: RES (iperf_result + ping), TX/RX the deltas of the
-    sending and receiving nodes' counters, LIMIT_MBPS the line's TCP limit."""
+def tcp_row(res, tx, rx, link, limit_mbps):
+    """Figures of one TCP run: RES (iperf_result + ping), TX/RX/LINK the deltas of the
+    sending and receiving nodes' and the line's counters, LIMIT_MBPS the line's
+    TCP limit."""
     mb = res["bytes"] / MB
     mbps = res["bytes"] * 8 / res["seconds"] / 1e6 if res["seconds"] else 0.0
     return {"mbps": mbps, "pct": 100 * mbps / limit_mbps if limit_mbps else 0.0,
             "tx_cpu_ms_mb": _node_cpu_ns(tx) / 1e6 / mb if mb else 0.0,
             "rx_cpu_ms_mb": _node_cpu_ns(rx) / 1e6 / mb if mb else 0.0,
+            # the model's events applied by register accesses, in either node's threads
+            "model_ms_mb": link.get("catchup_cpu_ns", 0) / 1e6 / mb if mb else 0.0,
             "irqs_mb": tx.get("fec_irqs", 0) / mb if mb else 0.0,
             "wakeups_mb": _node_wakeups(tx) / mb if mb else 0.0,
             "ring_full": tx.get("fec_tx_ring_full", 0),
@@ -106,28 +109,39 @@ def udp_drops(node, ns):
         "driver": node.get("rx_errors", 0) + node.get("fec_rx_alloc_failed", 0),
         # the TAP write failed (queue full, no buffer)
         "tap": node.get("node_tap_tx_dropped", 0),
-        # the kernel took the frame and dropped it: the netdev's rx_dropped,
-        # IP and UDP errors (a full socket buffer is Udp.RcvbufErrors)
+        # the kernel took the frame and dropped it before the socket: the
+        # netdev's rx_dropped, IP discards, UDP errors other than a full
+        # socket buffer (Udp.InErrors counts Udp.RcvbufErrors too), no port
         "kernel": ns.get("rx_dropped", 0) + ns.get("Ip.InDiscards", 0) +
-        ns.get("Udp.InErrors", 0) + ns.get("Udp.NoPorts", 0),
+        ns.get("Udp.InErrors", 0) - ns.get("Udp.RcvbufErrors", 0) + ns.get("Udp.NoPorts", 0),
     }
 
 
-def udp_row(sink, offered, seconds, node, ns, payload):
+def udp_row(sink, offered, seconds, node, ns, link, payload):
     """Figures of one flood: SINK the udp-sink's JSON, OFFERED the frames the
-    generator put on the wire in SECONDS, NODE/NS the receiver's deltas."""
+    generator put on the wire in SECONDS, NODE/NS/LINK the deltas of the
+    receiver's, its namespace's and the line's counters."""
     got = sink["datagrams"]
+    model_ns = link.get("catchup_cpu_ns", 0)
     cpu_ns = _node_cpu_ns(node) + sink["cpu_ns"]
-    wakeups = _node_wakeups(node) + sink["voluntary_switches"]
+
+    def per_pkt(v):
+        return v / got if got else None
     return {"offered_pps": offered / seconds if seconds else 0.0,
             "pps": got / seconds if seconds else 0.0,
             "mbps": got * payload * 8 / seconds / 1e6 if seconds else 0.0,
             "delivered_pct": 100 * got / offered if offered else 0.0,
             "drops": udp_drops(node, ns), "socket_drops": sink["socket_drops"],
             "lost": max(offered - got, 0),
-            "cpu_us_pkt": cpu_ns / 1e3 / got if got else None,
-            "wakeups_pkt": wakeups / got if got else None,
-            "irqs_pkt": node.get("fec_irqs", 0) / got if got else None,
+            # the node's threads without the model's events they applied
+            "driver_us_pkt": per_pkt((_node_cpu_ns(node) - model_ns) / 1e3),
+            "model_us_pkt": per_pkt(model_ns / 1e3),
+            "sink_us_pkt": per_pkt(sink["cpu_ns"] / 1e3),
+            "cpu_us_pkt": per_pkt(cpu_ns / 1e3),
+            "node_wakeups_pkt": per_pkt(_node_wakeups(node)),
+            "sink_wakeups_pkt": per_pkt(sink["voluntary_switches"]),
+            "irqs_pkt": per_pkt(node.get("fec_irqs", 0)),
+            "engine_pct": 100 * link.get("engine_cpu_ns", 0) / 1e9 / seconds if seconds else 0.0,
             # CPUs the receiver would need for the offered load at this cost
             "cpus_needed": cpu_ns / 1e9 / seconds * offered / got if got and seconds else None}
 
@@ -138,7 +152,8 @@ def fmt(v, spec=".1f"):
 
 
 TCP_HEAD = ["line Mb/s", "pollers", "BQL", "CPUs", "goodput Mb/s", "limit Mb/s",
-            "% of limit", "tx node CPU ms/MB", "rx node CPU ms/MB", "IRQs/MB (tx node)",
+            "% of limit", "tx node CPU ms/MB", "rx node CPU ms/MB",
+            "model in node threads ms/MB", "IRQs/MB (tx node)",
             "wakeups/MB (tx node)", "TX ring-full stops", "TCP retransmits",
             "ping p50 ms", "ping p99 ms"]
 
@@ -148,15 +163,17 @@ def tcp_table(rows):
     return eb.md_table(TCP_HEAD, [
         [s, "split" if split else "combined", "on" if bql else "off", cpus,
          fmt(r["mbps"]), fmt(lim), fmt(r["pct"], ".2f"), fmt(r["tx_cpu_ms_mb"], ".2f"),
-         fmt(r["rx_cpu_ms_mb"], ".2f"), fmt(r["irqs_mb"], ".0f"), fmt(r["wakeups_mb"], ".0f"),
+         fmt(r["rx_cpu_ms_mb"], ".2f"), fmt(r["model_ms_mb"], ".2f"), fmt(r["irqs_mb"], ".0f"),
+         fmt(r["wakeups_mb"], ".0f"),
          r["ring_full"], r["retransmits"], fmt(r["rtt_p50"], ".2f"), fmt(r["rtt_p99"], ".2f")]
         for s, split, bql, cpus, lim, r in rows])
 
 
 UDP_HEAD = ["line Mb/s", "payload B", "CPUs", "mode", "offered kpps", "delivered kpps",
             "goodput Mb/s", "% delivered", "drops ring", "drops driver", "drops TAP",
-            "drops kernel", "drops socket", "CPU us/pkt", "wakeups/pkt", "IRQs/pkt",
-            "CPUs needed"]
+            "drops kernel", "drops socket", "driver us/pkt", "model in driver us/pkt",
+            "sink us/pkt", "node wakeups/pkt", "sink wakeups/pkt", "IRQs/pkt",
+            "engine CPU %", "CPUs needed"]
 
 
 def udp_table(rows):
@@ -164,9 +181,34 @@ def udp_table(rows):
     return eb.md_table(UDP_HEAD, [
         [s, p, c, m, fmt(r["offered_pps"] / 1e3), fmt(r["pps"] / 1e3), fmt(r["mbps"], ".2f"),
          fmt(r["delivered_pct"]), *(r["drops"][k] for k in DROP_PLACES), r["socket_drops"],
-         fmt(r["cpu_us_pkt"], ".2f"), fmt(r["wakeups_pkt"], ".3f"), fmt(r["irqs_pkt"], ".3f"),
+         fmt(r["driver_us_pkt"], ".2f"), fmt(r["model_us_pkt"], ".2f"),
+         fmt(r["sink_us_pkt"], ".2f"), fmt(r["node_wakeups_pkt"], ".3f"),
+         fmt(r["sink_wakeups_pkt"], ".3f"), fmt(r["irqs_pkt"], ".3f"), fmt(r["engine_pct"], ".0f"),
          fmt(r["cpus_needed"], ".2f")]
         for s, p, c, m, r in rows])
+
+
+WAKEUP_US = 2.3  # a same-CPU thread wakeup (eventfd or futex handoff), docs/host.md §5
+
+
+def explain(found):
+    """One line per collapse row: where the receiver's time per packet goes in the
+    interrupt-per-packet mode and in the best mode, and what the wakeups cost."""
+    lines = []
+    for c in found:
+        for label, m, r in (("irq", "irq", c["irq"]), ("best", c["best"], c["best_row"])):
+            w = (r["node_wakeups_pkt"] or 0) + (r["sink_wakeups_pkt"] or 0)
+            cost = r["cpu_us_pkt"]
+            lines.append(
+                f"- {c['speed']} Mb/s, {c['payload']} B, {label} ({m}): "
+                f"{fmt(cost, '.2f')} us of CPU per delivered packet (driver "
+                f"{fmt(r['driver_us_pkt'], '.2f')}, model events in the driver's thread "
+                f"{fmt(r['model_us_pkt'], '.2f')}, sink {fmt(r['sink_us_pkt'], '.2f')}); "
+                f"{w:.3f} wakeups per packet, at {WAKEUP_US} us each "
+                f"{w * WAKEUP_US:.2f} us ({100 * w * WAKEUP_US / cost if cost else 0:.0f} % of "
+                f"it); {fmt(r['irqs_pkt'], '.3f')} interrupts per packet; the offered "
+                f"{r['offered_pps'] / 1e3:.1f} kpps need {fmt(r['cpus_needed'], '.2f')} CPUs")
+    return "\n".join(lines) + "\n"
 
 
 COLLAPSE_PCT = 50.0  # interrupt per packet "collapses" below this % of the offered load

@@ -59,9 +59,10 @@ res = {"bytes": 941000000, "seconds": 8.0, "retransmits": 0,
 tx = {"node_loop_cpu_ns": 2000000000, "node_poller_cpu_ns": 823000000, "fec_irqs": 94100,
       "node_loop_wakeups": 47050, "napi_tx_thread_wakeups": 47050, "fec_tx_ring_full": 7}
 rx = {"node_loop_cpu_ns": 941000000}
-row = nm.tcp_row(res, tx, rx, 1448000 / 1538)
+row = nm.tcp_row(res, tx, rx, {"catchup_cpu_ns": 470500000}, 1448000 / 1538)
 assert close(row["mbps"], 941.0) and close(row["pct"], 100 * 941.0 * 1538 / 1448000), row
 assert close(row["tx_cpu_ms_mb"], 3.0) and close(row["rx_cpu_ms_mb"], 1.0), row
+assert close(row["model_ms_mb"], 0.5), row
 assert close(row["irqs_mb"], 100.0) and close(row["wakeups_mb"], 100.0), row
 assert row["ring_full"] == 7 and row["rtt_p50"] == 0.5 and row["rtt_p99"] == 2.0
 # The TCP target: split >= 99 % and better than combined on CPU or wakeups.
@@ -74,7 +75,8 @@ tt = nm.tcp_target([(1000, True, True, 1, 941.48, dict(row, pct=98.9, tx_cpu_ms_
                                                         wakeups_mb=95.0)), rows[1]])
 assert not tt[0]["rate_ok"] and not tt[0]["better"], tt
 assert "MISSED" in nm.tcp_target_table(tt) and "| 98.90 |" in nm.tcp_target_table(tt)
-assert "| 1000 | split | on | 1 | 941.0 | 941.5 | 99.95 |" in nm.tcp_table(rows)
+assert "| 1000 | split | on | 1 | 941.0 | 941.5 | 99.95 | 3.00 | 1.00 | 0.50 | 100 | 100 | 7 |" \
+    in nm.tcp_table(rows), nm.tcp_table(rows)
 print("ok: napi_modes_lib TCP figures and target")
 
 # One flood: 3 s, 4464286 offered (1488095/s), 300000 delivered; drops by place.
@@ -83,19 +85,32 @@ sink = {"datagrams": 300000, "bytes": 5400000, "socket_drops": 11, "cpu_ns": 600
 node = {"fec_rx_missed": 4000000, "rx_errors": 1, "fec_rx_alloc_failed": 2,
         "node_tap_tx_dropped": 3, "node_loop_cpu_ns": 2400000000, "node_loop_wakeups": 29000,
         "fec_irqs": 30000}
-ns = {"rx_dropped": 4, "Ip.InDiscards": 5, "Udp.InErrors": 6, "Udp.NoPorts": 7}
-u = nm.udp_row(sink, 4464286, 3.0, node, ns, 18)
+# Udp.InErrors counts the full socket buffer (RcvbufErrors) too: the kernel's own
+# drops are 4 + 5 + (17 - 11) + 7 = 22.
+ns = {"rx_dropped": 4, "Ip.InDiscards": 5, "Udp.InErrors": 17, "Udp.RcvbufErrors": 11,
+      "Udp.NoPorts": 7}
+link = {"catchup_cpu_ns": 300000000, "engine_cpu_ns": 1500000000}
+u = nm.udp_row(sink, 4464286, 3.0, node, ns, link, 18)
 assert u["drops"] == {"ring": 4000000, "driver": 3, "tap": 3, "kernel": 22}, u
 assert close(u["pps"], 100000.0) and close(u["mbps"], 100000 * 144 / 1e6), u
 assert close(u["offered_pps"], 4464286 / 3) and u["socket_drops"] == 11
 assert close(u["delivered_pct"], 100 * 300000 / 4464286) and u["lost"] == 4164286
-# (2.4 + 0.6) s of CPU for 300000 packets: 10 us each; 30000 wakeups: 0.1 each;
-# the offered rate would need 3 s / 3 s * 4464286 / 300000 = 14.88 CPUs.
-assert close(u["cpu_us_pkt"], 10.0) and close(u["wakeups_pkt"], 0.1), u
+# (2.4 + 0.6) s of CPU for 300000 packets: 10 us each, of it 0.3 s (1 us) the
+# model's events in the driver's thread, 2.1 s (7 us) the driver's, 0.6 s (2 us)
+# the sink's; 29000 node wakeups (0.0967) and 1000 sink ones (0.0033); the engine
+# used 1.5 s in 3 s: 50 %; the offered rate would need 3 s / 3 s * 4464286 /
+# 300000 = 14.88 CPUs.
+assert close(u["cpu_us_pkt"], 10.0) and close(u["driver_us_pkt"], 7.0), u
+assert close(u["model_us_pkt"], 1.0) and close(u["sink_us_pkt"], 2.0), u
+assert close(u["node_wakeups_pkt"], 29000 / 300000) and close(u["sink_wakeups_pkt"], 1 / 300), u
+assert close(u["engine_pct"], 50.0), u
 assert close(u["irqs_pkt"], 0.1) and close(u["cpus_needed"], 4464286 / 300000), u
-z = nm.udp_row(dict(sink, datagrams=0), 100, 1.0, {}, {}, 18)
+z = nm.udp_row(dict(sink, datagrams=0), 100, 1.0, {}, {}, {}, 18)
 assert z["cpu_us_pkt"] is None and z["cpus_needed"] is None and z["pps"] == 0
 assert "| - |" in nm.udp_table([(1000, 18, 1, "irq", z)])
+assert "| 1000 | 18 | 1 | irq | 1488.1 | 100.0 | 14.40 | 6.7 | 4000000 | 3 | 3 | 22 | 11 | " \
+    "7.00 | 1.00 | 2.00 | 0.097 | 0.003 | 0.100 | 50 | 14.88 |" in \
+    nm.udp_table([(1000, 18, 1, "irq", u)]), nm.udp_table([(1000, 18, 1, "irq", u)])
 # Collapse: interrupt per packet at 6.7 % of offered, the best mode 12x more.
 good = dict(u, pps=1200000.0, mbps=172.8, delivered_pct=80.6)
 flood = [(1000, 18, 1, "irq", u), (1000, 18, 1, "sw", good),
@@ -109,6 +124,11 @@ assert close(c[1]["ratio"], 12.0) and close(c[0]["ratio"], 1.0)
 tab = nm.collapse_table(c)
 assert "| 1000 | 18 | 14.40 | 6.7 | yes | sw | 172.80 | 12.0 | met |" in tab, tab
 assert "| no |" in tab and "n/a" in tab
+ex = nm.explain(c)
+assert "- 1000 Mb/s, 18 B, irq (irq): 10.00 us of CPU per delivered packet (driver 7.00, " \
+    "model events in the driver's thread 1.00, sink 2.00); 0.100 wakeups per packet, at " \
+    "2.3 us each 0.23 us (2 % of it); 0.100 interrupts per packet; the offered 1488.1 kpps " \
+    "need 14.88 CPUs" in ex, ex
 c = nm.collapse([(1000, 18, 1, "irq", u), (1000, 18, 1, "hw", dict(u, pps=900000.0))])
 assert "MISSED" in nm.collapse_table(c)
 print("ok: napi_modes_lib UDP figures, drops by place, collapse verdict")

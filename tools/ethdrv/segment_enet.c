@@ -41,6 +41,7 @@ static const struct ethdrv_stat_desc enet_line_desc[] = {
 	LINE_STAT("wakeups", wakeups),
 	LINE_STAT("events", events),
 	LINE_STAT("catchups", catchups),
+	LINE_STAT("catchup_cpu_ns", catchup_cpu_ns),
 	LINE_STAT("captured", captured),
 	LINE_STAT("capture_errors", capture_errors),
 	LINE_STAT("engine_cpu_ns", engine_cpu_ns),
