@@ -360,11 +360,23 @@ the receiver's CPU time per delivered packet (its threads and the sink) times th
 rate; above 1.0 one CPU is overrun.
 
 {nm.collapse_table(nm.collapse(udp_rows))}
-Where the time goes (the same rows; a wakeup priced at the same-CPU handoff cost
-measured on these machines, docs/host.md §5):
+Where the time goes (the same rows). {wakeup_text(udp_rows)}
 
-{nm.explain(nm.collapse(udp_rows))}""")
+{nm.explain(nm.collapse(udp_rows), nm.wakeup_cost(udp_rows))}""")
     return "".join(parts)
+
+
+def wakeup_text(udp_rows):
+    """What one wakeup of the node costs, as measured in this run."""
+    c = nm.wakeup_cost(udp_rows)
+    if not c:
+        return "Too few loss-free floods to measure what a wakeup costs."
+    return (f"One wakeup of the receiving node costs {c['us']:.1f} us of CPU: the slope of the "
+            f"driver's CPU per packet over its wakeups per packet in the {c['n']} floods of "
+            f"this run that lost nothing (busy poll left out: it spins), least squares, "
+            f"r^2 = {c['r2']:.2f}; the rest of a packet's cost is {c['base_us']:.1f} us (TAP "
+            f"write with the kernel's receive path inline, descriptors, refill). The sink's "
+            f"wakeups are priced the same.")
 
 
 def plot(tcp_rows, udp_rows, png):

@@ -188,25 +188,48 @@ def udp_table(rows):
         for s, p, c, m, r in rows])
 
 
-WAKEUP_US = 2.3  # a same-CPU thread wakeup (eventfd or futex handoff), docs/host.md §5
+def wakeup_cost(rows):
+    """The CPU one wakeup costs the receiving node, measured in the run: a least
+    squares fit of the driver's CPU per packet on its wakeups per packet over the
+    floods where nothing was lost (each packet then costs its fixed work plus its
+    share of wakeups) and nothing spins (busy-poll). {"us": slope, "base_us":
+    intercept, "n": points, "r2": fit}, or None with fewer than 3 distinct points."""
+    pts = [(r["node_wakeups_pkt"], r["driver_us_pkt"]) for s, p, c, m, r in rows
+           if m != "busy-poll" and r["delivered_pct"] >= 99.0 and
+           r["driver_us_pkt"] is not None]
+    n = len(pts)
+    if n < 3 or len({x for x, _ in pts}) < 2:
+        return None
+    mx, my = sum(x for x, _ in pts) / n, sum(y for _, y in pts) / n
+    sxx = sum((x - mx) ** 2 for x, _ in pts)
+    sxy = sum((x - mx) * (y - my) for x, y in pts)
+    syy = sum((y - my) ** 2 for _, y in pts)
+    slope = sxy / sxx
+    return {"us": slope, "base_us": my - slope * mx, "n": n,
+            "r2": sxy * sxy / (sxx * syy) if syy else 1.0}
 
 
-def explain(found):
+def explain(found, cost):
     """One line per collapse row: where the receiver's time per packet goes in the
-    interrupt-per-packet mode and in the best mode, and what the wakeups cost."""
+    interrupt-per-packet mode and in the best mode, the wakeups priced at COST
+    (wakeup_cost(); None: not priced)."""
     lines = []
     for c in found:
         for label, m, r in (("irq", "irq", c["irq"]), ("best", c["best"], c["best_row"])):
             w = (r["node_wakeups_pkt"] or 0) + (r["sink_wakeups_pkt"] or 0)
-            cost = r["cpu_us_pkt"]
+            total = r["cpu_us_pkt"]
+            priced = ""
+            if cost and total:
+                priced = (f", at {cost['us']:.1f} us each {w * cost['us']:.2f} us "
+                          f"({100 * w * cost['us'] / total:.0f} % of it)")
             lines.append(
                 f"- {c['speed']} Mb/s, {c['payload']} B, {label} ({m}): "
-                f"{fmt(cost, '.2f')} us of CPU per delivered packet (driver "
+                f"{fmt(total, '.2f')} us of CPU per delivered packet (driver "
                 f"{fmt(r['driver_us_pkt'], '.2f')}, model events in the driver's thread "
                 f"{fmt(r['model_us_pkt'], '.2f')}, sink {fmt(r['sink_us_pkt'], '.2f')}); "
-                f"{w:.3f} wakeups per packet, at {WAKEUP_US} us each "
-                f"{w * WAKEUP_US:.2f} us ({100 * w * WAKEUP_US / cost if cost else 0:.0f} % of "
-                f"it); {fmt(r['irqs_pkt'], '.3f')} interrupts per packet; the offered "
+                f"{w:.3f} wakeups per packet (node {fmt(r['node_wakeups_pkt'], '.3f')}, sink "
+                f"{fmt(r['sink_wakeups_pkt'], '.3f')}){priced}; "
+                f"{fmt(r['irqs_pkt'], '.3f')} interrupts per packet; the offered "
                 f"{r['offered_pps'] / 1e3:.1f} kpps need {fmt(r['cpus_needed'], '.2f')} CPUs")
     return "\n".join(lines) + "\n"
 
