@@ -72,19 +72,28 @@ static void check_ends(struct kat *k, uint64_t t0, uint64_t wire, uint64_t perio
 	}
 }
 
+/* From an idle wire: @count frames of @payload bytes at @pps, each @wire ns
+ * long, @period ns from end to end. */
+static void gen_check(struct kat *k, uint16_t payload, unsigned count, uint64_t pps, uint64_t wire,
+		      uint64_t period)
+{
+	uint64_t t0;
+
+	advance(k, 1000);
+	t0 = now(k);
+	gen_start(k, payload, count, pps);
+	check_ends(k, t0, wire, period, count);
+}
+
 static void test_timing_1g_64(void **state)
 {
 	struct kat *k = *state;
-	uint64_t t0;
 
 	macs_up(k, 16, RCR_CRCFWD);
-	advance(k, 1000);
-	t0 = now(k);
 	/* 18 payload bytes: 14 + 20 + 8 + 18 = 60 bytes + FCS = 64 on the wire:
 	 * (8 + 60 + 4) * 8 = 576 ns, then 12 gap bytes: one frame per 672 ns
 	 * (1.488 Mpps). */
-	gen_start(k, 18, 10, 0);
-	check_ends(k, t0, 576, 672, 10);
+	gen_check(k, 18, 10, 0, 576, 672);
 	/* Exactly COUNT frames, then it stops. */
 	advance(k, 100000);
 	assert_int_equal(GEN_FRAMES(k), 10);
@@ -98,30 +107,22 @@ static void test_timing_1g_64(void **state)
 static void test_timing_100m_1472(void **state)
 {
 	struct kat *k = *state;
-	uint64_t t0;
 
 	mac_up(k, 0, 4, RCR_CRCFWD, 0);
 	mac_up(k, 1, 4, RCR_CRCFWD, 0);
-	advance(k, 1000);
-	t0 = now(k);
 	/* 1472 payload bytes: a 1514-byte frame: (8 + 1514 + 4) * 80 = 122080 ns,
 	 * then 12 * 80 = 960 ns of gap. */
-	gen_start(k, 1472, 3, 0);
-	check_ends(k, t0, 122080, 123040, 3);
+	gen_check(k, 1472, 3, 0, 122080, 123040);
 	assert_int_equal(bd_len(k, 1, RX_RING, 0), 1514);
 }
 
 static void test_rate(void **state)
 {
 	struct kat *k = *state;
-	uint64_t t0;
 
 	macs_up(k, 8, RCR_CRCFWD);
-	advance(k, 1000);
-	t0 = now(k);
 	/* 100000 frames/s: starts 10 us apart, each 576 ns on the wire. */
-	gen_start(k, 18, 5, 100000);
-	check_ends(k, t0, 576, 10000, 5);
+	gen_check(k, 18, 5, 100000, 576, 10000);
 }
 
 /* The IEEE 802.3 CRC-32, bit by bit (reflected polynomial 0xEDB88320). */
