@@ -41,6 +41,8 @@ def parse():
                    help="1000 Mb/s only, 1 s per run, no README update")
     p.add_argument("--speeds", default="1000,100", help="line speeds, Mb/s (1000,100)")
     p.add_argument("--tcp-seconds", type=float, default=5, help="iperf3 -t (5)")
+    p.add_argument("--omit", type=int, default=1,
+                   help="iperf3 -O: seconds of slow start left out of the goodput (1)")
     p.add_argument("--udp-seconds", type=float, default=3, help="generator time per mode (3)")
     p.add_argument("--payloads", default="18,1472",
                    help="UDP payload bytes (18: 64-byte frames; 1472: 1514-byte frames)")
@@ -133,20 +135,24 @@ def cpu_sets(cpus):
 # ---- TCP bulk --------------------------------------------------------------------------------
 
 
-def iperf_pair(client_ns, server_ns, server_addr, seconds, ping_interval, cl_cpus, sv_cpus):
-    """iperf3 from CLIENT_NS to SERVER_ADDR for SECONDS, ping during it; the results."""
+def iperf_pair(client_ns, server_ns, server_addr, a, cl_cpus, sv_cpus):
+    """iperf3 from CLIENT_NS to SERVER_ADDR for a.tcp_seconds after a.omit, ping
+    during it; the results, with the wall time of the whole transfer (wall_s)."""
+    seconds, ping_interval = a.tcp_seconds, a.ping_interval
     srv = eb.popen_in(server_ns, taskset(sv_cpus, ["iperf3", "-s", "-1", "-B", server_addr]))
     try:
         time.sleep(0.3)
+        t0 = time.monotonic()
         cl = eb.popen_in(client_ns, taskset(cl_cpus, ["iperf3", "-c", server_addr, "-t",
-                                                      str(seconds), "-J"]),
+                                                      f"{seconds:g}", "-O", str(a.omit), "-J"]),
                          stdout=subprocess.PIPE, text=True)
-        time.sleep(min(0.5, seconds / 4))  # the ping starts once the window is open
+        time.sleep(a.omit + min(0.5, seconds / 4))  # the ping runs in the measured part
         pings = eb.run_in(client_ns, ["ping", "-n", "-i", str(ping_interval), "-w",
                                       str(max(1, int(seconds - 1))), server_addr],
                           check=False, timeout=seconds + 30)
-        out, _ = cl.communicate(timeout=seconds + 60)
+        out, _ = cl.communicate(timeout=seconds + a.omit + 60)
         res = nm.iperf_result(out)
+        res["wall_s"] = time.monotonic() - t0
         res["ping"] = nm.ping_percentiles(nm.ping_rtts(pings.stdout))
         return res
     finally:
@@ -160,7 +166,7 @@ def tcp_case(link, speed, split, bql, cpus, a, lim):
     node, rest = cpu_sets(cpus)
     link.pin(TX, node, rest)
     b = {n: eb.stats(n) for n in (TX, RX, "link")}
-    res = iperf_pair(TX, RX, ADDR[RX], a.tcp_seconds, a.ping_interval, node, rest)
+    res = iperf_pair(TX, RX, ADDR[RX], a, node, rest)
     d = {n: eb.delta(eb.stats(n), b[n]) for n in (TX, RX, "link")}
     return nm.tcp_row(res, d[TX], d[RX], d["link"], lim["mbps"])
 
@@ -272,8 +278,7 @@ def main():
         with Veth():
             for cpus in (1, 2):
                 node, rest = cpu_sets(cpus)
-                veth[cpus] = iperf_pair(VETH[0], VETH[1], VETH_ADDR[1], a.tcp_seconds,
-                                        a.ping_interval, node, rest)
+                veth[cpus] = iperf_pair(VETH[0], VETH[1], VETH_ADDR[1], a, node, rest)
                 bar.step(f"veth {cpus}cpu: {veth[cpus]['bytes'] * 8 / veth[cpus]['seconds'] / 1e6:.0f} Mb/s")
     bar.close()
     body = report(a, tcp_rows, udp_rows, veth, limits)
@@ -318,8 +323,11 @@ says what every column means.
         parts.append(f"""
 ## TCP bulk (seed 002): iperf3 enet0 -> enet1, {a.tcp_seconds:g} s per run
 
-`iperf3 -c 169.254.20.2 -t {a.tcp_seconds:g} -J` from enet0, `iperf3 -s -1` in enet1,
-`ping -i {a.ping_interval:g}` enet0 -> enet1 during the transfer. Pollers: `napi_split=0|1`
+`iperf3 -c 169.254.20.2 -t {a.tcp_seconds:g} -O {a.omit} -J` from enet0, `iperf3 -s -1` in
+enet1 (-O: the first {a.omit} s, slow start, is left out of the goodput: the limit is a
+steady state), `ping -i {a.ping_interval:g}` enet0 -> enet1 during the measured part.
+tx MAC idle %: the time the sender's MAC waited between frames with none ready
+(`emu_tx_idle_ns`) over the whole transfer, the share of the line the host left unused. Pollers: `napi_split=0|1`
 on both nodes; BQL off: `bql_limit_min=1879048192` (the queue never stops on bytes).
 Goodput: iperf3's received payload over its time. The limit is computed in the run
 from the link's speed, preamble and gap (`ethdrv get link`) and the namespace's MTU

@@ -91,6 +91,10 @@ def tcp_row(res, tx, rx, link, limit_mbps):
             "irqs_mb": tx.get("fec_irqs", 0) / mb if mb else 0.0,
             "wakeups_mb": _node_wakeups(tx) / mb if mb else 0.0,
             "ring_full": tx.get("fec_tx_ring_full", 0),
+            # the sender's MAC idle between frames, no frame ready (emu_tx_idle_ns):
+            # the share of the run the line was not kept busy by the host
+            "tx_idle_pct": 100 * tx.get("emu_tx_idle_ns", 0) / 1e9 / res["wall_s"]
+            if res.get("wall_s") else None,
             "retransmits": res["retransmits"],
             "rtt_p50": res["ping"]["p50"], "rtt_p99": res["ping"]["p99"]}
 
@@ -154,7 +158,7 @@ def fmt(v, spec=".1f"):
 TCP_HEAD = ["line Mb/s", "pollers", "BQL", "CPUs", "goodput Mb/s", "limit Mb/s",
             "% of limit", "tx node CPU ms/MB", "rx node CPU ms/MB",
             "model in node threads ms/MB", "IRQs/MB (tx node)",
-            "wakeups/MB (tx node)", "TX ring-full stops", "TCP retransmits",
+            "wakeups/MB (tx node)", "TX ring-full stops", "tx MAC idle %", "TCP retransmits",
             "ping p50 ms", "ping p99 ms"]
 
 
@@ -165,7 +169,8 @@ def tcp_table(rows):
          fmt(r["mbps"]), fmt(lim), fmt(r["pct"], ".2f"), fmt(r["tx_cpu_ms_mb"], ".2f"),
          fmt(r["rx_cpu_ms_mb"], ".2f"), fmt(r["model_ms_mb"], ".2f"), fmt(r["irqs_mb"], ".0f"),
          fmt(r["wakeups_mb"], ".0f"),
-         r["ring_full"], r["retransmits"], fmt(r["rtt_p50"], ".2f"), fmt(r["rtt_p99"], ".2f")]
+         r["ring_full"], fmt(r["tx_idle_pct"], ".2f"), r["retransmits"], fmt(r["rtt_p50"], ".2f"),
+         fmt(r["rtt_p99"], ".2f")]
         for s, split, bql, cpus, lim, r in rows])
 
 
