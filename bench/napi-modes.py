@@ -135,24 +135,26 @@ def cpu_sets(cpus):
 # ---- TCP bulk --------------------------------------------------------------------------------
 
 
-def iperf_pair(client_ns, server_ns, server_addr, a, cl_cpus, sv_cpus):
+def iperf_pair(client_ns, server_ns, server_addr, a, cl_cpus, sv_cpus, snap=None):
     """iperf3 from CLIENT_NS to SERVER_ADDR for a.tcp_seconds after a.omit, ping
-    during it; the results, with the wall time of the whole transfer (wall_s)."""
+    during it; the results. SNAP(): counters taken when the ping starts and ends
+    (res["steady"] = (before, after, seconds)), the middle of the measured part."""
     seconds, ping_interval = a.tcp_seconds, a.ping_interval
     srv = eb.popen_in(server_ns, taskset(sv_cpus, ["iperf3", "-s", "-1", "-B", server_addr]))
     try:
         time.sleep(0.3)
-        t0 = time.monotonic()
         cl = eb.popen_in(client_ns, taskset(cl_cpus, ["iperf3", "-c", server_addr, "-t",
                                                       f"{seconds:g}", "-O", str(a.omit), "-J"]),
                          stdout=subprocess.PIPE, text=True)
         time.sleep(a.omit + min(0.5, seconds / 4))  # the ping runs in the measured part
+        s0, w0 = snap() if snap else None, time.monotonic()
         pings = eb.run_in(client_ns, ["ping", "-n", "-i", str(ping_interval), "-w",
                                       str(max(1, int(seconds - 1))), server_addr],
                           check=False, timeout=seconds + 30)
+        s1, w1 = snap() if snap else None, time.monotonic()
         out, _ = cl.communicate(timeout=seconds + a.omit + 60)
         res = nm.iperf_result(out)
-        res["wall_s"] = time.monotonic() - t0
+        res["steady"] = (s0, s1, w1 - w0)
         res["ping"] = nm.ping_percentiles(nm.ping_rtts(pings.stdout))
         return res
     finally:
@@ -166,9 +168,12 @@ def tcp_case(link, speed, split, bql, cpus, a, lim):
     node, rest = cpu_sets(cpus)
     link.pin(TX, node, rest)
     b = {n: eb.stats(n) for n in (TX, RX, "link")}
-    res = iperf_pair(TX, RX, ADDR[RX], a, node, rest)
+    res = iperf_pair(TX, RX, ADDR[RX], a, node, rest,
+                     snap=lambda: (eb.stats(TX), eb.stats("link")))
     d = {n: eb.delta(eb.stats(n), b[n]) for n in (TX, RX, "link")}
-    return nm.tcp_row(res, d[TX], d[RX], d["link"], lim["mbps"])
+    (t0, l0), (t1, l1), secs = res["steady"]
+    steady = nm.steady_state(eb.delta(t1, t0), eb.delta(l1, l0), secs, speed)
+    return nm.tcp_row(res, d[TX], d[RX], d["link"], lim["mbps"], steady)
 
 
 def tcp_limit_of_run(speed):
@@ -326,8 +331,10 @@ says what every column means.
 `iperf3 -c 169.254.20.2 -t {a.tcp_seconds:g} -O {a.omit} -J` from enet0, `iperf3 -s -1` in
 enet1 (-O: the first {a.omit} s, slow start, is left out of the goodput: the limit is a
 steady state), `ping -i {a.ping_interval:g}` enet0 -> enet1 during the measured part.
-tx MAC idle %: the time the sender's MAC waited between frames with none ready
-(`emu_tx_idle_ns`) over the whole transfer, the share of the line the host left unused. Pollers: `napi_split=0|1`
+Wire busy % and tx MAC idle %: in the window of the ping (the middle of the measured
+part), the share of the time enet0's direction of the line carried frames (preamble and
+gap included: 100 % is the line's limit) and the share its MAC waited with no frame
+ready (`emu_tx_idle_ns`): the line time the host left unused. Pollers: `napi_split=0|1`
 on both nodes; BQL off: `bql_limit_min=1879048192` (the queue never stops on bytes).
 Goodput: iperf3's received payload over its time. The limit is computed in the run
 from the link's speed, preamble and gap (`ethdrv get link`) and the namespace's MTU

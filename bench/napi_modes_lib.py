@@ -77,10 +77,21 @@ def _node_wakeups(d):
                                                k.endswith("_thread_wakeups"))
 
 
-def tcp_row(res, tx, rx, link, limit_mbps):
+def steady_state(tx, link, seconds, speed_mbps, port=0):
+    """The sender's line in a window of SECONDS in the middle of a transfer (TX,
+    LINK: counter deltas over it): the share of it its MAC waited with no frame
+    ready (emu_tx_idle_ns) and the share its direction of the wire was busy
+    (wire bytes of port PORT's frames, preamble and gap included)."""
+    if not seconds:
+        return {"tx_idle_pct": None, "wire_pct": None}
+    return {"tx_idle_pct": 100 * tx.get("emu_tx_idle_ns", 0) / 1e9 / seconds,
+            "wire_pct": 100 * link.get(f"port{port}_bytes", 0) * 8 / (speed_mbps * 1e6) / seconds}
+
+
+def tcp_row(res, tx, rx, link, limit_mbps, steady=None):
     """Figures of one TCP run: RES (iperf_result + ping), TX/RX/LINK the deltas of the
     sending and receiving nodes' and the line's counters, LIMIT_MBPS the line's
-    TCP limit."""
+    TCP limit, STEADY a steady_state() of the run."""
     mb = res["bytes"] / MB
     mbps = res["bytes"] * 8 / res["seconds"] / 1e6 if res["seconds"] else 0.0
     return {"mbps": mbps, "pct": 100 * mbps / limit_mbps if limit_mbps else 0.0,
@@ -91,10 +102,7 @@ def tcp_row(res, tx, rx, link, limit_mbps):
             "irqs_mb": tx.get("fec_irqs", 0) / mb if mb else 0.0,
             "wakeups_mb": _node_wakeups(tx) / mb if mb else 0.0,
             "ring_full": tx.get("fec_tx_ring_full", 0),
-            # the sender's MAC idle between frames, no frame ready (emu_tx_idle_ns):
-            # the share of the run the line was not kept busy by the host
-            "tx_idle_pct": 100 * tx.get("emu_tx_idle_ns", 0) / 1e9 / res["wall_s"]
-            if res.get("wall_s") else None,
+            **(steady or {"tx_idle_pct": None, "wire_pct": None}),
             "retransmits": res["retransmits"],
             "rtt_p50": res["ping"]["p50"], "rtt_p99": res["ping"]["p99"]}
 
@@ -158,7 +166,8 @@ def fmt(v, spec=".1f"):
 TCP_HEAD = ["line Mb/s", "pollers", "BQL", "CPUs", "goodput Mb/s", "limit Mb/s",
             "% of limit", "tx node CPU ms/MB", "rx node CPU ms/MB",
             "model in node threads ms/MB", "IRQs/MB (tx node)",
-            "wakeups/MB (tx node)", "TX ring-full stops", "tx MAC idle %", "TCP retransmits",
+            "wakeups/MB (tx node)", "TX ring-full stops", "wire busy %", "tx MAC idle %",
+            "TCP retransmits",
             "ping p50 ms", "ping p99 ms"]
 
 
@@ -169,7 +178,7 @@ def tcp_table(rows):
          fmt(r["mbps"]), fmt(lim), fmt(r["pct"], ".2f"), fmt(r["tx_cpu_ms_mb"], ".2f"),
          fmt(r["rx_cpu_ms_mb"], ".2f"), fmt(r["model_ms_mb"], ".2f"), fmt(r["irqs_mb"], ".0f"),
          fmt(r["wakeups_mb"], ".0f"),
-         r["ring_full"], fmt(r["tx_idle_pct"], ".2f"), r["retransmits"], fmt(r["rtt_p50"], ".2f"),
+         r["ring_full"], fmt(r["wire_pct"], ".2f"), fmt(r["tx_idle_pct"], ".2f"), r["retransmits"], fmt(r["rtt_p50"], ".2f"),
          fmt(r["rtt_p99"], ".2f")]
         for s, split, bql, cpus, lim, r in rows])
 
