@@ -38,7 +38,7 @@ BQL_ON = ["bql_limit_min=0"]
 def parse():
     p = argparse.ArgumentParser(prog=f"ethdrv bench {NAME}", description=__doc__)
     p.add_argument("--quick", action="store_true",
-                   help="1000 Mb/s only, 1 s per run, no README update")
+                   help="1000 Mb/s only, 2 s per TCP run, 1 s per flood, no README update")
     p.add_argument("--speeds", default="1000,100", help="line speeds, Mb/s (1000,100)")
     p.add_argument("--tcp-seconds", type=float, default=5, help="iperf3 -t (5)")
     p.add_argument("--omit", type=int, default=1,
@@ -55,7 +55,7 @@ def parse():
     p.add_argument("--results", default=None, help="output directory (bench/results)")
     a = p.parse_args()
     if a.quick:
-        a.speeds, a.tcp_seconds, a.udp_seconds = "1000", 1, 1
+        a.speeds, a.tcp_seconds, a.udp_seconds = "1000", 2, 1
     a.speed_list = [int(x) for x in a.speeds.split(",") if x]
     a.payload_list = [int(x) for x in a.payloads.split(",") if x]
     a.mode_list = [m for m in a.modes.split(",") if m]
