@@ -386,12 +386,13 @@ def wakeup_text(udp_rows):
     c = nm.wakeup_cost(udp_rows)
     if not c:
         return "Too few loss-free floods to measure what a wakeup costs."
-    return (f"One wakeup of the receiving node costs {c['us']:.1f} us of CPU: the slope of the "
-            f"driver's CPU per packet over its wakeups per packet in the {c['n']} floods of "
-            f"this run that lost nothing (busy poll left out: it spins), least squares, "
-            f"r^2 = {c['r2']:.2f}; the rest of a packet's cost is {c['base_us']:.1f} us (TAP "
-            f"write with the kernel's receive path inline, descriptors, refill). The sink's "
-            f"wakeups are priced the same.")
+    return (f"One wakeup of the receiving node from idle costs {c['us']:.1f} us of CPU: the "
+            f"slope of the driver's CPU per packet over its wakeups per packet in the {c['n']} "
+            f"floods of this run that lost nothing, where the CPU idles between packets (busy "
+            f"poll left out: it spins), least squares, r^2 = {c['r2']:.2f}; the rest of a "
+            f"packet's cost is {c['base_us']:.1f} us (TAP write with the kernel's receive path "
+            f"inline, descriptors, refill). A CPU that never idles pays less per wakeup, so "
+            f"the price below is an upper bound there.")
 
 
 def plot(tcp_rows, udp_rows, png):

@@ -225,25 +225,26 @@ def wakeup_cost(rows):
 
 def explain(found, cost):
     """One line per collapse row: where the receiver's time per packet goes in the
-    interrupt-per-packet mode and in the best mode, the wakeups priced at COST
-    (wakeup_cost(); None: not priced)."""
+    interrupt-per-packet mode and in the best mode. The node's wakeups are priced
+    at COST (wakeup_cost(), a wakeup from idle: an upper bound for a CPU that
+    never idles; None: not priced); the sink's are not (a reader woken by the
+    node on the same CPU is a plain switch)."""
     lines = []
     for c in found:
         for label, m, r in (("irq", "irq", c["irq"]), ("best", c["best"], c["best_row"])):
-            w = (r["node_wakeups_pkt"] or 0) + (r["sink_wakeups_pkt"] or 0)
-            total = r["cpu_us_pkt"]
+            nw, total = r["node_wakeups_pkt"] or 0, r["cpu_us_pkt"]
             priced = ""
             if cost and total:
-                priced = (f", at {cost['us']:.1f} us each {w * cost['us']:.2f} us "
-                          f"({100 * w * cost['us'] / total:.0f} % of it)")
+                priced = (f" (at {cost['us']:.1f} us each at most {nw * cost['us']:.2f} us, "
+                          f"{100 * nw * cost['us'] / total:.0f} % of it)")
             lines.append(
                 f"- {c['speed']} Mb/s, {c['payload']} B, {label} ({m}): "
                 f"{fmt(total, '.2f')} us of CPU per delivered packet (driver "
                 f"{fmt(r['driver_us_pkt'], '.2f')}, model events in the driver's thread "
                 f"{fmt(r['model_us_pkt'], '.2f')}, sink {fmt(r['sink_us_pkt'], '.2f')}); "
-                f"{w:.3f} wakeups per packet (node {fmt(r['node_wakeups_pkt'], '.3f')}, sink "
-                f"{fmt(r['sink_wakeups_pkt'], '.3f')}){priced}; "
-                f"{fmt(r['irqs_pkt'], '.3f')} interrupts per packet; the offered "
+                f"node wakeups per packet {nw:.3f}{priced}, interrupts per packet "
+                f"{fmt(r['irqs_pkt'], '.3f')}, sink wakeups per packet "
+                f"{fmt(r['sink_wakeups_pkt'], '.3f')}; the offered "
                 f"{r['offered_pps'] / 1e3:.1f} kpps need {fmt(r['cpus_needed'], '.2f')} CPUs")
     return "\n".join(lines) + "\n"
 

@@ -142,9 +142,9 @@ assert close(wc["r2"], 1.0), wc
 assert nm.wakeup_cost([flood(1.0, 19.0), flood(1.0, 20.0), flood(1.0, 21.0)]) is None
 ex = nm.explain(c, {"us": 10.0})
 assert "- 1000 Mb/s, 18 B, irq (irq): 10.00 us of CPU per delivered packet (driver 7.00, " \
-    "model events in the driver's thread 1.00, sink 2.00); 0.100 wakeups per packet (node " \
-    "0.097, sink 0.003), at 10.0 us each 1.00 us (10 % of it); 0.100 interrupts per " \
-    "packet; the offered 1488.1 kpps need 14.88 CPUs" in ex, ex
+    "model events in the driver's thread 1.00, sink 2.00); node wakeups per packet 0.097 " \
+    "(at 10.0 us each at most 0.97 us, 10 % of it), interrupts per packet 0.100, sink " \
+    "wakeups per packet 0.003; the offered 1488.1 kpps need 14.88 CPUs" in ex, ex
 assert "us each" not in nm.explain(c, None)
 c = nm.collapse([(1000, 18, 1, "irq", u), (1000, 18, 1, "hw", dict(u, pps=900000.0))])
 assert "MISSED" in nm.collapse_table(c)
