@@ -380,19 +380,25 @@ void enet_line_set_capture(struct enet_line *line, struct emu_pcap *pcap);
  * the far MAC's transmitter timeline; the first starts when the wire is free.
  * Counted in gen_frames, or gen_lost while the link is down.
  *
- * Return: 0, -EINVAL (bad port, payload or rate) or -EBUSY (running).
+ * One generator per direction: towards port 0 and towards port 1 they run
+ * independently.
+ *
+ * Return: 0, -EINVAL (bad port, payload or rate) or -EBUSY (that direction's
+ * generator is running).
  */
 int enet_line_gen_start(struct enet_line *line, const struct enet_gen_config *cfg);
 
 /**
- * enet_line_gen_stop() - stop the generator; the frame on the wire is cut
- * off and never arrives (not counted). Stopped already is fine.
+ * enet_line_gen_stop() - stop the generator towards @to_port; the frame on
+ * the wire is cut off and never arrives (not counted). Stopped already, or
+ * a port other than 0 or 1, is fine.
  * @line: the line
+ * @to_port: the receiving port
  */
-void enet_line_gen_stop(struct enet_line *line);
+void enet_line_gen_stop(struct enet_line *line, unsigned to_port);
 
-/** enet_line_gen_running() - true while the generator has frames to send */
-bool enet_line_gen_running(struct enet_line *line);
+/** enet_line_gen_running() - true while the generator towards @to_port has frames to send */
+bool enet_line_gen_running(struct enet_line *line, unsigned to_port);
 
 /** enet_emu_config_default() - defaults listed above */
 void enet_emu_config_default(struct enet_emu_config *cfg);

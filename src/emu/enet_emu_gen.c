@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * ENET model: the line's traffic generator (docs/enet.md §14), a
- * pktgen-like source of UDP/IPv4 frames on one direction of the line,
- * towards the MAC on port gen.to. It stands in for the far MAC's
+ * pktgen-like source of UDP/IPv4 frames on each direction of the line,
+ * line->gen[P] towards the MAC on port P. It stands in for the far MAC's
  * transmitter: its frames take that direction of the wire exactly as the
  * far MAC's own frames do (preamble and SFD, the frame padded to 60 bytes,
  * the FCS, then the far MAC's TIPG gap, docs/enet.md §12), booked on the
@@ -104,17 +104,12 @@ static void gen_stamp(struct enet_gen *g, uint64_t seq)
 	put16(udp + 6, sum ? sum : 0xFFFF); /* 0 means "no checksum" (RFC 768) */
 }
 
-/* The far MAC: its transmitter owns this direction of the wire. */
-static struct enet_emu *gen_far_mac(struct enet_line *line)
+/* Book the next frame towards port @to on the wire from @now: start, end,
+ * and the far MAC's timeline (its transmitter owns this direction). */
+static void gen_schedule(struct enet_line *line, unsigned to, uint64_t now)
 {
-	return line->port[!line->gen.to];
-}
-
-/* Book the next frame on the wire from @now: start, end, and the far MAC's timeline. */
-static void gen_schedule(struct enet_line *line, uint64_t now)
-{
-	struct enet_gen *g = &line->gen;
-	struct enet_emu *far = gen_far_mac(line);
+	struct enet_gen *g = &line->gen[to];
+	struct enet_emu *far = line->port[!to];
 	uint64_t free_at = far ? far->tx_free_at : g->free_at;
 	unsigned gap = far ? enet__gap_bytes(far) : GEN_GAP_DEFAULT;
 	uint64_t start;
@@ -132,15 +127,15 @@ static void gen_schedule(struct enet_line *line, uint64_t now)
 	g->next_start = g->period_ns ? start + g->period_ns : 0;
 }
 
-uint64_t enet__gen_deadline(const struct enet_line *line)
+uint64_t enet__gen_deadline(const struct enet_line *line, unsigned to)
 {
-	return line->gen.on ? line->gen.end : UINT64_MAX;
+	return line->gen[to].on ? line->gen[to].end : UINT64_MAX;
 }
 
-void enet__gen_frame_end(struct enet_line *line, uint64_t t)
+void enet__gen_frame_end(struct enet_line *line, unsigned port, uint64_t t)
 {
-	struct enet_gen *g = &line->gen;
-	struct enet_emu *to = line->port[g->to];
+	struct enet_gen *g = &line->gen[port];
+	struct enet_emu *to = line->port[port];
 
 	gen_stamp(g, g->seq++);
 	if (g->left != UINT64_MAX)
@@ -152,7 +147,7 @@ void enet__gen_frame_end(struct enet_line *line, uint64_t t)
 		ethdrv_counter_add(&line->st.gen_bytes, g->wire_bytes);
 		enet__rx_frame(to, g->frame, g->len, FCS_APPEND, t);
 	}
-	gen_schedule(line, t);
+	gen_schedule(line, port, t);
 }
 
 static bool gen_config_ok(const struct enet_gen_config *c)
@@ -163,11 +158,12 @@ static bool gen_config_ok(const struct enet_gen_config *c)
 
 int enet_line_gen_start(struct enet_line *line, const struct enet_gen_config *cfg)
 {
-	struct enet_gen *g = &line->gen;
+	struct enet_gen *g;
 	uint64_t now;
 
 	if (!gen_config_ok(cfg))
 		return -EINVAL;
+	g = &line->gen[cfg->to_port];
 	pthread_mutex_lock(&line->lock);
 	now = enet__now(line);
 	enet__line_run(line, now, false);
@@ -175,35 +171,38 @@ int enet_line_gen_start(struct enet_line *line, const struct enet_gen_config *cf
 		pthread_mutex_unlock(&line->lock);
 		return -EBUSY;
 	}
-	g->to = cfg->to_port;
 	gen_build(g, cfg);
 	g->seq = 0;
 	g->left = cfg->count ? cfg->count : UINT64_MAX;
 	g->period_ns = cfg->pps ? 1000000000ull / cfg->pps : 0;
 	g->next_start = 0;
 	g->on = true;
-	gen_schedule(line, now);
+	gen_schedule(line, cfg->to_port, now);
 	enet__line_kick(line);
 	pthread_mutex_unlock(&line->lock);
 	return 0;
 }
 
-void enet_line_gen_stop(struct enet_line *line)
+void enet_line_gen_stop(struct enet_line *line, unsigned to_port)
 {
+	if (to_port > 1)
+		return;
 	pthread_mutex_lock(&line->lock);
 	enet__line_run(line, enet__now(line), false);
 	/* The frame on the wire is cut off: it never reaches the MAC. */
-	line->gen.on = false;
+	line->gen[to_port].on = false;
 	pthread_mutex_unlock(&line->lock);
 }
 
-bool enet_line_gen_running(struct enet_line *line)
+bool enet_line_gen_running(struct enet_line *line, unsigned to_port)
 {
 	bool on;
 
+	if (to_port > 1)
+		return false;
 	pthread_mutex_lock(&line->lock);
 	enet__line_run(line, enet__now(line), false);
-	on = line->gen.on;
+	on = line->gen[to_port].on;
 	pthread_mutex_unlock(&line->lock);
 	return on;
 }

@@ -82,10 +82,10 @@ static struct line_ev line_earliest(const struct enet_line *line)
 
 	if (line->up_at)
 		ev_consider(&ev, line->up_at, LEV_LINK_UP, 0, 0);
-	ev_consider(&ev, enet__gen_deadline(line), LEV_GEN, line->gen.to, 0);
 	for (unsigned p = 0; p < 2; p++) {
 		const struct enet_emu *emu = line->port[p];
 
+		ev_consider(&ev, enet__gen_deadline(line, p), LEV_GEN, p, 0);
 		if (!emu)
 			continue;
 		if (emu->fifo_count)
@@ -132,7 +132,7 @@ static void line_apply(struct enet_line *line, const struct line_ev *ev)
 		line->up_at = 0;
 		break;
 	case LEV_GEN:
-		enet__gen_frame_end(line, ev->t);
+		enet__gen_frame_end(line, ev->port, ev->t);
 		break;
 	case LEV_MDIO:
 		/* docs/mdio.md §3.1: the frame ends, MMFR holds the data, MII is set. */

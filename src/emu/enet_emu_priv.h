@@ -238,7 +238,6 @@ struct enet_emu {
 /* The line's traffic generator (enet_emu_gen.c, docs/enet.md §14). */
 struct enet_gen {
 	bool on; /* sending; end is the next frame's end */
-	unsigned to; /* the receiving port */
 	uint8_t frame[ENET_EMU_FRAME_MAX]; /* the template, stamped per frame */
 	uint32_t len; /* frame bytes without FCS, padded to 60 */
 	uint32_t csum_base; /* UDP checksum sum without the sequence number */
@@ -274,7 +273,7 @@ struct enet_line {
 	struct emu_pcap *capture; /* every frame the line carries, or NULL (the caller's) */
 	struct phy_emu_wire *wire; /* the cable between the two PHYs */
 	unsigned phys; /* PHYs plugged into it */
-	struct enet_gen gen; /* the traffic generator */
+	struct enet_gen gen[2]; /* the traffic generators, by receiving port */
 };
 
 /* ---- cross-file calls (line lock held) ---- */
@@ -332,8 +331,8 @@ int enet__line_attach(struct enet_line *line, unsigned port, struct enet_emu *em
 void enet__line_detach(struct enet_line *line, unsigned port);
 
 /* enet_emu_gen.c */
-uint64_t enet__gen_deadline(const struct enet_line *line);
-void enet__gen_frame_end(struct enet_line *line, uint64_t t);
+uint64_t enet__gen_deadline(const struct enet_line *line, unsigned to);
+void enet__gen_frame_end(struct enet_line *line, unsigned to, uint64_t t);
 
 /* enet_emu_fault.c */
 bool enet__fault_rx_exhaust(struct enet_emu *emu);

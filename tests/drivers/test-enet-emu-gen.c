@@ -6,7 +6,8 @@
  * at 1000 and 100 Mb/s, or at the set rate; exactly COUNT frames; frames
  * well-formed (Ethernet, IPv4 and UDP headers and checksums, the FCS, the
  * sequence numbers) checked with this file's own checksum and CRC code;
- * the far MAC's own frames share the wire without overlap; a full RX ring
+ * the far MAC's own frames share the wire without overlap; one generator
+ * per direction, both at the line rate at once; a full RX ring
  * drops and counts; bad configurations are refused.
  */
 #include <errno.h>
@@ -97,7 +98,7 @@ static void test_timing_1g_64(void **state)
 	/* Exactly COUNT frames, then it stops. */
 	advance(k, 100000);
 	assert_int_equal(GEN_FRAMES(k), 10);
-	assert_false(enet_line_gen_running(k->line));
+	assert_false(enet_line_gen_running(k->line, 1));
 	assert_true(bd_status(k, 1, RX_RING, 10) & RX_E);
 	assert_int_equal(line_stat(k, offsetof(struct enet_line_stats, gen_bytes)), 10 * 84);
 	assert_int_equal(rd(k, 1, R_PACKETS), 10);
@@ -211,7 +212,7 @@ static void test_well_formed(void **state)
 	for (unsigned p = 0; p < ETHDRV_ARRAY_SIZE(payloads); p++) {
 		gen_start(k, (uint16_t)payloads[p], 2, 0);
 		advance(k, 100000);
-		assert_false(enet_line_gen_running(k->line));
+		assert_false(enet_line_gen_running(k->line, 1));
 		for (unsigned s = 0; s < 2; s++) {
 			unsigned i = k->rx_next[1]++ % k->rx_n;
 
@@ -252,6 +253,33 @@ static void test_shares_wire(void **state)
 	assert_int_equal(rd(k, 1, R_PACKETS), 3);
 }
 
+static void test_both_directions(void **state)
+{
+	struct kat *k = *state;
+	struct enet_gen_config back = gen_cfg(18, 10, 0);
+	uint64_t t0;
+
+	/* Full duplex: one generator per direction, each at the line rate. */
+	macs_up(k, 16, RCR_CRCFWD);
+	advance(k, 1000);
+	t0 = now(k);
+	back.to_port = 0;
+	memcpy(back.dst_mac, mac_of[0], 6);
+	memcpy(back.src_mac, mac_of[1], 6);
+	assert_int_equal(enet_line_gen_start(k->line, &back), 0);
+	gen_start(k, 18, 10, 0);
+	assert_int_equal(enet_line_gen_start(k->line, &back), -EBUSY);
+	advance_to(k, t0 + 576 + 9 * 672 - 1);
+	assert_int_equal(rd(k, 0, R_PACKETS), 9);
+	assert_int_equal(rd(k, 1, R_PACKETS), 9);
+	advance_to(k, t0 + 576 + 9 * 672);
+	assert_int_equal(rd(k, 0, R_PACKETS), 10);
+	assert_int_equal(rd(k, 1, R_PACKETS), 10);
+	assert_int_equal(GEN_FRAMES(k), 20);
+	assert_false(enet_line_gen_running(k->line, 0));
+	assert_false(enet_line_gen_running(k->line, 1));
+}
+
 static void test_ring_full_counted(void **state)
 {
 	struct kat *k = *state;
@@ -277,9 +305,9 @@ static void test_stop_and_link_down(void **state)
 	/* Until stopped: the frame on the wire at the stop never arrives. */
 	gen_start(k, 18, 0, 0);
 	advance(k, 672 * 3);
-	assert_true(enet_line_gen_running(k->line));
-	enet_line_gen_stop(k->line);
-	assert_false(enet_line_gen_running(k->line));
+	assert_true(enet_line_gen_running(k->line, 1));
+	enet_line_gen_stop(k->line, 1);
+	assert_false(enet_line_gen_running(k->line, 1));
 	assert_int_equal(GEN_FRAMES(k), 3);
 	advance(k, 10000);
 	assert_int_equal(GEN_FRAMES(k), 3);
@@ -308,7 +336,7 @@ static void test_bad_config(void **state)
 	gen_start(k, 18, 0, 0);
 	c = gen_cfg(18, 1, 0);
 	assert_int_equal(enet_line_gen_start(k->line, &c), -EBUSY);
-	enet_line_gen_stop(k->line);
+	enet_line_gen_stop(k->line, 1);
 }
 
 int main(void)
@@ -319,6 +347,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_rate, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_well_formed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_shares_wire, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_both_directions, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ring_full_counted, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stop_and_link_down, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_config, setup, teardown),

@@ -11,8 +11,9 @@
  *   emu.gen=PAYLOAD:PORT[:COUNT[:PPS]] | off
  *                    the line's generator sends UDP datagrams of PAYLOAD
  *                    bytes to this node's PORT, from the peer's addresses,
- *                    COUNT of them (0 = until off) at PPS (0 = line rate)
- *                    (enet_line_gen_start, docs/enet.md §14)
+ *                    COUNT of them (0 = until off) at PPS (0 = line rate);
+ *                    one generator per direction (enet_line_gen_start,
+ *                    docs/enet.md §14)
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -127,7 +128,7 @@ static int enet_gen(struct node *n, const char *v)
 	unsigned i = 0;
 
 	if (!strcmp(v, "off")) {
-		enet_line_gen_stop(line);
+		enet_line_gen_stop(line, n->cfg.index);
 		return 0;
 	}
 	for (const char *p = v; i < 4; i++) {
@@ -195,7 +196,9 @@ static int enet_emu_get(struct node *n, const char *key, char *buf, size_t size)
 		len = snprintf(buf, size, "%g", n->enet_ber);
 	else if (!strcmp(key, "gen"))
 		len = snprintf(buf, size, "%s",
-			       enet_line_gen_running(enet_emu_line(n->cfg.enet)) ? "on" : "off");
+			       enet_line_gen_running(enet_emu_line(n->cfg.enet), n->cfg.index) ?
+				       "on" :
+				       "off");
 	else if (!strcmp(key, "link"))
 		len = snprintf(buf, size, "%s",
 			       enet_line_link_up(enet_emu_line(n->cfg.enet)) ? "up" : "down");
