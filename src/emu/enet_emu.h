@@ -10,7 +10,8 @@
  * Files: enet_emu.c (lifecycle, bus, clock), enet_emu_regs.c (register
  * table and dispatch), enet_emu_dma.c (descriptor rings), enet_emu_irq.c
  * (events, coalescing, interrupt lines), enet_emu_line.c (wire timing and
- * the engine thread), enet_emu_fault.c (fault knobs).
+ * the engine thread), enet_emu_fault.c (fault knobs), enet_emu_gen.c (the
+ * line's traffic generator).
  *
  * What it models:
  * - The single-queue register map of docs/enet.md §1.1 with reset values and write
@@ -228,9 +229,32 @@ struct enet_line_stats {
 	ethdrv_counter_t wakeups; /* engine thread wakeups (real time) */
 	ethdrv_counter_t events; /* events applied (frame ends, timers) */
 	ethdrv_counter_t catchups; /* events applied by a register access */
+	ethdrv_counter_t catchup_cpu_ns; /* CPU time of the accessing threads applying them
+					    (real time): the model's work in the driver's thread */
 	ethdrv_counter_t captured; /* frames written to the capture (enet_line_set_capture) */
 	ethdrv_counter_t capture_errors; /* frames the capture failed to write */
 	ethdrv_counter_t engine_cpu_ns; /* CPU time of the engine thread (real time) */
+	ethdrv_counter_t gen_frames; /* generator frames that reached the receiving MAC */
+	ethdrv_counter_t gen_bytes; /* their wire bytes (preamble, FCS, gap included) */
+	ethdrv_counter_t gen_lost; /* generator frames sent while the link was down */
+};
+
+#define ENET_GEN_PAYLOAD_MIN 8u /* the sequence number */
+#define ENET_GEN_PAYLOAD_MAX 1472u /* a 1514-byte frame */
+#define ENET_GEN_PPS_MAX 100000000u
+
+/* The line's traffic generator (enet_line_gen_start(), docs/enet.md §14). */
+struct enet_gen_config {
+	unsigned to_port; /* the receiving MAC: 0 or 1 */
+	uint8_t dst_mac[6]; /* Ethernet destination (the receiver's station address) */
+	uint8_t src_mac[6]; /* Ethernet source */
+	uint32_t src_ip; /* IPv4 source, host byte order */
+	uint32_t dst_ip; /* IPv4 destination, host byte order */
+	uint16_t src_port; /* UDP source port */
+	uint16_t dst_port; /* UDP destination port */
+	uint16_t payload; /* UDP payload bytes, 8..1472 (18: a 64-byte frame) */
+	uint64_t count; /* frames to send, 0 = until stopped */
+	uint64_t pps; /* frames per second (start to start), 0 = back to back */
 };
 
 /* Names for registering the counters in a stats set. */
@@ -344,6 +368,37 @@ const struct ethdrv_hist *enet_line_lateness(struct enet_line *line);
  * under the line lock, in whichever thread applies the frame's end.
  */
 void enet_line_set_capture(struct enet_line *line, struct emu_pcap *pcap);
+
+/**
+ * enet_line_gen_start() - start the traffic generator towards @cfg->to_port
+ * @line: the line
+ * @cfg: the frames and their rate; copied
+ *
+ * UDP/IPv4 frames of the template with a sequence number (big endian) in the
+ * first 8 payload bytes, back to back at the line rate (or @cfg->pps), each
+ * timed as the far MAC's frames are (preamble, frame, FCS, TIPG gap) and on
+ * the far MAC's transmitter timeline; the first starts when the wire is free.
+ * Counted in gen_frames, or gen_lost while the link is down.
+ *
+ * One generator per direction: towards port 0 and towards port 1 they run
+ * independently.
+ *
+ * Return: 0, -EINVAL (bad port, payload or rate) or -EBUSY (that direction's
+ * generator is running).
+ */
+int enet_line_gen_start(struct enet_line *line, const struct enet_gen_config *cfg);
+
+/**
+ * enet_line_gen_stop() - stop the generator towards @to_port; the frame on
+ * the wire is cut off and never arrives (not counted). Stopped already, or
+ * a port other than 0 or 1, is fine.
+ * @line: the line
+ * @to_port: the receiving port
+ */
+void enet_line_gen_stop(struct enet_line *line, unsigned to_port);
+
+/** enet_line_gen_running() - true while the generator towards @to_port has frames to send */
+bool enet_line_gen_running(struct enet_line *line, unsigned to_port);
 
 /** enet_emu_config_default() - defaults listed above */
 void enet_emu_config_default(struct enet_emu_config *cfg);

@@ -54,7 +54,7 @@ uint64_t enet__now(struct enet_line *line)
 
 /* ---- events ---- */
 
-enum line_ev_kind { LEV_NONE, LEV_FRAME_END, LEV_COAL, LEV_LINK_UP, LEV_MDIO };
+enum line_ev_kind { LEV_NONE, LEV_FRAME_END, LEV_COAL, LEV_LINK_UP, LEV_MDIO, LEV_GEN };
 
 struct line_ev {
 	uint64_t t; /* when */
@@ -86,6 +86,7 @@ static struct line_ev line_earliest(const struct enet_line *line)
 	for (unsigned p = 0; p < 2; p++) {
 		const struct enet_emu *emu = line->port[p];
 
+		ev_consider(&ev, enet__gen_deadline(line, p), LEV_GEN, p, 0);
 		if (!emu)
 			continue;
 		if (emu->fifo_count)
@@ -131,6 +132,9 @@ static void line_apply(struct enet_line *line, const struct line_ev *ev)
 	case LEV_LINK_UP:
 		line->up_at = 0;
 		break;
+	case LEV_GEN:
+		enet__gen_frame_end(line, ev->port, ev->t);
+		break;
 	case LEV_MDIO:
 		/* docs/mdio.md §3.1: the frame ends, MMFR holds the data, MII is set. */
 		if (enet_mdio_advance(&emu->mdio, ev->t))
@@ -141,25 +145,41 @@ static void line_apply(struct enet_line *line, const struct line_ev *ev)
 	}
 }
 
+/* CPU time of the calling thread in ns (what a catch-up costs the driver). */
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
 void enet__line_run(struct enet_line *line, uint64_t t, bool catchup)
 {
+	uint64_t cpu0 = 0;
+
 	for (;;) {
 		struct line_ev ev = line_earliest(line);
 
 		/* The PHYs' link (the carrier) as it is when the event applies. */
 		if (line->phys)
 			phy_emu_wire_advance(line->wire, ETHDRV_MIN(ev.t, t));
-		if (ev.t > t) {
-			line_mdio_catch_up(line, t);
-			return;
-		}
+		if (ev.t > t)
+			break;
 		if (line->cfg.realtime)
 			ethdrv_hist_record(&line->lateness, t - ev.t);
+		/* Events a register access applies run in the driver's thread:
+		 * their CPU time is the model's, not the driver's (real time). */
+		if (catchup && line->cfg.realtime && !cpu0)
+			cpu0 = thread_cpu_ns();
 		line_apply(line, &ev);
 		ethdrv_counter_inc(&line->st.events);
 		if (catchup)
 			ethdrv_counter_inc(&line->st.catchups);
 	}
+	line_mdio_catch_up(line, t);
+	if (cpu0)
+		ethdrv_counter_add(&line->st.catchup_cpu_ns, thread_cpu_ns() - cpu0);
 }
 
 /* New work may be due before the engine's wakeup: wake it if that matters. */

@@ -235,6 +235,21 @@ struct enet_emu {
 	struct phy_emu *phy; /* the AR8031 on it, or NULL */
 };
 
+/* The line's traffic generator (enet_emu_gen.c, docs/enet.md §14). */
+struct enet_gen {
+	bool on; /* sending; end is the next frame's end */
+	uint8_t frame[ENET_EMU_FRAME_MAX]; /* the template, stamped per frame */
+	uint32_t len; /* frame bytes without FCS, padded to 60 */
+	uint32_t csum_base; /* UDP checksum sum without the sequence number */
+	uint32_t wire_bytes; /* per frame: preamble, frame, FCS, gap */
+	uint64_t seq; /* sequence number of the next frame */
+	uint64_t left; /* frames still to send, UINT64_MAX = until stopped */
+	uint64_t period_ns; /* start to start, 0 = back to back at line rate */
+	uint64_t next_start; /* earliest start of the next frame by the rate */
+	uint64_t end; /* the frame on the wire ends here */
+	uint64_t free_at; /* the wire is free for the next frame (end + gap) */
+};
+
 /* ---- the line ---- */
 struct enet_line {
 	pthread_mutex_t lock; /* protects the line and both models */
@@ -258,6 +273,7 @@ struct enet_line {
 	struct emu_pcap *capture; /* every frame the line carries, or NULL (the caller's) */
 	struct phy_emu_wire *wire; /* the cable between the two PHYs */
 	unsigned phys; /* PHYs plugged into it */
+	struct enet_gen gen[2]; /* the traffic generators, by receiving port */
 };
 
 /* ---- cross-file calls (line lock held) ---- */
@@ -313,6 +329,10 @@ void enet__line_kick(struct enet_line *line);
 bool enet__link_ok(struct enet_line *line);
 int enet__line_attach(struct enet_line *line, unsigned port, struct enet_emu *emu);
 void enet__line_detach(struct enet_line *line, unsigned port);
+
+/* enet_emu_gen.c */
+uint64_t enet__gen_deadline(const struct enet_line *line, unsigned to);
+void enet__gen_frame_end(struct enet_line *line, unsigned to, uint64_t t);
 
 /* enet_emu_fault.c */
 bool enet__fault_rx_exhaust(struct enet_emu *emu);

@@ -8,7 +8,14 @@
  *   emu.ber=X        bit error rate of the frames this node sends (enet_line_set_ber)
  *   emu.link=up|down the cable between the PHYs (enet_line_set_cable)
  *   emu.flap_ms=MS   the link down for MS ms, then up (enet_line_flap)
+ *   emu.gen=PAYLOAD:PORT[:COUNT[:PPS]] | off
+ *                    the line's generator sends UDP datagrams of PAYLOAD
+ *                    bytes to this node's PORT, from the peer's addresses,
+ *                    COUNT of them (0 = until off) at PPS (0 = line rate);
+ *                    one generator per direction (enet_line_gen_start,
+ *                    docs/enet.md §14)
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +28,7 @@ ETHDRV_LOG_MODULE(node);
 
 #define ENET_EXHAUST_MAX 1000000u /* enet_emu_inject()'s limit */
 #define ENET_FLAP_MAX_MS 60000u /* enet_line_flap()'s limit */
+#define ENET_GEN_SPORT 9u /* the generator's UDP source port (discard) */
 
 static int enet_open(struct node *n, struct ethdrv_driver_args *args)
 {
@@ -87,6 +95,63 @@ static int enet_inject(struct node *n, const char *v)
 	return -EINVAL;
 }
 
+/* An unsigned decimal in 0..@max (an empty string is not one). */
+static int enet_parse_u64(const char *v, unsigned long long max, unsigned long long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoull(v, &end, 10);
+	return *v < '0' || *v > '9' || errno || (*end && *end != ':') || *out > max ? -EINVAL : 0;
+}
+
+/* The peer's address on the link: the same subnet, the other node's host
+ * part (node K is .K+1, segment_enet.c); .254 for an address not of that form. */
+static uint32_t enet_peer_ip(const struct node *n, uint32_t own)
+{
+	uint32_t host = own & 0xFFu, peer = 0xFEu;
+
+	if (host == n->cfg.index + 1u)
+		peer = (n->cfg.index ^ 1u) + 1u;
+	return (own & ~0xFFu) | peer;
+}
+
+/* "PAYLOAD:PORT[:COUNT[:PPS]]": start the generator towards this node, or "off". */
+static int enet_gen(struct node *n, const char *v)
+{
+	struct enet_line *line = enet_emu_line(n->cfg.enet);
+	unsigned long long f[4] = { 0, 0, 0, 0 };
+	const unsigned long long max[4] = { ENET_GEN_PAYLOAD_MAX, 65535, UINT64_MAX,
+					    ENET_GEN_PPS_MAX };
+	struct enet_gen_config c = { .to_port = n->cfg.index, .src_port = ENET_GEN_SPORT };
+	struct in_addr a;
+	unsigned i = 0;
+
+	if (!strcmp(v, "off")) {
+		enet_line_gen_stop(line, n->cfg.index);
+		return 0;
+	}
+	for (const char *p = v; i < 4; i++) {
+		if (enet_parse_u64(p, max[i], &f[i]))
+			return -EINVAL;
+		p = strchr(p, ':');
+		if (!p++)
+			break;
+	}
+	if (i < 1 || i > 3 || !f[1] || inet_pton(AF_INET, n->cfg.addr, &a) != 1)
+		return -EINVAL;
+	memcpy(c.dst_mac, n->cfg.mac, 6);
+	memcpy(c.src_mac, n->cfg.mac, 6);
+	c.src_mac[5] ^= 1; /* the peer's station address */
+	c.dst_ip = ntohl(a.s_addr);
+	c.src_ip = enet_peer_ip(n, c.dst_ip);
+	c.payload = (uint16_t)f[0];
+	c.dst_port = (uint16_t)f[1];
+	c.count = f[2];
+	c.pps = f[3];
+	return enet_line_gen_start(line, &c);
+}
+
 static int enet_emu_set(struct node *n, const char *key, const char *v)
 {
 	struct enet_line *line = enet_emu_line(n->cfg.enet);
@@ -97,6 +162,8 @@ static int enet_emu_set(struct node *n, const char *key, const char *v)
 
 	if (!strcmp(key, "inject"))
 		return enet_inject(n, v);
+	if (!strcmp(key, "gen"))
+		return enet_gen(n, v);
 	if (!strcmp(key, "ber")) {
 		errno = 0;
 		ber = strtod(v, &end);
@@ -129,6 +196,11 @@ static int enet_emu_get(struct node *n, const char *key, char *buf, size_t size)
 
 	if (!strcmp(key, "ber"))
 		len = snprintf(buf, size, "%g", n->enet_ber);
+	else if (!strcmp(key, "gen"))
+		len = snprintf(buf, size, "%s",
+			       enet_line_gen_running(enet_emu_line(n->cfg.enet), n->cfg.index) ?
+				       "on" :
+				       "off");
 	else if (!strcmp(key, "link"))
 		len = snprintf(buf, size, "%s",
 			       enet_line_link_up(enet_emu_line(n->cfg.enet)) ? "up" : "down");

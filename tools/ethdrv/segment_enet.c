@@ -41,9 +41,13 @@ static const struct ethdrv_stat_desc enet_line_desc[] = {
 	LINE_STAT("wakeups", wakeups),
 	LINE_STAT("events", events),
 	LINE_STAT("catchups", catchups),
+	LINE_STAT("catchup_cpu_ns", catchup_cpu_ns),
 	LINE_STAT("captured", captured),
 	LINE_STAT("capture_errors", capture_errors),
 	LINE_STAT("engine_cpu_ns", engine_cpu_ns),
+	LINE_STAT("gen_frames", gen_frames),
+	LINE_STAT("gen_bytes", gen_bytes),
+	LINE_STAT("gen_lost", gen_lost),
 };
 
 static int enet_stats_init(struct seg *s)

@@ -1,0 +1,428 @@
+"""Seeds 002 and 004 redone on the ENET link: split pollers, BQL, IRQ coalescing, threaded NAPI."""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ethdrv_bench as eb  # noqa: E402
+import napi_modes_lib as nm  # noqa: E402
+
+NAME = "napi-modes"
+TX, RX = "enet0", "enet1"  # TCP: enet0 sends; UDP flood: the generator sends to enet1
+ADDR = {TX: "169.254.20.1", RX: "169.254.20.2"}
+SINK_PORT = 9000
+VETH = ("nmveth0", "nmveth1")  # the kernel reference: two namespaces of our own
+VETH_ADDR = ("169.254.31.1", "169.254.31.2")
+# Modes of the UDP flood (docs/napi.md §11): knobs on the receiving node after BASE.
+BASE = ["adaptive-rx=off", "rx-frames=1", "rx-usecs=0", "napi_defer_hard_irqs=0",
+        "gro_flush_timeout=0", "threaded=0", "busy_poll=0"]
+SW = ["napi_defer_hard_irqs=1", "gro_flush_timeout=20000"]  # seed 004, docs/napi.md §2.5
+MODES = {
+    "irq": [],  # an interrupt per packet: no coalescing at all
+    "hw": ["rx-usecs=1000", "rx-frames=200"],  # fec's defaults, docs/enet.md §6
+    "sw": SW,
+    "sw-strong": ["napi_defer_hard_irqs=2", "gro_flush_timeout=200000"],  # docs/napi.md §2.3
+    "adaptive": ["adaptive-rx=on"],  # net DIM, docs/napi.md §5.2
+    "threaded": ["threaded=1"],
+    "sw+threaded": SW + ["threaded=1"],  # seed 004 on one CPU
+    "busy-poll": ["busy_poll=50"],  # 50 us, docs/napi.md §2.3
+}
+BQL_OFF = ["bql_limit_min=1879048192"]  # DQL_MAX_LIMIT: the queue never stops on bytes
+BQL_ON = ["bql_limit_min=0"]
+
+
+def parse():
+    p = argparse.ArgumentParser(prog=f"ethdrv bench {NAME}", description=__doc__)
+    p.add_argument("--quick", action="store_true",
+                   help="1000 Mb/s only, 2 s per TCP run, 1 s per flood, no README update")
+    p.add_argument("--speeds", default="1000,100", help="line speeds, Mb/s (1000,100)")
+    p.add_argument("--tcp-seconds", type=float, default=5, help="iperf3 -t (5)")
+    p.add_argument("--omit", type=int, default=1,
+                   help="iperf3 -O: seconds of slow start left out of the goodput (1)")
+    p.add_argument("--udp-seconds", type=float, default=3, help="generator time per mode (3)")
+    p.add_argument("--payloads", default="18,1472",
+                   help="UDP payload bytes (18: 64-byte frames; 1472: 1514-byte frames)")
+    p.add_argument("--modes", default=",".join(MODES), help="UDP modes")
+    p.add_argument("--batch-us", type=int, default=50,
+                   help="the line engine's batch (device key batch-us; 50)")
+    p.add_argument("--ping-interval", type=float, default=0.01, help="ping -i under load")
+    p.add_argument("--no-tcp", action="store_true", help="skip the TCP cases")
+    p.add_argument("--no-udp", action="store_true", help="skip the UDP flood")
+    p.add_argument("--results", default=None, help="output directory (bench/results)")
+    a = p.parse_args()
+    if a.quick:
+        a.speeds, a.tcp_seconds, a.udp_seconds = "1000", 2, 1
+    a.speed_list = [int(x) for x in a.speeds.split(",") if x]
+    a.payload_list = [int(x) for x in a.payloads.split(",") if x]
+    a.mode_list = [m for m in a.modes.split(",") if m]
+    bad = [m for m in a.mode_list if m not in MODES]
+    if bad:
+        p.error(f"unknown mode(s) {bad}: use {','.join(MODES)}")
+    return a
+
+
+# ---- the link, its threads, the namespaces ---------------------------------------------------
+
+
+class EnetLink:
+    """`ethdrv segment --nodes 2 --device SPEC`, up when both carriers are (LOWER_UP)."""
+
+    def __init__(self, spec):
+        self.cmd = [eb.ethdrv_bin(), "segment", "--nodes", "2", "--device", spec]
+        self.proc, self.log = None, None
+
+    def __enter__(self):
+        self.log = tempfile.TemporaryFile("w+")
+        self.proc = subprocess.Popen(self.cmd, stdout=self.log, stderr=subprocess.STDOUT,
+                                     start_new_session=True)
+        deadline = time.monotonic() + 60
+        while not (all(eb.answers(n) for n in ("link", TX, RX)) and
+                   all(self.carrier(n) for n in (TX, RX))):
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                self.log.seek(0)
+                self.__exit__()
+                raise RuntimeError(f"ENET link not up: {self.log.read() if self.log else ''}")
+            time.sleep(0.1)
+        return self
+
+    @staticmethod
+    def carrier(ns):
+        r = eb.run_in(ns, ["ip", "link", "show", ns], check=False)
+        return r.returncode == 0 and "LOWER_UP" in r.stdout
+
+    def __exit__(self, *exc):
+        if self.proc:
+            eb.stop_proc(self.proc, timeout=20)
+            self.proc = None
+        if self.log:
+            self.log.close()
+            self.log = None
+
+    def pin(self, node, cpus, rest):
+        """Threads of NODE (loop, pollers) on CPUS, every other thread on REST."""
+        for tid in os.listdir(f"/proc/{self.proc.pid}/task"):
+            try:
+                comm = open(f"/proc/{self.proc.pid}/task/{tid}/comm").read().strip()
+                mine = comm in (f"ethdrv/{node}",) or comm.startswith(f"napi/{node}")
+                os.sched_setaffinity(int(tid), cpus if mine else rest)
+            except OSError:
+                pass  # a poller thread that just exited
+
+
+def taskset(cpus, cmd):
+    return ["taskset", "-c", ",".join(map(str, sorted(cpus))), *cmd]
+
+
+def ns_counters(ns):
+    """The kernel's IP/UDP counters in NS and its interface's rx_dropped."""
+    c = eb.netstat(ns)
+    r = eb.run_in(ns, ["cat", f"/sys/class/net/{ns}/statistics/rx_dropped"], check=False)
+    c["rx_dropped"] = int(r.stdout.strip() or 0) if r.returncode == 0 else 0
+    return c
+
+
+def cpu_sets(cpus):
+    """(the node's CPUs, everything else's) for a run on CPUS (1 or 2) CPUs."""
+    if cpus == 1:
+        return {0}, {1}
+    return {0, 1}, {0, 1}
+
+
+# ---- TCP bulk --------------------------------------------------------------------------------
+
+
+def iperf_pair(client_ns, server_ns, server_addr, a, cl_cpus, sv_cpus, snap=None):
+    """iperf3 from CLIENT_NS to SERVER_ADDR for a.tcp_seconds after a.omit, ping
+    during it; the results. SNAP(): counters taken when the ping starts and ends
+    (res["steady"] = (before, after, seconds)), the middle of the measured part."""
+    seconds, ping_interval = a.tcp_seconds, a.ping_interval
+    srv = eb.popen_in(server_ns, taskset(sv_cpus, ["iperf3", "-s", "-1", "-B", server_addr]))
+    try:
+        time.sleep(0.3)
+        cl = eb.popen_in(client_ns, taskset(cl_cpus, ["iperf3", "-c", server_addr, "-t",
+                                                      f"{seconds:g}", "-O", str(a.omit), "-J"]),
+                         stdout=subprocess.PIPE, text=True)
+        time.sleep(a.omit + min(0.5, seconds / 4))  # the ping runs in the measured part
+        s0, w0 = snap() if snap else None, time.monotonic()
+        pings = eb.run_in(client_ns, ["ping", "-n", "-i", str(ping_interval), "-w",
+                                      str(max(1, int(seconds - 1))), server_addr],
+                          check=False, timeout=seconds + 30)
+        s1, w1 = snap() if snap else None, time.monotonic()
+        out, _ = cl.communicate(timeout=seconds + a.omit + 60)
+        res = nm.iperf_result(out)
+        res["steady"] = (s0, s1, w1 - w0)
+        res["ping"] = nm.ping_percentiles(nm.ping_rtts(pings.stdout))
+        return res
+    finally:
+        eb.stop_proc(srv)
+
+
+def tcp_case(link, speed, split, bql, cpus, a, lim):
+    for n in (TX, RX):
+        eb.request(n, "set " + " ".join([f"napi_split={int(split)}"] + (BQL_ON if bql else
+                                                                         BQL_OFF)))
+    node, rest = cpu_sets(cpus)
+    link.pin(TX, node, rest)
+    b = {n: eb.stats(n) for n in (TX, RX, "link")}
+    res = iperf_pair(TX, RX, ADDR[RX], a, node, rest,
+                     snap=lambda: (eb.stats(TX), eb.stats("link")))
+    d = {n: eb.delta(eb.stats(n), b[n]) for n in (TX, RX, "link")}
+    (t0, l0), (t1, l1), secs = res["steady"]
+    steady = nm.steady_state(eb.delta(t1, t0), eb.delta(l1, l0), secs, speed)
+    return nm.tcp_row(res, d[TX], d[RX], d["link"], lim["mbps"], steady)
+
+
+def tcp_limit_of_run(speed):
+    """The line's TCP limit from the link's facts and the namespace's MTU and options."""
+    facts = eb.get_keys("link", ("speed_mbps", "preamble_bytes", "ifg_bytes"))
+    host = eb.run_in(TX, ["cat", f"/sys/class/net/{TX}/mtu",
+                          "/proc/sys/net/ipv4/tcp_timestamps"]).stdout.split()
+    if int(facts["speed_mbps"]) != speed:
+        raise RuntimeError(f"link runs at {facts['speed_mbps']} Mb/s, not {speed}")
+    return nm.tcp_limit(speed, int(host[0]), host[1] != "0", int(facts["preamble_bytes"]),
+                        int(facts["ifg_bytes"]))
+
+
+class Veth:
+    """Two namespaces of our own joined by a veth pair (the kernel reference)."""
+
+    def __enter__(self):
+        self.__exit__()
+        for ns in VETH:
+            subprocess.run(["ip", "netns", "add", ns], check=True)
+        subprocess.run(["ip", "link", "add", VETH[0], "netns", VETH[0], "type", "veth", "peer",
+                        "name", VETH[1], "netns", VETH[1]], check=True)
+        for ns, ad in zip(VETH, VETH_ADDR):
+            eb.run_in(ns, ["ip", "addr", "add", f"{ad}/24", "dev", ns])
+            eb.run_in(ns, ["ip", "link", "set", "lo", "up"])
+            eb.run_in(ns, ["ip", "link", "set", ns, "up"])
+        return self
+
+    def __exit__(self, *exc):
+        for ns in VETH:
+            subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+
+
+# ---- UDP flood -------------------------------------------------------------------------------
+
+
+def sink_bin():
+    return os.path.join(os.path.dirname(eb.ethdrv_bin()), "bench", "udp-sink")
+
+
+def udp_case(link, speed, payload, mode, cpus, a):
+    eb.request(RX, "set " + " ".join(BASE + MODES[mode]))
+    node, rest = cpu_sets(cpus)
+    link.pin(RX, node, rest)
+    with tempfile.TemporaryDirectory() as tmp:
+        ready = os.path.join(tmp, "ready")
+        sink = eb.popen_in(RX, taskset(node, [sink_bin(), "--port", str(SINK_PORT), "--addr",
+                                              ADDR[RX], "--ready", ready]),
+                           stdout=subprocess.PIPE, text=True)
+        try:
+            for _ in range(100):
+                if os.path.exists(ready):
+                    break
+                time.sleep(0.02)
+            b = (eb.stats(RX), eb.stats("link"), ns_counters(RX))
+            t0 = time.monotonic()
+            eb.request(RX, f"set emu.gen={payload}:{SINK_PORT}")
+            time.sleep(a.udp_seconds)
+            eb.request(RX, "set emu.gen=off")
+            secs = time.monotonic() - t0
+            time.sleep(0.3)  # what is in the ring and the socket drains
+            af = (eb.stats(RX), eb.stats("link"), ns_counters(RX))
+        finally:
+            sink.terminate()
+        out, _ = sink.communicate(timeout=10)
+    res = json.loads(out)
+    offered = af[1]["gen_frames"] - b[1]["gen_frames"]
+    return nm.udp_row(res, offered, secs, eb.delta(af[0], b[0]), eb.delta(af[2], b[2]),
+                      eb.delta(af[1], b[1]), payload)
+
+
+# ---- the run ---------------------------------------------------------------------------------
+
+
+def main():
+    a = parse()
+    if (os.cpu_count() or 1) < 2:
+        sys.exit(f"{NAME}: needs 2 CPUs (one for the node, one for the rest)")
+    n_tcp = 0 if a.no_tcp else len(a.speed_list) * 8 + 2
+    n_udp = 0 if a.no_udp else len(a.speed_list) * len(a.payload_list) * len(a.mode_list) * 2
+    bar = eb.Progress(n_tcp + n_udp, NAME)
+    tcp_rows, udp_rows, veth, limits = [], [], {}, {}
+    for speed in a.speed_list:
+        with EnetLink(f"emu:enet,speed={speed},batch-us={a.batch_us}") as link:
+            if not a.no_tcp:
+                limits[speed] = tcp_limit_of_run(speed)
+                for cpus in (1, 2):
+                    for split in (False, True):
+                        for bql in (True, False):
+                            r = tcp_case(link, speed, split, bql, cpus, a, limits[speed])
+                            tcp_rows.append((speed, split, bql, cpus, limits[speed]["mbps"], r))
+                            bar.step(f"tcp {speed} {'split' if split else 'comb'} "
+                                     f"bql={'on' if bql else 'off'} {cpus}cpu: "
+                                     f"{r['mbps']:.0f} Mb/s")
+                for k in (TX, RX):
+                    eb.request(k, "set napi_split=1 " + " ".join(BQL_ON))
+            if not a.no_udp:
+                for payload in a.payload_list:
+                    for cpus in (1, 2):
+                        for mode in a.mode_list:
+                            r = udp_case(link, speed, payload, mode, cpus, a)
+                            udp_rows.append((speed, payload, cpus, mode, r))
+                            bar.step(f"udp {speed} {payload}B {cpus}cpu {mode}: "
+                                     f"{r['pps'] / 1e3:.0f} kpps")
+                eb.request(RX, "set " + " ".join(BASE))
+    if not a.no_tcp:
+        with Veth():
+            for cpus in (1, 2):
+                node, rest = cpu_sets(cpus)
+                veth[cpus] = iperf_pair(VETH[0], VETH[1], VETH_ADDR[1], a, node, rest)
+                bar.step(f"veth {cpus}cpu: {veth[cpus]['bytes'] * 8 / veth[cpus]['seconds'] / 1e6:.0f} Mb/s")
+    bar.close()
+    body = report(a, tcp_rows, udp_rows, veth, limits)
+    out = eb.write_result(NAME, "napi-modes: seeds 002 and 004 on the ENET link", body,
+                          a.results)
+    plot(tcp_rows, udp_rows, str(out.with_suffix(".png")))
+    if not a.quick and not a.results and tcp_rows and udp_rows:
+        readme = eb.SOURCE_DIR / "README.md"
+        readme.write_text(nm.readme_update(readme.read_text(), main_table(tcp_rows, udp_rows)))
+    print(out.read_text())
+
+
+def veth_mbps(v):
+    return v["bytes"] * 8 / v["seconds"] / 1e6 if v and v["seconds"] else 0.0
+
+
+def main_table(tcp_rows, udp_rows):
+    """The README's table: TCP at 1 Gb/s (split, BQL on) and the UDP collapse check."""
+    t = nm.tcp_target(tcp_rows)
+    c = nm.collapse(udp_rows)
+    return (nm.tcp_target_table(t) + "\n" + nm.collapse_table(c) +
+            "\nFull tables: `bench/results/napi-modes.md`.\n")
+
+
+def report(a, tcp_rows, udp_rows, veth, limits):
+    parts = [f"""Setup: `ethdrv segment --nodes 2 --device emu:enet,speed=S,batch-us={a.batch_us}`
+for S in {a.speeds} Mb/s: nodes enet0 and enet1 (fec driver on the NXP ENET model),
+one full-duplex line. Knobs through `ethdrv set`; counters are deltas of `ethdrv stats`
+around each run. "1 CPU": the node under test (its loop and poller threads, and its
+application: the iperf3 client, or the UDP sink) pinned to CPU 0 and everything else
+(the other node, the line's engine thread, the peer application) to CPU 1; "2 CPUs":
+nothing pinned. Machine load matters: see the date and machine above. docs/napi.md §11
+says what every column means.
+"""]
+    if tcp_rows:
+        lim_lines = "".join(f"- {s} Mb/s: MSS {l['mss']} B per {l['wire']} wire bytes = "
+                            f"{l['mbps']:.1f} Mb/s\n" for s, l in limits.items())
+        vrows = [[c, f"{veth_mbps(v):.0f}", v["retransmits"], nm.fmt(v["ping"]["p50"], ".3f"),
+                  nm.fmt(v["ping"]["p99"], ".3f")] for c, v in veth.items()]
+        best = {c: max((r["mbps"] for s, sp, b, c2, l, r in tcp_rows if c2 == c), default=0)
+                for c in veth}
+        parts.append(f"""
+## TCP bulk (seed 002): iperf3 enet0 -> enet1, {a.tcp_seconds:g} s per run
+
+`iperf3 -c 169.254.20.2 -t {a.tcp_seconds:g} -O {a.omit} -J` from enet0, `iperf3 -s -1` in
+enet1 (-O: the first {a.omit} s, slow start, is left out of the goodput: the limit is a
+steady state), `ping -i {a.ping_interval:g}` enet0 -> enet1 during the measured part.
+Wire busy % and tx MAC idle %: in the window of the ping (the middle of the measured
+part), the share of the time enet0's direction of the line carried frames (preamble and
+gap included: 100 % is the line's limit) and the share its MAC waited with no frame
+ready (`emu_tx_idle_ns`): the line time the host left unused. Pollers: `napi_split=0|1`
+on both nodes; BQL off: `bql_limit_min=1879048192` (the queue never stops on bytes).
+Goodput: iperf3's received payload over its time. The limit is computed in the run
+from the link's speed, preamble and gap (`ethdrv get link`) and the namespace's MTU
+and TCP timestamps: MSS bytes per full-size frame's wire time (ACKs run the other way
+of the full-duplex line):
+
+{lim_lines}
+{nm.tcp_table(tcp_rows)}
+### Targets at 1000 Mb/s
+
+{nm.tcp_target_table(nm.tcp_target(tcp_rows))}
+### Reference: the same iperf3 command over a kernel veth pair
+
+{eb.md_table(["CPUs", "veth Mb/s", "TCP retransmits", "ping p50 ms", "ping p99 ms"], vrows)}
+ethdrv as % of veth (best ethdrv row at each CPU setting):
+{", ".join(f"{c} CPU(s): {100 * best[c] / veth_mbps(v):.1f} %" for c, v in veth.items()
+           if veth_mbps(v))}. The ENET line cannot run unlimited: the model times every frame
+at 10, 100 or 1000 Mb/s (docs/enet.md §12), so the veth row is the only reference
+without a line limit.
+""")
+    if udp_rows:
+        parts.append(f"""
+## UDP RX flood (seed 004): the line's generator into enet1, {a.udp_seconds:g} s per mode
+
+`ethdrv set enet1 emu.gen=PAYLOAD:{SINK_PORT}` (docs/enet.md §14): UDP datagrams from the
+line's generator, back to back at the line rate, to `udp-sink` bound in enet1. Offered:
+the generator's frames (`gen_frames` of `ethdrv stats link`); delivered: datagrams the
+sink received. Limits: {", ".join(f"{s} Mb/s {p} B: {nm.udp_limit(s, p)['pps'] / 1e3:.1f} kpps"
+                                   for s in a.speed_list for p in a.payload_list)}.
+Modes: {"; ".join(f"{m}: {' '.join(k) or 'none'}" for m, k in MODES.items()
+                 if m in a.mode_list)} (after `{' '.join(BASE)}`).
+
+{nm.udp_table(udp_rows)}
+### Where interrupt per packet collapses (1 CPU)
+
+Collapsed: under {nm.COLLAPSE_PCT:g} % of the offered datagrams delivered. CPUs needed:
+the receiver's CPU time per delivered packet (its threads and the sink) times the offered
+rate; above 1.0 one CPU is overrun.
+
+{nm.collapse_table(nm.collapse(udp_rows))}
+Where the time goes (the same rows). {wakeup_text(udp_rows)}
+
+{nm.explain(nm.collapse(udp_rows), nm.wakeup_cost(udp_rows))}""")
+    return "".join(parts)
+
+
+def wakeup_text(udp_rows):
+    """What one wakeup of the node costs, as measured in this run."""
+    c = nm.wakeup_cost(udp_rows)
+    if not c:
+        return "Too few loss-free floods to measure what a wakeup costs."
+    return (f"One wakeup of the receiving node from idle costs {c['us']:.1f} us of CPU: the "
+            f"slope of the driver's CPU per packet over its wakeups per packet in the {c['n']} "
+            f"floods of this run that lost nothing, where the CPU idles between packets (busy "
+            f"poll left out: it spins), least squares, r^2 = {c['r2']:.2f}; the rest of a "
+            f"packet's cost is {c['base_us']:.1f} us (TAP write with the kernel's receive path "
+            f"inline, descriptors, refill). A CPU that never idles pays less per wakeup, so "
+            f"the price below is an upper bound there.")
+
+
+def plot(tcp_rows, udp_rows, png):
+    tcp = "\n".join(f"\"{s}M {'split' if sp else 'comb'} {'bql' if b else 'nobql'} {c}cpu\" "
+                    f"{r['pct']:.2f}" for s, sp, b, c, lim, r in tcp_rows)
+    udp = {}
+    for s, p, c, m, r in udp_rows:
+        udp.setdefault((s, p, c), []).append(f"\"{m}\" {r['delivered_pct']:.2f}")
+    blocks = {"tcp": tcp or "\"none\" 0"}
+    plots = []
+    for i, (k, lines) in enumerate(sorted(udp.items())):
+        blocks[f"u{i}"] = "\n".join(lines)
+        plots.append(f"$u{i} using 0:2:xtic(1) with linespoints title \"{k[0]} Mb/s "
+                     f"{k[1]} B {k[2]} CPU\"")
+    script = f"""
+set multiplot layout 1,2 title "napi-modes: seeds 002 and 004 on the ENET link"
+set grid ytics
+set style fill solid 0.5 border -1
+set boxwidth 0.7
+set title "TCP bulk: goodput, % of the line's TCP limit"
+set yrange [0:105]
+set xtics rotate by -60 font ",8"
+plot $tcp using 0:2:xtic(1) with boxes notitle, 99 lw 2 dt 2 title "99 % target"
+set title "UDP flood: % of the offered datagrams delivered"
+set key below font ",8"
+plot {", ".join(plots) if plots else "0 notitle"}
+unset multiplot
+"""
+    eb.gnuplot(script, png, blocks)
+
+
+if __name__ == "__main__":
+    main()

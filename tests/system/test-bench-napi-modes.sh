@@ -1,0 +1,166 @@
+#!/usr/bin/env bash
+# bench/napi_modes_lib.py (the arithmetic and tables of `ethdrv bench
+# napi-modes`): the line limits, the tools' outputs, a run's figures, the
+# collapse and target verdicts, the README markers; all against values
+# derived by hand (no root, no link). And the script's --help runs.
+set -eu
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+python3 - "$TOP/bench" <<'PY'
+import json
+import sys
+sys.path.insert(0, sys.argv[1])
+import napi_modes_lib as nm
+
+def close(a, b, eps=1e-9):
+    return abs(a - b) <= eps * max(1.0, abs(b))
+
+# TCP at MTU 1500 with timestamps: MSS 1500 - 20 - 20 - 12 = 1448 in a 1514-byte
+# frame: 8 + 1514 + 4 + 12 = 1538 wire bytes: 1000 * 1448 / 1538 = 941.48 Mb/s.
+t = nm.tcp_limit(1000)
+assert t["mss"] == 1448 and t["wire"] == 1538 and close(t["mbps"], 1448000 / 1538), t
+assert close(nm.tcp_limit(100)["mbps"], 144800 / 1538)
+# No timestamps: MSS 1460. MTU 9000 (no frame size cap in the formula).
+assert nm.tcp_limit(1000, 1500, False)["mss"] == 1460
+assert nm.tcp_limit(1000, 9000)["wire"] == 8 + 9014 + 4 + 12
+# UDP: 18 payload bytes make a 60-byte frame, 84 bytes of wire time: 1e9 / 672 =
+# 1488095.2 frames/s at 1 Gb/s; 1472 bytes a 1514-byte frame: 1e9 / 12304.
+u = nm.udp_limit(1000, 18)
+assert u["wire"] == 84 and close(u["pps"], 1e9 / 672) and close(u["mbps"], 1e9 / 672 * 144 / 1e6)
+assert close(nm.udp_limit(100, 18)["pps"], 1e8 / 672)
+assert close(nm.udp_limit(1000, 1472)["pps"], 1e9 / 12304)
+# A payload below 18 bytes is padded to the same 60-byte frame.
+assert nm.udp_limit(1000, 8)["wire"] == 84
+print("ok: napi_modes_lib limits")
+
+# iperf3 -J of the client: received bytes and time, retransmits of the sender.
+j = {"end": {"sum_received": {"bytes": 1177500000, "seconds": 10.0},
+             "sum_sent": {"retransmits": 3}}}
+r = nm.iperf_result(json.dumps(j))
+assert r == {"bytes": 1177500000, "seconds": 10.0, "retransmits": 3}, r
+try:
+    nm.iperf_result(json.dumps({"error": "unable to connect"}))
+    raise AssertionError("an iperf3 error was accepted")
+except RuntimeError as e:
+    assert "unable to connect" in str(e)
+pings = ("64 bytes from 169.254.20.2: icmp_seq=1 ttl=64 time=0.120 ms\n"
+         "64 bytes from 169.254.20.2: icmp_seq=2 ttl=64 time=1.5 ms\n"
+         "--- 169.254.20.2 ping statistics ---\nrtt min/avg/max/mdev = 0.1/0.8/1.5/0.7 ms\n")
+assert nm.ping_rtts(pings) == [0.120, 1.5]
+p = nm.ping_percentiles([1.0, 2.0, 3.0, 4.0, 5.0])
+assert p["p50"] == 3.0 and close(p["p99"], 4.96) and p["n"] == 5
+assert nm.ping_percentiles([]) == {"p50": None, "p99": None, "n": 0}
+print("ok: napi_modes_lib iperf3 and ping parsing")
+
+# One TCP run: 941 MB in 8 s = 941 Mb/s; 941 / 941.48 = 99.95 %. The sender's
+# threads used 2.823 s of CPU: 3 ms/MB; 94100 IRQs: 100/MB; 47050 loop + 47050
+# poller wakeups: 100/MB.
+res = {"bytes": 941000000, "seconds": 8.0, "retransmits": 0,
+       "ping": {"p50": 0.5, "p99": 2.0, "n": 700}}
+tx = {"node_loop_cpu_ns": 2000000000, "node_poller_cpu_ns": 823000000, "fec_irqs": 94100,
+      "node_loop_wakeups": 47050, "napi_tx_thread_wakeups": 47050, "fec_tx_ring_full": 7}
+rx = {"node_loop_cpu_ns": 941000000}
+# In a 2 s window in the middle the MAC idled 20 ms (1 %); 245100000 wire bytes
+# of port 0 at 1000 Mb/s: 1.9608 s of 2 s (98.04 %).
+st = nm.steady_state({"emu_tx_idle_ns": 20000000}, {"port0_bytes": 245100000}, 2.0, 1000)
+assert close(st["tx_idle_pct"], 1.0) and close(st["wire_pct"], 98.04), st
+assert nm.steady_state({}, {}, 0, 1000) == {"tx_idle_pct": None, "wire_pct": None}
+row = nm.tcp_row(res, tx, rx, {"catchup_cpu_ns": 470500000}, 1448000 / 1538, st)
+assert close(row["mbps"], 941.0) and close(row["pct"], 100 * 941.0 * 1538 / 1448000), row
+assert close(row["tx_cpu_ms_mb"], 3.0) and close(row["rx_cpu_ms_mb"], 1.0), row
+assert close(row["model_ms_mb"], 0.5), row
+assert close(row["irqs_mb"], 100.0) and close(row["wakeups_mb"], 100.0), row
+assert row["ring_full"] == 7 and row["rtt_p50"] == 0.5 and row["rtt_p99"] == 2.0
+assert close(row["tx_idle_pct"], 1.0) and close(row["wire_pct"], 98.04), row
+assert nm.tcp_row(res, tx, rx, {}, 941.48)["tx_idle_pct"] is None
+# The TCP target: split >= 99 % and better than combined on CPU or wakeups.
+comb = dict(row, pct=80.0, tx_cpu_ms_mb=4.0, wakeups_mb=90.0)
+rows = [(1000, True, True, 1, 941.48, row), (1000, False, True, 1, 941.48, comb),
+        (100, True, True, 1, 94.1, dict(row, pct=50.0))]
+tt = nm.tcp_target(rows)
+assert len(tt) == 1 and tt[0]["rate_ok"] and tt[0]["better"], tt
+tt = nm.tcp_target([(1000, True, True, 1, 941.48, dict(row, pct=98.9, tx_cpu_ms_mb=4.5,
+                                                        wakeups_mb=95.0)), rows[1]])
+assert not tt[0]["rate_ok"] and not tt[0]["better"], tt
+assert "MISSED" in nm.tcp_target_table(tt) and "| 98.90 |" in nm.tcp_target_table(tt)
+assert "| 1000 | split | on | 1 | 941.0 | 941.5 | 99.95 | 3.00 | 1.00 | 0.50 | 100 | 100 | 7 | 98.04 | 1.00 |" \
+    in nm.tcp_table(rows), nm.tcp_table(rows)
+print("ok: napi_modes_lib TCP figures and target")
+
+# One flood: 3 s, 4464286 offered (1488095/s), 300000 delivered; drops by place.
+sink = {"datagrams": 300000, "bytes": 5400000, "socket_drops": 11, "cpu_ns": 600000000,
+        "voluntary_switches": 1000}
+node = {"fec_rx_missed": 4000000, "rx_errors": 1, "fec_rx_alloc_failed": 2,
+        "node_tap_tx_dropped": 3, "node_loop_cpu_ns": 2400000000, "node_loop_wakeups": 29000,
+        "fec_irqs": 30000}
+# Udp.InErrors counts the full socket buffer (RcvbufErrors) too: the kernel's own
+# drops are 4 + 5 + (17 - 11) + 7 = 22.
+ns = {"rx_dropped": 4, "Ip.InDiscards": 5, "Udp.InErrors": 17, "Udp.RcvbufErrors": 11,
+      "Udp.NoPorts": 7}
+link = {"catchup_cpu_ns": 300000000, "engine_cpu_ns": 1500000000}
+u = nm.udp_row(sink, 4464286, 3.0, node, ns, link, 18)
+assert u["drops"] == {"ring": 4000000, "driver": 3, "tap": 3, "kernel": 22}, u
+assert close(u["pps"], 100000.0) and close(u["mbps"], 100000 * 144 / 1e6), u
+assert close(u["offered_pps"], 4464286 / 3) and u["socket_drops"] == 11
+assert close(u["delivered_pct"], 100 * 300000 / 4464286) and u["lost"] == 4164286
+# (2.4 + 0.6) s of CPU for 300000 packets: 10 us each, of it 0.3 s (1 us) the
+# model's events in the driver's thread, 2.1 s (7 us) the driver's, 0.6 s (2 us)
+# the sink's; 29000 node wakeups (0.0967) and 1000 sink ones (0.0033); the engine
+# used 1.5 s in 3 s: 50 %; the offered rate would need 3 s / 3 s * 4464286 /
+# 300000 = 14.88 CPUs.
+assert close(u["cpu_us_pkt"], 10.0) and close(u["driver_us_pkt"], 7.0), u
+assert close(u["model_us_pkt"], 1.0) and close(u["sink_us_pkt"], 2.0), u
+assert close(u["node_wakeups_pkt"], 29000 / 300000) and close(u["sink_wakeups_pkt"], 1 / 300), u
+assert close(u["engine_pct"], 50.0), u
+assert close(u["irqs_pkt"], 0.1) and close(u["cpus_needed"], 4464286 / 300000), u
+z = nm.udp_row(dict(sink, datagrams=0), 100, 1.0, {}, {}, {}, 18)
+assert z["cpu_us_pkt"] is None and z["cpus_needed"] is None and z["pps"] == 0
+assert "| - |" in nm.udp_table([(1000, 18, 1, "irq", z)])
+assert "| 1000 | 18 | 1 | irq | 1488.1 | 100.0 | 14.40 | 6.7 | 4000000 | 3 | 3 | 22 | 11 | " \
+    "7.00 | 1.00 | 2.00 | 0.097 | 0.003 | 0.100 | 50 | 14.88 |" in \
+    nm.udp_table([(1000, 18, 1, "irq", u)]), nm.udp_table([(1000, 18, 1, "irq", u)])
+# Collapse: interrupt per packet at 6.7 % of offered, the best mode 12x more.
+good = dict(u, pps=1200000.0, mbps=172.8, delivered_pct=80.6)
+flood = [(1000, 18, 1, "irq", u), (1000, 18, 1, "sw", good),
+         (1000, 18, 1, "hw", dict(u, pps=200000.0)), (1000, 18, 2, "sw", dict(u, pps=9e9)),
+         (100, 18, 1, "irq", dict(u, delivered_pct=100.0, pps=148809.5)),
+         (100, 18, 1, "sw", dict(u, delivered_pct=100.0, pps=148809.5))]
+c = nm.collapse(flood)
+assert [(x["speed"], x["best"], x["collapsed"]) for x in c] == \
+    [(100, "sw", False), (1000, "sw", True)], c
+assert close(c[1]["ratio"], 12.0) and close(c[0]["ratio"], 1.0)
+tab = nm.collapse_table(c)
+assert "| 1000 | 18 | 14.40 | 6.7 | yes | sw | 172.80 | 12.0 | met |" in tab, tab
+assert "| no |" in tab and "n/a" in tab
+# The wakeup cost: driver us/pkt = 5 + 14 * wakeups/pkt on three loss-free floods
+# (a busy-poll row and a lossy row are left out): slope 14, intercept 5, r^2 1.
+def flood(w, d, mode="irq", pct=100.0):
+    return (100, 1472, 1, mode, dict(u, node_wakeups_pkt=w, driver_us_pkt=d, delivered_pct=pct))
+wc = nm.wakeup_cost([flood(0.1, 6.4), flood(1.0, 19.0), flood(2.0, 33.0),
+                     flood(0.5, 90.0, "busy-poll"), flood(3.0, 1.0, pct=50.0)])
+assert close(wc["us"], 14.0) and close(wc["base_us"], 5.0) and wc["n"] == 3, wc
+assert close(wc["r2"], 1.0), wc
+assert nm.wakeup_cost([flood(1.0, 19.0), flood(1.0, 20.0), flood(1.0, 21.0)]) is None
+ex = nm.explain(c, {"us": 10.0})
+assert "- 1000 Mb/s, 18 B, irq (irq): 10.00 us of CPU per delivered packet (driver 7.00, " \
+    "model events in the driver's thread 1.00, sink 2.00); node wakeups per packet 0.097 " \
+    "(at 10.0 us each at most 0.97 us, 10 % of it), interrupts per packet 0.100, sink " \
+    "wakeups per packet 0.003; the offered 1488.1 kpps need 14.88 CPUs" in ex, ex
+assert "us each" not in nm.explain(c, None)
+c = nm.collapse([(1000, 18, 1, "irq", u), (1000, 18, 1, "hw", dict(u, pps=900000.0))])
+assert "MISSED" in nm.collapse_table(c)
+print("ok: napi_modes_lib UDP figures, drops by place, collapse verdict")
+
+# README: the table goes between the markers, the rest stays.
+text = "a\n<!-- napi-modes:begin -->\nold\n<!-- napi-modes:end -->\nb\n"
+assert nm.readme_update(text, "| t |\n") == \
+    "a\n<!-- napi-modes:begin -->\n| t |\n<!-- napi-modes:end -->\nb\n"
+try:
+    nm.readme_update("no markers", "x")
+    raise AssertionError("README without markers accepted")
+except ValueError:
+    pass
+print("ok: napi_modes_lib README markers")
+PY
+python3 "$TOP/bench/napi-modes.py" --help | grep -q -- '--quick'
+grep -q 'napi-modes:begin' "$TOP/README.md"
+echo "ok: napi-modes --help, README markers present"
