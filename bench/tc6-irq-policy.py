@@ -299,7 +299,7 @@ utilisation counts the retransmissions as work, so it hides the losses.
 
 Min RTT: the least of {a.pings} pings of {PING_BYTES} bytes from the client to the server
 at that delay (after the download); computed min RTT: the least any ping can take,
-`RTT_FORMULA` of bench/ethdrv_bench.py with host_delay = irq_delay_us (the client sleeps
+`RTT_FORMULA` of bench/ethdrv_limits.py with host_delay = irq_delay_us (the client sleeps
 once before it reads each reply).
 
 {eb.md_table(["irq_delay_us", "slept us", "delayed episodes", "KiB/s",

@@ -7,7 +7,8 @@
 # Usage: scripts/demo.sh [BUILD_DIR]   (as root; BUILD_DIR holds the ethdrv binary)
 #
 # Both limits are computed, and printed with their inputs, by
-# bench/ethdrv_bench.py (limits(), LIMIT_FORMULA there), the code the
+# bench/ethdrv_limits.py (limits(), LIMIT_FORMULA there, run through
+# bench/ethdrv_bench.py), the code the
 # benchmarks use, from snapshots of the segment before and after the download
 # (`ethdrv_bench.py snapshot`, then `limits`):
 # - a-priori goodput limit: the MSS of the TAPs' MTU and TCP options per
