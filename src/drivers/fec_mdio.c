@@ -114,12 +114,12 @@ static uint64_t fec_mii_speed(const struct fec_config *c)
 /* MSCR: MII_SPEED, HOLDTIME for 10 ns, DIS_PRE. */
 static uint32_t fec_mscr(const struct fec_priv *priv)
 {
-	uint32_t f = priv->cfg.clk_ipg_hz;
-	uint32_t hold = (f + 99999999u) / 100000000u - 1;
-	uint32_t v = ETHDRV_FIELD_PREP(FEC_MSCR_MII_SPEED, (uint32_t)fec_mii_speed(&priv->cfg)) |
+	const struct fec_config *c = &priv->cfg;
+	uint32_t hold = (c->clk_ipg_hz + 99999999u) / 100000000u - 1;
+	uint32_t v = ETHDRV_FIELD_PREP(FEC_MSCR_MII_SPEED, (uint32_t)fec_mii_speed(c)) |
 		     ETHDRV_FIELD_PREP(FEC_MSCR_HOLDTIME, ETHDRV_MIN(hold, 7u));
 
-	return priv->cfg.mdio_no_preamble ? v | FEC_MSCR_DIS_PRE : v;
+	return c->mdio_no_preamble ? v | FEC_MSCR_DIS_PRE : v;
 }
 
 /* The shortest frame at @mscr, rounded down: an event sooner is stale
@@ -231,16 +231,17 @@ static int fec_phy_probe(struct fec_priv *priv)
 
 int fec__mdio_setup(struct fec_priv *priv)
 {
+	const struct fec_config *c = &priv->cfg;
+	uint64_t mii_speed = fec_mii_speed(c);
 	struct ethdrv_mdio_config mc;
 	char name[16];
 	int ret;
 
-	if (fec_mii_speed(&priv->cfg) < 1 || fec_mii_speed(&priv->cfg) > 63) {
+	if (mii_speed < 1 || mii_speed > 63) {
 		ethdrv_err(&priv->dev,
 			   "MDIO clock %u Hz cannot be made from the %u Hz module clock"
 			   " (MII_SPEED %llu, must be 1..63)",
-			   priv->cfg.mdio_bus_hz, priv->cfg.clk_ipg_hz,
-			   (unsigned long long)fec_mii_speed(&priv->cfg));
+			   c->mdio_bus_hz, c->clk_ipg_hz, (unsigned long long)mii_speed);
 		return -EINVAL;
 	}
 	ethdrv_mdio_config_default(&mc);

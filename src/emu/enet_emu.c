@@ -181,10 +181,11 @@ static int emu_check_config(const struct enet_emu_config *c)
 /* The board behind the MDIO block: the bus and its AR8031 on the line's wire. */
 static int emu_board_new(struct enet_emu *emu)
 {
+	const struct enet_emu_config *c = &emu->cfg;
 	int ret = mdio_emu_new(&emu->mdio_bus);
 
 	if (!ret)
-		ret = enet_mdio_init(&emu->mdio, &emu->cfg.mdio, emu->mdio_bus);
+		ret = enet_mdio_init(&emu->mdio, &c->mdio, emu->mdio_bus);
 	if (ret || emu->cfg.phy_addr == ENET_EMU_NO_PHY)
 		return ret;
 	ret = phy_emu_new(&emu->cfg.phy, emu->line->wire, enet_line_now(emu->line), &emu->phy);
