@@ -6,7 +6,10 @@
  * (enet_emu_dma.c computes start and end); the engine applies this MAC's
  * events in time order with the line's and the peer's: a frame's end
  * (delivery to the peer, TX write-back), the coalescing timers, and the end
- * of an MDIO frame.
+ * of an MDIO frame. Every event a driver can see at once is exact (applied
+ * at its time, docs/design.md §5b.1): a frame's end (descriptor
+ * write-backs), a coalescing timer whose event is unmasked, an armed MDIO
+ * frame end.
  *
  * MDIO (docs/mdio.md §11): the end of an MDIO frame whose completion can
  * raise an interrupt (EIMR.MII and ETHEREN set) is an exact event: the
@@ -35,11 +38,16 @@ static enum enet_ev enet_earliest(const struct enet_emu *emu, uint64_t *t, uint6
 	uint64_t mdio;
 
 	*t = UINT64_MAX;
+	/* A frame's end writes back its TX BDs and the peer's RX BDs: exact. */
 	if (emu->fifo_count) {
 		*t = emu->fifo[emu->fifo_head].end;
+		*exact_t = ETHDRV_MIN(*exact_t, *t);
 		kind = EEV_FRAME_END;
 	}
 	for (unsigned d = 0; d < 2; d++) {
+		/* A coalescing timer raises RXF/TXF: exact while that bit is unmasked. */
+		if (emu->regs[R_EIMR / 4] & (d == COAL_RX ? EV_RXF : EV_TXF))
+			*exact_t = ETHDRV_MIN(*exact_t, emu->coal[d].deadline);
 		if (emu->coal[d].deadline < *t) {
 			*t = emu->coal[d].deadline;
 			kind = d == COAL_RX ? EEV_COAL_RX : EEV_COAL_TX;

@@ -62,9 +62,15 @@ static uint64_t line_next_event(void *ctx, uint64_t *exact_t)
 	struct fdx_line *line = ctx;
 	uint64_t t = line->up_at ? line->up_at : UINT64_MAX;
 
-	(void)exact_t; /* the end of a flap and the generator are batched */
-	for (unsigned p = 0; p < 2; p++)
-		t = ETHDRV_MIN(t, fdx__gen_deadline(line, p));
+	/* A generator frame's end writes the receiver's RX BDs: exact; the end
+	 * of a flap is seen only through the next frame: batched. */
+	for (unsigned p = 0; p < 2; p++) {
+		uint64_t g = fdx__gen_deadline(line, p);
+
+		if (line->port[p].ops)
+			*exact_t = ETHDRV_MIN(*exact_t, g);
+		t = ETHDRV_MIN(t, g);
+	}
 	return t;
 }
 

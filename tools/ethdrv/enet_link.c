@@ -15,7 +15,8 @@
 #define ENET_LINK_DMA_PAGE 4096u /* the model's DMA alignment */
 #define ENET_LINK_DMA_MIN (8u << 20) /* the model's default */
 
-/* The line as the spec asks: real time, the engine's batch, seeded bit errors. */
+/* The line as the spec asks: real time, the engine's batch, slip bound and
+ * lab CPU, seeded bit errors. */
 static int enet_link_line(const struct cli_enet_spec *spec, struct fdx_line **out)
 {
 	struct fdx_line_config lc;
@@ -23,6 +24,8 @@ static int enet_link_line(const struct cli_enet_spec *spec, struct fdx_line **ou
 	fdx_line_config_default(&lc);
 	lc.speed_mbps = spec->speed_mbps;
 	lc.batch_ns = (uint64_t)spec->batch_us * 1000u;
+	lc.slip_bound_ns = (uint64_t)spec->slip_us * 1000u;
+	lc.lab_cpu = spec->lab_cpu;
 	return fdx_line_new(&lc, out);
 }
 
