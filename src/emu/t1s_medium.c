@@ -56,9 +56,30 @@ static uint64_t t1s_clock(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* Host time minus wire time: what the medium slipped (written by its thread). */
+static uint64_t t1s_slip(const struct emu_t1s_medium *m)
+{
+	return __atomic_load_n(&m->slip, __ATOMIC_ACQUIRE);
+}
+
+/* The wire's clock: CLOCK_MONOTONIC minus the slip (docs/design.md §5b.2). */
 static uint64_t t1s_now(const struct emu_t1s_medium *m)
 {
-	return m->cfg.realtime ? t1s_clock() : 0;
+	return m->cfg.realtime ? t1s_clock() - t1s_slip(m) : 0;
+}
+
+/* A wire time as the host's clock (what nodes, deadlines and captures use). */
+static uint64_t t1s_host(const struct emu_t1s_medium *m, uint64_t t)
+{
+	return m->cfg.realtime ? t + t1s_slip(m) : t;
+}
+
+/* A host time from a node (0: at once) on the wire's clock. */
+static uint64_t t1s_wire(const struct emu_t1s_medium *m, uint64_t t)
+{
+	uint64_t slip = m->cfg.realtime ? t1s_slip(m) : 0;
+
+	return t > slip ? t - slip : 0;
 }
 
 /* Round @t up to a whole bit time on the timeline. */
@@ -115,7 +136,7 @@ static void t1s_stage(struct emu_t1s_medium *m)
 		}
 		p->staged = true;
 		p->len = ETHDRV_MIN(len, sizeof(p->buf));
-		p->ready_ns = t1s_round_bt(m, ETHDRV_MAX(t_ready, p->avail_ns));
+		p->ready_ns = t1s_round_bt(m, ETHDRV_MAX(t1s_wire(m, t_ready), p->avail_ns));
 	}
 }
 
@@ -154,18 +175,20 @@ static void t1s_commit_tx(struct emu_t1s_medium *m, struct t1s_state *s, const s
 	}
 	pthread_mutex_unlock(&m->lock);
 	if (live) {
+		uint64_t end = t1s_host(m, ev->end);
+
 		if (m->pcap)
-			emu_pcap_write(m->pcap, ev->start, p->buf, p->len);
+			emu_pcap_write(m->pcap, t1s_host(m, ev->start), p->buf, p->len);
 		for (unsigned i = 0; i < m->cfg.ports; i++)
 			if (i != ev->port && m->port[i].ops)
-				m->port[i].ops->rx(m->port[i].node, p->buf, p->len, ev->end);
+				m->port[i].ops->rx(m->port[i].node, p->buf, p->len, end);
 		p->staged = false;
 		p->attempts = 0;
 		p->backoff_ns = 0;
-		p->ops->tx_done(p->node, ev->end);
+		p->ops->tx_done(p->node, end);
 	}
 	if (m->cfg.realtime) {
-		uint64_t now = t1s_clock();
+		uint64_t now = t1s_now(m);
 
 		ethdrv_hist_record(&m->lateness, now > ev->end ? now - ev->end : 0);
 	}
@@ -197,7 +220,7 @@ static void t1s_commit_collision(struct emu_t1s_medium *m, struct t1s_state *s,
 		p->staged = false;
 		p->attempts = 0;
 		p->backoff_ns = 0;
-		p->ops->tx_done(p->node, ev->end);
+		p->ops->tx_done(p->node, t1s_host(m, ev->end));
 	}
 	emu_t1s__after_collision(ev, s);
 }
@@ -294,8 +317,9 @@ static void t1s_begin_rx(struct emu_t1s_medium *m, const struct t1s_event *ev, u
 	if (p->ops && p->gen == ev->gen && p->staged)
 		for (unsigned i = 0; i < m->cfg.ports; i++)
 			if ((early >> i & 1u) && m->port[i].ops && m->port[i].ops->rx_begin)
-				m->port[i].ops->rx_begin(m->port[i].node, p->buf, p->len, ev->start,
-							 ev->end);
+				m->port[i].ops->rx_begin(m->port[i].node, p->buf, p->len,
+							 t1s_host(m, ev->start),
+							 t1s_host(m, ev->end));
 	pthread_mutex_unlock(&m->ops_lock);
 }
 
@@ -307,7 +331,7 @@ static void t1s_begin_rx(struct emu_t1s_medium *m, const struct t1s_event *ev, u
 static bool t1s_wait_event(struct emu_t1s_medium *m, const struct t1s_event *ev, uint32_t early)
 {
 	for (;;) {
-		uint64_t now = t1s_clock();
+		uint64_t now = t1s_now(m);
 
 		if (early && now >= ev->start) {
 			t1s_begin_rx(m, ev, early);
@@ -315,11 +339,30 @@ static bool t1s_wait_event(struct emu_t1s_medium *m, const struct t1s_event *ev,
 		}
 		if (now >= ev->end)
 			return true;
-		if (!t1s_sleep(m, early ? ev->start : ev->end, ev->start))
+		if (!t1s_sleep(m, t1s_host(m, early ? ev->start : ev->end), ev->start))
 			return false;
 		if (t1s_stopping(m))
 			return false;
 	}
+}
+
+/*
+ * Slip, not burst (docs/design.md §5b.2): @ev's end found more than the
+ * bound late stops the wire's clock for the lateness, so @ev ends at its
+ * time on the slipped clock and the frames after it keep their spacing
+ * instead of reaching the nodes all at once.
+ */
+static void t1s_slip_if_late(struct emu_t1s_medium *m, const struct t1s_event *ev)
+{
+	uint64_t now = t1s_now(m), late = now > ev->end ? now - ev->end : 0;
+
+	if (m->cfg.slip_bound_ns == EMU_T1S_NO_SLIP || late <= m->cfg.slip_bound_ns)
+		return;
+	__atomic_store_n(&m->slip, m->slip + late, __ATOMIC_RELEASE);
+	pthread_mutex_lock(&m->lock);
+	m->stats.slips++;
+	m->stats.slip_ns += late;
+	pthread_mutex_unlock(&m->lock);
 }
 
 /* Nothing to send: mark idle (if so) and wait for an announcement (or a stuck recheck). */
@@ -366,6 +409,8 @@ static void *t1s_thread(void *arg)
 		 * announcement; rx_begin when it starts. Virtual time: rx_begin now. */
 		if (m->cfg.realtime && !t1s_wait_event(m, &ev, early))
 			continue;
+		if (m->cfg.realtime)
+			t1s_slip_if_late(m, &ev);
 		if (!m->cfg.realtime && early)
 			t1s_begin_rx(m, &ev, early);
 		/* 4. commit: counters, capture, deliveries */
@@ -526,6 +571,8 @@ static int t1s_init(struct emu_t1s_medium *m, const struct emu_t1s_config *cfg)
 	m->base.ops = &t1s_medium_ops;
 	m->cfg = *cfg;
 	m->cfg.pcap_path = NULL;
+	if (!m->cfg.slip_bound_ns)
+		m->cfg.slip_bound_ns = EMU_T1S_SLIP_DEFAULT_NS;
 	m->rng = cfg->seed ? cfg->seed : 0x7431736d656469ull;
 	m->origin = t1s_now(m);
 	m->committed.phase = T1S_CSMA;

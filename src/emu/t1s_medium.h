@@ -35,7 +35,12 @@
  *
  * Time: in real-time mode the medium thread keeps an exact timeline against
  * CLOCK_MONOTONIC absolute deadlines (docs/host.md §4): a late wakeup
- * delays a delivery, never the schedule, and the medium only wakes at a
+ * delays a delivery, never the schedule. A frame end found more than
+ * slip_bound_ns late slips the wire's clock instead (docs/design.md §5b.2):
+ * the timeline runs on CLOCK_MONOTONIC minus the slip, the late frame ends
+ * at its time on it and the frames after it keep their spacing, so a
+ * stalled medium never hands the nodes a backlog at once (slips, slip_ns;
+ * the times nodes see are host times). The medium only wakes at a
  * frame end or for an announcement (emu_medium_announce_tx()) that can
  * still change the next start. Silent PLCA cycles cost no wakeups: when a
  * frame arrives the medium computes where the cycle pattern stands and
@@ -45,7 +50,8 @@
  * mode (realtime=false) the same schedule runs from t=0 as fast as possible
  * and frames are ready at t_ready.
  *
- * Accounting: over the committed timeline,
+ * Accounting: over the committed timeline (wire time: now_ns - start_ns
+ * plus slip_ns is the wall time),
  *   now_ns = (preamble + frame + ifg + beacon + silence + backoff +
  *             collision bits) * EMU_BIT_NS + idle_ns
  * where beacon and silence bits are the PLCA overhead paid while some node
@@ -69,6 +75,8 @@
 #define EMU_T1S_JAM_BT 32u /* jam after a detected collision */
 #define EMU_T1S_ATTEMPTS 16u /* attempt limit: frame dropped after 16 collisions */
 #define EMU_T1S_BACKOFF_LIMIT 10u /* k = min(attempt, 10) */
+#define EMU_T1S_SLIP_DEFAULT_NS 1000000ull /* emu_t1s_config.slip_bound_ns 0 */
+#define EMU_T1S_NO_SLIP UINT64_MAX /* emu_t1s_config.slip_bound_ns: never slip */
 
 struct emu_t1s_medium;
 
@@ -78,6 +86,8 @@ struct emu_t1s_config {
 	const char *pcap_path; /* capture every frame here; NULL = none */
 	uint64_t seed; /* backoff PRNG seed (0 = a fixed default) */
 	bool test_jam; /* test hook: a phantom station collides with every CSMA/CD start */
+	uint64_t slip_bound_ns; /* real time: lateness beyond which the wire slips;
+				   0 = EMU_T1S_SLIP_DEFAULT_NS, EMU_T1S_NO_SLIP = never */
 };
 
 /* Per-port counters. */
@@ -110,6 +120,8 @@ struct emu_t1s_stats {
 	uint64_t now_ns; /* committed timeline: end of the last accounted activity */
 	uint64_t start_ns; /* timeline origin (0 in virtual mode) */
 	uint64_t wakeups; /* times the medium thread returned from a wait */
+	uint64_t slips; /* times the wire's clock slipped (a frame end found late) */
+	uint64_t slip_ns; /* total time slipped: wall time the wire paused */
 	uint64_t pcap_errors; /* failed capture writes */
 };
 

@@ -118,6 +118,7 @@ struct emu_t1s_medium {
 	struct t1s_port port[EMU_T1S_MAX_PORTS]; /* ops_lock */
 	struct t1s_state committed; /* where the timeline stands; ops_lock */
 	uint64_t origin; /* timeline origin */
+	uint64_t slip; /* real time: host minus wire time (atomic; written by the thread) */
 	uint64_t rng; /* backoff PRNG state (t1s_schedule.c, medium thread) */
 	struct emu_pcap *pcap; /* capture or NULL (medium thread) */
 	struct ethdrv_hist lateness; /* delivery lateness, ns */

@@ -52,6 +52,7 @@ struct fnode {
 	unsigned rx_n; /* frames received */
 	uint8_t rx_src[LOGMAX], rx_seq[LOGMAX]; /* their sender and sequence */
 	uint64_t rx_t[LOGMAX]; /* their end times */
+	uint64_t rx_wall[LOGMAX]; /* CLOCK_MONOTONIC when each arrived */
 	uint64_t done_t[LOGMAX]; /* tx_done times */
 	bool status; /* last PLCA status */
 	unsigned status_calls; /* set_plca_status calls */
@@ -65,6 +66,14 @@ static uint64_t g_order_t[LOGMAX];
 static unsigned g_order_n;
 static volatile bool g_stop_endless;
 static unsigned g_endless_limit;
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
 
 static bool fnode_tx_pull(void *node, uint8_t *buf, size_t max, size_t *len, uint64_t *t_ready)
 {
@@ -130,6 +139,7 @@ static void fnode_rx(void *node, const uint8_t *frame, size_t len, uint64_t t_en
 		n->rx_src[n->rx_n] = frame[12];
 		n->rx_seq[n->rx_n] = frame[13];
 		n->rx_t[n->rx_n] = t_end;
+		n->rx_wall[n->rx_n] = mono_ns();
 	}
 	n->rx_n++;
 	pthread_mutex_unlock(&n->lock);
@@ -629,6 +639,76 @@ static void test_realtime_idle(void **state)
 	world_free(w);
 }
 
+/* The medium thread stalls 20 ms in the first tx_done, as a late wakeup would. */
+static void stall_once(struct fnode *n, uint64_t t_end)
+{
+	static const struct timespec ts = { .tv_nsec = 20000000 };
+
+	(void)t_end;
+	if (n->done == 1)
+		nanosleep(&ts, NULL);
+}
+
+/* Most frames node 1 received within any 1 ms of wall time. */
+static unsigned rx_burst(const struct fnode *n)
+{
+	unsigned most = 0;
+
+	for (unsigned i = 0; i < n->rx_n; i++) {
+		unsigned k = i;
+
+		while (k + 1 < n->rx_n && n->rx_wall[k + 1] - n->rx_wall[i] < 1000000)
+			k++;
+		most = ETHDRV_MAX(most, k - i + 1);
+	}
+	return most;
+}
+
+/*
+ * Slip, not burst (docs/design.md §5b.2): 12 back-to-back 1518-byte frames
+ * (1.23 ms each) and a 20 ms stall of the medium after the first. With the
+ * 1 ms bound the wire pauses: the second frame arrives at the end of the
+ * stall, the rest one per frame time (at most 3 in any 1 ms, allowing for
+ * a loaded machine), and the slip is counted. Without slip the ~16 frames
+ * the stall covered arrive at once. Never early in either case.
+ */
+static void run_stall(uint64_t bound, unsigned *burst, struct emu_t1s_stats *st)
+{
+	struct emu_t1s_config cfg = { .ports = 2, .realtime = true, .slip_bound_ns = bound };
+	struct world *w = world_new(&cfg, 2);
+
+	for (unsigned i = 0; i < 2; i++)
+		w->node[i].has_plca = false;
+	w->node[0].on_tx_done = stall_once;
+	world_attach(w);
+	queue(&w->node[0], 12, 1518, 0);
+	announce_all_and_wait(w);
+	assert_int_equal(w->node[1].rx_n, 12);
+	for (unsigned i = 0; i < 12; i++)
+		assert_true(w->node[1].rx_wall[i] >= w->node[1].rx_t[i]);
+	*burst = rx_burst(&w->node[1]);
+	emu_t1s_medium_get_stats(w->m, st);
+	assert_accounting(st);
+	world_free(w);
+}
+
+static void test_realtime_slip_not_burst(void **state)
+{
+	struct emu_t1s_stats st;
+	unsigned burst;
+
+	run_stall(0, &burst, &st); /* the default bound, 1 ms */
+	print_message("slip: most frames in 1 ms %u, slips %llu, slip %llu us\n", burst,
+		      (unsigned long long)st.slips, (unsigned long long)st.slip_ns / 1000);
+	assert_true(burst <= 3);
+	assert_true(st.slips >= 1);
+	assert_true(st.slip_ns >= 15000000);
+	run_stall(EMU_T1S_NO_SLIP, &burst, &st);
+	print_message("no slip: most frames in 1 ms %u\n", burst);
+	assert_true(burst >= 8);
+	assert_int_equal(st.slips, 0);
+}
+
 static void test_new_errors(void **state)
 {
 	struct emu_t1s_config cfg = { .ports = 1 };
@@ -657,6 +737,7 @@ int main(void)
 		cmocka_unit_test(test_bus_delivery),
 		cmocka_unit_test(test_detach_drops),
 		cmocka_unit_test(test_realtime_idle),
+		cmocka_unit_test(test_realtime_slip_not_burst),
 		cmocka_unit_test(test_new_errors),
 	};
 

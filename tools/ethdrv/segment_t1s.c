@@ -36,6 +36,8 @@ static const struct ethdrv_stat_desc t1s_stats_desc[] = {
 	ETHDRV_STAT_DESC(struct emu_t1s_stats, now_ns),
 	ETHDRV_STAT_DESC(struct emu_t1s_stats, start_ns),
 	ETHDRV_STAT_DESC(struct emu_t1s_stats, wakeups),
+	ETHDRV_STAT_DESC(struct emu_t1s_stats, slips),
+	ETHDRV_STAT_DESC(struct emu_t1s_stats, slip_ns),
 	ETHDRV_STAT_DESC(struct emu_t1s_stats, pcap_errors),
 };
 
