@@ -7,6 +7,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ethdrv_bench as eb  # noqa: E402
+import napi_modes_lib as nm  # noqa: E402
 
 NAME = "enet-tcp"
 PORT = 5201
@@ -112,8 +113,13 @@ def run_case(seg, args, seconds):
     drops = sum(eb.delta(a, b).get(c, 0) for b, a in zip(s0["nodes"], s1["nodes"])
                 for c in ("emu_rx_dropped_nobd", "rx_errors", "node_tap_tx_dropped"))
     idle = [a["emu_tx_idle_ns"] - b["emu_tx_idle_ns"] for b, a in zip(s0["nodes"], s1["nodes"])]
+    late = (eb.hist_delta(s1["link"]["irq_lateness_ns"], s0["link"]["irq_lateness_ns"])
+            if "irq_lateness_ns" in s1["link"] else None)
+    both = {k: sum(eb.delta(a, b).get(k, 0) for b, a in zip(s0["nodes"], s1["nodes"]))
+            for k in ("fec_irqs", "rx_packets", "rx_errors")}
     return {"dirs": dirs, "cpu_ns": cpu, "engine_ns": engine, "ratio": ratio, "idle_ns": idle,
-            "retrans": retrans, "drops": drops, "span": s1["t"] - s0["t"]}
+            "retrans": retrans, "drops": drops, "span": s1["t"] - s0["t"],
+            "lab": nm.lab_clock(both, eb.delta(s1["link"], s0["link"]), late)}
 
 
 def facts(seg):
@@ -143,7 +149,7 @@ def summarise(label, both, run, lim):
                      "idle": 100 * run["idle_ns"][sender] / 1e9 / run["span"]})
     for r in rows:
         r.update(cpu=[c / 1e6 / mb for c in run["cpu_ns"]], engine=run["engine_ns"] / 1e6 / mb,
-                 ratio=run["ratio"], retrans=run["retrans"], drops=run["drops"])
+                 ratio=run["ratio"], retrans=run["retrans"], drops=run["drops"], lab=run["lab"])
     return rows
 
 
@@ -173,7 +179,7 @@ def write(a, sets, res, load):
     head = ["case", "direction", "goodput Mb/s", "line-rate limit Mb/s", "% of limit",
             "limit with the ACKs Mb/s", "% of that", "ACKs per data segment", "TCP retransmits",
             "frames dropped", "sender's line idle %", "enet0 CPU ms/MB", "enet1 CPU ms/MB", "line engine CPU ms/MB",
-            "% of limit in each run"]
+            "% of limit in each run", *nm.LAB_HEAD]
     rows = []
     for c in res:
         for i, r in enumerate(c["median"]):
@@ -182,7 +188,8 @@ def write(a, sets, res, load):
                          f"{r['ratio']:.3f}", r["retrans"], r["drops"], f"{r['idle']:.1f}",
                          f"{r['cpu'][0]:.2f}",
                          f"{r['cpu'][1]:.2f}", f"{r['engine']:.2f}",
-                         " ".join(f"{run[i]['pct']:.1f}" for run in c["runs"])])
+                         " ".join(f"{run[i]['pct']:.1f}" for run in c["runs"]),
+                         *nm.lab_cells(r["lab"])])
     sets_txt = " ".join(f"--set {kv}" for kv in sets)
     body = f"""Setup: `ethdrv segment --device {a.device},speed=S {sets_txt}` (S = 1000 or 100):
 nodes enet0 and enet1, each an NXP ENET model driven by the fec driver, on one
@@ -200,7 +207,11 @@ and the TAPs' refused writes. Sender's line idle: the time the sending MAC's
 transmitter waited with no frame ready (the model's emu_tx_idle_ns) over the
 span of the run (iperf3 start to end, so set-up is in it): what the host failed
 to keep on the wire. The machine is shared (2 CPUs): the 1-minute load
-average before each run was {", ".join(load)}.
+average before each run was {", ".join(load)}. The lab's clock (docs/design.md
+§5b), of the run in the row, both nodes: IRQs/frame is fec_irqs over the frames
+the MACs wrote (with the drivers' coalescing as set), IRQ lateness the line's
+irq_lateness_ns (bucket bounds), slips and slip ms the time the line's clock
+paused because its engine was late beyond the bound.
 
 {eb.md_table(head, rows)}
 ## The limit

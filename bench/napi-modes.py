@@ -49,6 +49,12 @@ def parse():
     p.add_argument("--modes", default=",".join(MODES), help="UDP modes")
     p.add_argument("--batch-us", type=int, default=50,
                    help="the line engine's batch (device key batch-us; 50)")
+    p.add_argument("--lab-cpu", type=int, default=None,
+                   help="run the line's engine in lab-CPU mode on this CPU (device key lab-cpu; "
+                        "docs/design.md §5b.3): it polls the clock for frame resolution")
+    p.add_argument("--irq-rates", default="1000,5000,20000,50000",
+                   help="offered frames/s of the interrupt-per-packet rate table at 1000 Mb/s, "
+                        "1472 B ('' = none)")
     p.add_argument("--ping-interval", type=float, default=0.01, help="ping -i under load")
     p.add_argument("--no-tcp", action="store_true", help="skip the TCP cases")
     p.add_argument("--no-udp", action="store_true", help="skip the UDP flood")
@@ -59,6 +65,9 @@ def parse():
     a.speed_list = [int(x) for x in a.speeds.split(",") if x]
     a.payload_list = [int(x) for x in a.payloads.split(",") if x]
     a.mode_list = [m for m in a.modes.split(",") if m]
+    a.rate_list = [int(x) for x in a.irq_rates.split(",") if x]
+    if a.lab_cpu is not None and a.lab_cpu != 1:
+        p.error("--lab-cpu: use 1 (CPU 0 is the node's when the runs pin it)")
     bad = [m for m in a.mode_list if m not in MODES]
     if bad:
         p.error(f"unknown mode(s) {bad}: use {','.join(MODES)}")
@@ -71,9 +80,9 @@ def parse():
 class EnetLink:
     """`ethdrv segment --nodes 2 --device SPEC`, up when both carriers are (LOWER_UP)."""
 
-    def __init__(self, spec):
+    def __init__(self, spec, lab_cpu=None):
         self.cmd = [eb.ethdrv_bin(), "segment", "--nodes", "2", "--device", spec]
-        self.proc, self.log = None, None
+        self.proc, self.log, self.lab_cpu = None, None, lab_cpu
 
     def __enter__(self):
         self.log = tempfile.TemporaryFile("w+")
@@ -108,6 +117,8 @@ class EnetLink:
             try:
                 comm = open(f"/proc/{self.proc.pid}/task/{tid}/comm").read().strip()
                 mine = comm in (f"ethdrv/{node}",) or comm.startswith(f"napi/{node}")
+                if comm == "fdx-line" and self.lab_cpu is not None:
+                    continue  # the engine keeps its lab CPU
                 os.sched_setaffinity(int(tid), cpus if mine else rest)
             except OSError:
                 pass  # a poller thread that just exited
@@ -214,7 +225,14 @@ def sink_bin():
     return os.path.join(os.path.dirname(eb.ethdrv_bin()), "bench", "udp-sink")
 
 
-def udp_case(link, speed, payload, mode, cpus, a):
+def irq_late(after, before):
+    """Buckets of the line's interrupt lateness during a run, None if the link has none."""
+    if "irq_lateness_ns" not in after:
+        return None
+    return eb.hist_delta(after["irq_lateness_ns"], before["irq_lateness_ns"])
+
+
+def udp_case(link, speed, payload, mode, cpus, a, pps=0):
     eb.request(RX, "set " + " ".join(BASE + MODES[mode]))
     node, rest = cpu_sets(cpus)
     link.pin(RX, node, rest)
@@ -230,7 +248,7 @@ def udp_case(link, speed, payload, mode, cpus, a):
                 time.sleep(0.02)
             b = (eb.stats(RX), eb.stats("link"), ns_counters(RX))
             t0 = time.monotonic()
-            eb.request(RX, f"set emu.gen={payload}:{SINK_PORT}")
+            eb.request(RX, f"set emu.gen={payload}:{SINK_PORT}:0:{pps}")
             time.sleep(a.udp_seconds)
             eb.request(RX, "set emu.gen=off")
             secs = time.monotonic() - t0
@@ -242,7 +260,7 @@ def udp_case(link, speed, payload, mode, cpus, a):
     res = json.loads(out)
     offered = af[1]["gen_frames"] - b[1]["gen_frames"]
     return nm.udp_row(res, offered, secs, eb.delta(af[0], b[0]), eb.delta(af[2], b[2]),
-                      eb.delta(af[1], b[1]), payload)
+                      eb.delta(af[1], b[1]), payload, irq_late(af[1], b[1]))
 
 
 # ---- the run ---------------------------------------------------------------------------------
@@ -254,10 +272,12 @@ def main():
         sys.exit(f"{NAME}: needs 2 CPUs (one for the node, one for the rest)")
     n_tcp = 0 if a.no_tcp else len(a.speed_list) * 8 + 2
     n_udp = 0 if a.no_udp else len(a.speed_list) * len(a.payload_list) * len(a.mode_list) * 2
-    bar = eb.Progress(n_tcp + n_udp, NAME)
-    tcp_rows, udp_rows, veth, limits = [], [], {}, {}
+    n_rate = 0 if a.no_udp or 1000 not in a.speed_list else len(a.rate_list) * 2
+    bar = eb.Progress(n_tcp + n_udp + n_rate, NAME)
+    tcp_rows, udp_rows, rate_rows, veth, limits = [], [], [], {}, {}
+    a.load = [os.getloadavg()]
     for speed in a.speed_list:
-        with EnetLink(f"emu:enet,speed={speed},batch-us={a.batch_us}") as link:
+        with EnetLink(device_spec(a, speed), a.lab_cpu) as link:
             if not a.no_tcp:
                 limits[speed] = tcp_limit_of_run(speed)
                 for cpus in (1, 2):
@@ -278,6 +298,11 @@ def main():
                             udp_rows.append((speed, payload, cpus, mode, r))
                             bar.step(f"udp {speed} {payload}B {cpus}cpu {mode}: "
                                      f"{r['pps'] / 1e3:.0f} kpps")
+                for pps in a.rate_list if speed == 1000 else ():
+                    for cpus in (1, 2):
+                        r = udp_case(link, speed, 1472, "irq", cpus, a, pps)
+                        rate_rows.append((pps, cpus, r))
+                        bar.step(f"irq rate {pps} pps {cpus}cpu: {fmt_ipf(r)} IRQs/frame")
                 eb.request(RX, "set " + " ".join(BASE))
     if not a.no_tcp:
         with Veth():
@@ -286,7 +311,8 @@ def main():
                 veth[cpus] = iperf_pair(VETH[0], VETH[1], VETH_ADDR[1], a, node, rest)
                 bar.step(f"veth {cpus}cpu: {veth[cpus]['bytes'] * 8 / veth[cpus]['seconds'] / 1e6:.0f} Mb/s")
     bar.close()
-    body = report(a, tcp_rows, udp_rows, veth, limits)
+    a.load.append(os.getloadavg())
+    body = report(a, tcp_rows, udp_rows, veth, limits, rate_rows)
     out = eb.write_result(NAME, "napi-modes: seeds 002 and 004 on the ENET link", body,
                           a.results)
     plot(tcp_rows, udp_rows, str(out.with_suffix(".png")))
@@ -294,6 +320,16 @@ def main():
         readme = eb.SOURCE_DIR / "README.md"
         readme.write_text(nm.readme_update(readme.read_text(), main_table(tcp_rows, udp_rows)))
     print(out.read_text())
+
+
+def device_spec(a, speed):
+    """The link's device spec for SPEED."""
+    lab = f",lab-cpu={a.lab_cpu}" if a.lab_cpu is not None else ""
+    return f"emu:enet,speed={speed},batch-us={a.batch_us}{lab}"
+
+
+def fmt_ipf(r):
+    return nm.fmt(r["irqs_frame"], ".3f")
 
 
 def veth_mbps(v):
@@ -308,15 +344,17 @@ def main_table(tcp_rows, udp_rows):
             "\nFull tables: `bench/results/napi-modes.md`.\n")
 
 
-def report(a, tcp_rows, udp_rows, veth, limits):
-    parts = [f"""Setup: `ethdrv segment --nodes 2 --device emu:enet,speed=S,batch-us={a.batch_us}`
+def report(a, tcp_rows, udp_rows, veth, limits, rate_rows=()):
+    parts = [f"""Setup: `ethdrv segment --nodes 2 --device {device_spec(a, "S")}`
 for S in {a.speeds} Mb/s: nodes enet0 and enet1 (fec driver on the NXP ENET model),
 one full-duplex line. Knobs through `ethdrv set`; counters are deltas of `ethdrv stats`
 around each run. "1 CPU": the node under test (its loop and poller threads, and its
 application: the iperf3 client, or the UDP sink) pinned to CPU 0 and everything else
 (the other node, the line's engine thread, the peer application) to CPU 1; "2 CPUs":
-nothing pinned. Machine load matters: see the date and machine above. docs/napi.md §11
-says what every column means.
+nothing pinned. Machine load matters: load average (1, 5, 15 min) at the start
+{" / ".join(f"{x:.2f}" for x in a.load[0])} and at the end
+{" / ".join(f"{x:.2f}" for x in a.load[-1])}. docs/napi.md §11
+says what every column means. The lab's clock (docs/design.md §5b): {lab_text(a)}
 """]
     if tcp_rows:
         lim_lines = "".join(f"- {s} Mb/s: MSS {l['mss']} B per {l['wire']} wire bytes = "
@@ -378,7 +416,30 @@ rate; above 1.0 one CPU is overrun.
 Where the time goes (the same rows). {wakeup_text(udp_rows)}
 
 {nm.explain(nm.collapse(udp_rows), nm.wakeup_cost(udp_rows))}""")
+    if rate_rows:
+        parts.append(f"""
+## Interrupt per packet at set rates (issue 17 target)
+
+Mode irq (`{' '.join(BASE)}`: coalescing off) at 1000 Mb/s, 1472-byte payloads,
+`emu.gen=1472:{SINK_PORT}:0:PPS` for {a.udp_seconds:g} s at each rate. IRQs/frame:
+`fec_irqs` over the frames the MAC wrote (`rx_packets` + `rx_errors`) of enet1. The
+target, 1.00 +- 0.02 interrupts per frame, applies where the driver keeps up (at least
+{nm.KEEPS_UP_PCT:g} % delivered and no ring drops). IRQ lateness: the line's
+`irq_lateness_ns` (assertion time minus the event's time on the slipped clock,
+histogram bucket bounds), slip: `slips`, `slip_ns` of `ethdrv stats link`.
+
+{nm.irq_rate_table(rate_rows)}""")
     return "".join(parts)
+
+
+def lab_text(a):
+    lab = (f"the engine in lab-CPU mode on CPU {a.lab_cpu}, polling the clock up to each "
+           f"event" if a.lab_cpu is not None else "the engine sleeps on timers (5-15 us a "
+           "wakeup, docs/host.md §4)")
+    return (f"events a driver can see at once (frame ends, unmasked coalescing timers) "
+            f"apply at their time, never batched (`batch-us={a.batch_us}` paces only the "
+            f"others); {lab}; a lateness beyond 1 ms slips the line's clock (slips, slip ms "
+            f"columns) instead of delivering a burst.")
 
 
 def wakeup_text(udp_rows):

@@ -129,10 +129,25 @@ def udp_drops(node, ns):
     }
 
 
-def udp_row(sink, offered, seconds, node, ns, link, payload):
+def lab_clock(node, link, irq_late):
+    """The lab's clock during a run (docs/design.md §5b): interrupts per frame the
+    receiving MAC wrote to memory (NODE: fec_irqs over rx_packets plus
+    rx_errors), the interrupt-assertion lateness (IRQ_LATE: hist_delta() buckets
+    of the line's irq_lateness_ns, us; None where the link has no such
+    histogram) and the slip of the line (LINK deltas: slips, slip_ns)."""
+    frames = node.get("rx_packets", 0) + node.get("rx_errors", 0)
+    lat = {p: eb.hist_percentile(irq_late, p) / 1e3 if irq_late else None for p in (50, 99, 100)}
+    return {"irqs_frame": node.get("fec_irqs", 0) / frames if frames else None,
+            "late_p50_us": lat[50], "late_p99_us": lat[99], "late_max_us": lat[100],
+            "slips": link.get("slips"), "slip_ms": link["slip_ns"] / 1e6 if "slip_ns" in link
+            else None}
+
+
+def udp_row(sink, offered, seconds, node, ns, link, payload, irq_late=None):
     """Figures of one flood: SINK the udp-sink's JSON, OFFERED the frames the
     generator put on the wire in SECONDS, NODE/NS/LINK the deltas of the
-    receiver's, its namespace's and the line's counters."""
+    receiver's, its namespace's and the line's counters, IRQ_LATE the line's
+    interrupt lateness buckets (lab_clock())."""
     got = sink["datagrams"]
     model_ns = link.get("catchup_cpu_ns", 0)
     cpu_ns = _node_cpu_ns(node) + sink["cpu_ns"]
@@ -155,7 +170,8 @@ def udp_row(sink, offered, seconds, node, ns, link, payload):
             "irqs_pkt": per_pkt(node.get("fec_irqs", 0)),
             "engine_pct": 100 * link.get("engine_cpu_ns", 0) / 1e9 / seconds if seconds else 0.0,
             # CPUs the receiver would need for the offered load at this cost
-            "cpus_needed": cpu_ns / 1e9 / seconds * offered / got if got and seconds else None}
+            "cpus_needed": cpu_ns / 1e9 / seconds * offered / got if got and seconds else None,
+            **lab_clock(node, link, irq_late)}
 
 
 def fmt(v, spec=".1f"):
@@ -183,11 +199,20 @@ def tcp_table(rows):
         for s, split, bql, cpus, lim, r in rows])
 
 
+# The lab's clock (lab_clock()): beside every row whose figures depend on it.
+LAB_HEAD = ["IRQs/frame", "IRQ lateness p50 us", "p99 us", "max us", "slips", "slip ms"]
+
+
 UDP_HEAD = ["line Mb/s", "payload B", "CPUs", "mode", "offered kpps", "delivered kpps",
             "goodput Mb/s", "% delivered", "drops ring", "drops driver", "drops TAP",
             "drops kernel", "drops socket", "driver us/pkt", "model in driver us/pkt",
             "sink us/pkt", "node wakeups/pkt", "sink wakeups/pkt", "IRQs/pkt",
-            "engine CPU %", "CPUs needed"]
+            "engine CPU %", "CPUs needed", *LAB_HEAD]
+
+def lab_cells(r):
+    """The LAB_HEAD cells of a row."""
+    return [fmt(r["irqs_frame"], ".3f"), fmt(r["late_p50_us"], ".1f"), fmt(r["late_p99_us"], ".1f"),
+            fmt(r["late_max_us"], ".1f"), fmt(r["slips"], "d"), fmt(r["slip_ms"], ".2f")]
 
 
 def udp_table(rows):
@@ -198,8 +223,31 @@ def udp_table(rows):
          fmt(r["driver_us_pkt"], ".2f"), fmt(r["model_us_pkt"], ".2f"),
          fmt(r["sink_us_pkt"], ".2f"), fmt(r["node_wakeups_pkt"], ".3f"),
          fmt(r["sink_wakeups_pkt"], ".3f"), fmt(r["irqs_pkt"], ".3f"), fmt(r["engine_pct"], ".0f"),
-         fmt(r["cpus_needed"], ".2f")]
+         fmt(r["cpus_needed"], ".2f"), *lab_cells(r)]
         for s, p, c, m, r in rows])
+
+
+IRQ_TARGET, IRQ_TOLERANCE = 1.00, 0.02  # interrupt per packet: interrupts per frame (issue 17)
+KEEPS_UP_PCT = 99.0  # the driver keeps up: it delivered this share of the offered frames
+
+
+def irq_rate_table(rows):
+    """ROWS: [(pps, cpus, row)] of the interrupt-per-packet mode at a set offered rate:
+    the target 1.00 +- 0.02 interrupts per frame wherever the driver keeps up."""
+    out = []
+    for pps, cpus, r in rows:
+        keeps_up = r["delivered_pct"] >= KEEPS_UP_PCT and not r["drops"]["ring"]
+        ipf = r["irqs_frame"]
+        if not keeps_up:
+            verdict = "n/a (driver behind)"
+        elif ipf is not None and abs(ipf - IRQ_TARGET) <= IRQ_TOLERANCE:
+            verdict = "met"
+        else:
+            verdict = "MISSED"
+        out.append([pps, cpus, fmt(r["offered_pps"] / 1e3, ".2f"), fmt(r["pps"] / 1e3, ".2f"),
+                    fmt(r["delivered_pct"]), r["drops"]["ring"], *lab_cells(r), verdict])
+    return eb.md_table(["set pps", "CPUs", "offered kpps", "delivered kpps", "% delivered",
+                        "drops ring", *LAB_HEAD, "1.00 +- 0.02"], out)
 
 
 def wakeup_cost(rows):

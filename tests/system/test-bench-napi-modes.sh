@@ -149,6 +149,25 @@ assert "us each" not in nm.explain(c, None)
 c = nm.collapse([(1000, 18, 1, "irq", u), (1000, 18, 1, "hw", dict(u, pps=900000.0))])
 assert "MISSED" in nm.collapse_table(c)
 print("ok: napi_modes_lib UDP figures, drops by place, collapse verdict")
+# The lab's clock: 1000 interrupts for 990 frames written + 10 with errors = 1.000;
+# lateness buckets {4095: 90, 65535: 9, 262143: 1}: p50 4.095 us, p99 65.535 us,
+# max bucket 262.143 us; 2 slips of 3.5 ms in all.
+lc = nm.lab_clock({"fec_irqs": 1000, "rx_packets": 990, "rx_errors": 10},
+                  {"slips": 2, "slip_ns": 3500000}, {4095: 90, 65535: 9, 262143: 1})
+assert close(lc["irqs_frame"], 1.0) and close(lc["late_p50_us"], 4.095), lc
+assert close(lc["late_p99_us"], 65.535) and close(lc["late_max_us"], 262.143), lc
+assert lc["slips"] == 2 and close(lc["slip_ms"], 3.5), lc
+assert nm.lab_cells(lc) == ["1.000", "4.1", "65.5", "262.1", "2", "3.50"], nm.lab_cells(lc)
+none = nm.lab_clock({}, {}, None)
+assert nm.lab_cells(none) == ["-"] * 6, none
+# The rate table: 0.990 interrupts per frame with everything delivered
+# is within 1.00 +- 0.02 (met); 0.97 misses; a driver behind is n/a.
+ok = dict(u, delivered_pct=100.0, drops=dict(u["drops"], ring=0), **lc)
+rt = nm.irq_rate_table([(1000, 1, dict(ok, irqs_frame=0.99)),
+                        (5000, 1, dict(ok, irqs_frame=0.97)),
+                        (50000, 1, dict(ok, delivered_pct=90.0, irqs_frame=0.5))])
+assert rt.count("| met |") == 1 and "| MISSED |" in rt and "n/a (driver behind)" in rt, rt
+print("ok: napi_modes_lib lab clock columns and the interrupt-per-packet target")
 
 # README: the table goes between the markers, the rest stays.
 text = "a\n<!-- napi-modes:begin -->\nold\n<!-- napi-modes:end -->\nb\n"
