@@ -216,6 +216,8 @@ static void enet_info(struct node *n, struct ctl_reply *r)
 	ctl_reply_printf(r, "bus=%s\nport=%u\nline_mbps=%u\nbatch_us=%u\nmmio_ns=%u\n",
 			 n->mmio.desc, n->cfg.index, e->speed_mbps, e->batch_us, e->mmio_ns);
 	ctl_reply_printf(r, "rx_ring=%u\ntx_ring=%u\nirq=model\n", e->rx_ring, e->tx_ring);
+	/* The lab's clock (docs/design.md §5b.2, §5b.3); lab_cpu -1: sleeps on timers. */
+	ctl_reply_printf(r, "slip_us=%u\nlab_cpu=%d\n", e->slip_us, e->lab_cpu);
 }
 
 const struct node_backend node_enet_backend = {
