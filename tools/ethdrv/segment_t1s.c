@@ -112,6 +112,21 @@ static int t1s_ctl_stats(void *arg, bool json, struct ctl_reply *r)
 	return seg_stats_reply(s, json, r);
 }
 
+static const struct ethdrv_knob t1s_medium_knobs[] = {
+	ETHDRV_KNOB_RO("nodes", "nodes", "nodes on the segment"),
+	ETHDRV_KNOB_RO("beacon_bt", "bit times", "PLCA BEACON length"),
+	ETHDRV_KNOB_RO("ifg_bt", "bit times", "inter-frame gap"),
+	ETHDRV_KNOB_RO("bit_ns", "ns", "one bit time (10 Mb/s)"),
+};
+
+const struct ethdrv_knob_table seg_t1s_knob_table = ETHDRV_KNOB_TABLE("segment", t1s_medium_knobs);
+
+static size_t t1s_ctl_knobs(void *arg, const struct ethdrv_knob_table **out, size_t max)
+{
+	out[0] = &seg_t1s_knob_table;
+	return max ? 1 : 0;
+}
+
 static int t1s_ctl_set(void *arg, const char *key, const char *value, const char **why)
 {
 	return -EOPNOTSUPP; /* the medium has no knobs: set them on the nodes */
@@ -149,6 +164,7 @@ static const struct ctl_ops t1s_ctl_ops = {
 	.stats = t1s_ctl_stats,
 	.set = t1s_ctl_set,
 	.get = t1s_ctl_get,
+	.knobs = t1s_ctl_knobs,
 	.info = t1s_ctl_info,
 };
 
