@@ -81,6 +81,16 @@ static const char seg_usage[] =
 	"--nodes, --device, --set, --pcap, --spi-trace, --trace-dir, --rt-prio, " \
 	"--cleanup, --syslog, --log-level, --help"
 
+size_t seg_ctl_knobs(void *arg, const struct ethdrv_knob_table **out, size_t max)
+{
+	const struct seg *s = arg;
+
+	if (!max)
+		return 0;
+	out[0] = s->kind->knobs;
+	return 1;
+}
+
 void seg_node_name(const struct seg_kind *kind, unsigned i, char *buf, size_t size)
 {
 	snprintf(buf, size, "%s%u", kind->prefix, i);

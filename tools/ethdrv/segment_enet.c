@@ -109,12 +109,6 @@ static const struct ethdrv_knob enet_link_knobs[] = {
 
 const struct ethdrv_knob_table seg_enet_knob_table = ETHDRV_KNOB_TABLE("link", enet_link_knobs);
 
-static size_t enet_ctl_knobs(void *arg, const struct ethdrv_knob_table **out, size_t max)
-{
-	out[0] = &seg_enet_knob_table;
-	return max ? 1 : 0;
-}
-
 static int enet_ctl_set(void *arg, const char *key, const char *value, const char **why)
 {
 	*why = "the link's faults are emu.* knobs of its nodes (ethdrv set enet0 emu.link=down)";
@@ -156,7 +150,7 @@ static const struct ctl_ops enet_ctl_ops = {
 	.stats = enet_ctl_stats,
 	.set = enet_ctl_set,
 	.get = enet_ctl_get,
-	.knobs = enet_ctl_knobs,
+	.knobs = seg_ctl_knobs,
 	.info = enet_ctl_info,
 };
 
@@ -173,5 +167,6 @@ const struct seg_kind seg_enet_kind = {
 	.medium_new = enet_medium_new,
 	.medium_free = enet_medium_free,
 	.node_config = enet_node_config,
+	.knobs = &seg_enet_knob_table,
 	.ctl = &enet_ctl_ops,
 };

@@ -121,12 +121,6 @@ static const struct ethdrv_knob t1s_medium_knobs[] = {
 
 const struct ethdrv_knob_table seg_t1s_knob_table = ETHDRV_KNOB_TABLE("segment", t1s_medium_knobs);
 
-static size_t t1s_ctl_knobs(void *arg, const struct ethdrv_knob_table **out, size_t max)
-{
-	out[0] = &seg_t1s_knob_table;
-	return max ? 1 : 0;
-}
-
 static int t1s_ctl_set(void *arg, const char *key, const char *value, const char **why)
 {
 	return -EOPNOTSUPP; /* the medium has no knobs: set them on the nodes */
@@ -164,7 +158,7 @@ static const struct ctl_ops t1s_ctl_ops = {
 	.stats = t1s_ctl_stats,
 	.set = t1s_ctl_set,
 	.get = t1s_ctl_get,
-	.knobs = t1s_ctl_knobs,
+	.knobs = seg_ctl_knobs,
 	.info = t1s_ctl_info,
 };
 
@@ -181,5 +175,6 @@ const struct seg_kind seg_t1s_kind = {
 	.medium_new = t1s_medium_new,
 	.medium_free = t1s_medium_free,
 	.node_config = t1s_node_config,
+	.knobs = &seg_t1s_knob_table,
 	.ctl = &t1s_ctl_ops,
 };
