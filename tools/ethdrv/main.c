@@ -110,7 +110,8 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[1], main_cmds[i].name))
 			return main_cmds[i].fn(argc - 1, argv + 1);
 	fprintf(stderr,
-		"ethdrv: unknown command '%s': use segment, up, stats, set, get, info, phy, plca or bench\n"
+		"ethdrv: unknown command '%s': use segment, up, stats, set, get, info, phy, plca "
+		"or bench\n"
 		"Try 'ethdrv --help'.\n",
 		argv[1]);
 	return CLI_EXIT_USAGE;
