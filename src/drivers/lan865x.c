@@ -684,6 +684,7 @@ int lan865x_create(const struct lan865x_config *cfg, const struct ethdrv_spi_bus
 		.poll_us = cfg->poll_us,
 		/* Errata s3: RX may halt when two frames share a chunk (docs/tc6.md §5.6). */
 		.rx_zero_align = true,
+		.spi_trace = cfg->spi_trace,
 	};
 	struct lan865x_priv *priv;
 	int ret;
