@@ -13,9 +13,8 @@ need_tool ip ping
 need_binary
 run_isolated "$@"
 
-LINK_PID=
 cleanup() {
-	[[ -n $LINK_PID ]] && kill -TERM "$LINK_PID" 2>/dev/null && wait "$LINK_PID" 2>/dev/null
+	stop_link_beside
 	stop_segment
 }
 trap cleanup EXIT
@@ -75,14 +74,7 @@ echo "$out" | grep -q "use on|off" || fail "enable maybe: $out"
 out=$("$ETHDRV" plca t1s0 status 2>&1) && fail "unexpected argument accepted"
 "$ETHDRV" plca --help | grep -q "ethtool --get-plca-cfg" || fail "plca --help"
 
-SEG_SAVED=$SEG_PID
-LOG_SAVED=$SEG_LOG
-SEG_PID=
-start_enet_link
-LINK_PID=$SEG_PID
-rm -f "$SEG_LOG"
-SEG_PID=$SEG_SAVED
-SEG_LOG=$LOG_SAVED
+start_link_beside
 out=$("$ETHDRV" plca enet0 2>&1) && fail "plca on an ENET node"
 echo "$out" | grep -q "ENOENT" || fail "plca enet0: $out"
 echo "PASS"
