@@ -1,6 +1,6 @@
 """ethdrv_accounting: every frame of a segment run ends in exactly one counter.
 
-The promise under faults (README "Reliability"): no corrupted frame is
+The promise under faults (docs/reliability.md): no corrupted frame is
 delivered and every lost frame is counted. This module checks it from the
 counters of a quiescent segment (`ethdrv stats t1sK --json` for each node,
 `ethdrv stats segment --json` for the medium). Per node K, with d = driver

@@ -8,7 +8,7 @@ as root, with ETHDRV_BIN set to the ethdrv binary. This module gives them:
   also on SIGINT/SIGTERM). It waits while another segment owns the t1s*
   namespaces (the machine is shared).
 - request(), Segment.stats()/get()/set(): the control sockets
-  /run/ethdrv/<name>.sock (README "Control socket protocol"), stats as JSON.
+  /run/ethdrv/<name>.sock (docs/control.md), stats as JSON.
 - delta(), hist_delta(), hist_percentile(): counters and histograms of a run.
 - run_in()/popen_in(): a command in a node's network namespace; netstat():
   its TCP/IP counters (retransmissions, timeouts).

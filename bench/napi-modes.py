@@ -38,7 +38,7 @@ BQL_ON = ["bql_limit_min=0"]
 def parse():
     p = argparse.ArgumentParser(prog=f"ethdrv bench {NAME}", description=__doc__)
     p.add_argument("--quick", action="store_true",
-                   help="1000 Mb/s only, 2 s per TCP run, 1 s per flood, no README update")
+                   help="1000 Mb/s only, 2 s per TCP run, 1 s per flood, no update of docs/benchmarks.md")
     p.add_argument("--speeds", default="1000,100", help="line speeds, Mb/s (1000,100)")
     p.add_argument("--tcp-seconds", type=float, default=5, help="iperf3 -t (5)")
     p.add_argument("--omit", type=int, default=1,
@@ -317,7 +317,7 @@ def main():
                           a.results)
     plot(tcp_rows, udp_rows, str(out.with_suffix(".png")))
     if not a.quick and not a.results and tcp_rows and udp_rows:
-        readme = eb.SOURCE_DIR / "README.md"
+        readme = eb.SOURCE_DIR / "docs" / "benchmarks.md"
         readme.write_text(nm.readme_update(readme.read_text(), main_table(tcp_rows, udp_rows)))
     print(out.read_text())
 
@@ -337,7 +337,7 @@ def veth_mbps(v):
 
 
 def main_table(tcp_rows, udp_rows):
-    """The README's table: TCP at 1 Gb/s (split, BQL on) and the UDP collapse check."""
+    """The table of docs/benchmarks.md: TCP at 1 Gb/s (split, BQL on) and the UDP collapse check."""
     t = nm.tcp_target(tcp_rows)
     c = nm.collapse(udp_rows)
     return (nm.tcp_target_table(t) + "\n" + nm.collapse_table(c) +

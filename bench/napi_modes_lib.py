@@ -11,7 +11,7 @@ against values derived by hand. docs/napi.md §11 explains the columns.
 - tcp_row(), udp_row(): one run's counters (deltas of `ethdrv stats`) as the
   figures of a table row; tcp_table(), udp_table(), collapse_table(),
   targets(): the markdown.
-- readme_update(): the main table between the markers of README.md.
+- readme_update(): the main table between the markers of docs/benchmarks.md.
 """
 
 import json
@@ -369,5 +369,5 @@ def readme_update(text, table):
     """README text with TABLE between the napi-modes markers (ValueError if absent)."""
     a, b = text.find(MARK_BEGIN), text.find(MARK_END)
     if a < 0 or b < a:
-        raise ValueError("README.md has no napi-modes markers")
+        raise ValueError("docs/benchmarks.md has no napi-modes markers")
     return text[:a + len(MARK_BEGIN)] + "\n" + table.rstrip() + "\n" + text[b:]

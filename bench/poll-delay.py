@@ -324,7 +324,7 @@ def readme_block(runs, a, loads):
             f"the atomic rows had the CPU {noise_text(runs)} of their time; full result, "
             f"the seed's tables and the extra rows in `bench/results/poll-delay.md`):\n\n"
             f"{eb.md_table(head, main_rows(runs))}\n{summary}\n"
-            f"![poll-delay](bench/results/poll-delay.png)\n{README_END}")
+            f"![poll-delay](../bench/results/poll-delay.png)\n{README_END}")
 
 
 def update_readme(path, block):
@@ -584,8 +584,10 @@ def parse():
                    help="skip the boot replay")
     p.add_argument("--bench-mdio", default=None, help="the bench-mdio binary (next to ethdrv)")
     p.add_argument("--results", default=None, help="output directory (bench/results)")
-    p.add_argument("--readme", nargs="?", const=str(eb.SOURCE_DIR / "README.md"), default=None,
-                   help="also put the main table between the poll-delay markers of README.md "
+    p.add_argument("--readme", nargs="?", const=str(eb.SOURCE_DIR / "docs" / "benchmarks.md"),
+                   default=None,
+                   help="also put the main table between the poll-delay markers of "
+                        "docs/benchmarks.md "
                         "(or of the file given)")
     a = p.parse_args()
     try:

@@ -54,6 +54,9 @@ STYLE_ITEM = re.compile(r"(S[0-9]+)\b(?:\s?[-–]\s?(S[0-9]+)\b)?")
 # "or", and short parentheticals such as "(state bits)".
 SEP = re.compile(r"(?:\s|[,;*#/`]|\band\b|\bor\b|\([^()§]{0,80}\))*")
 PAGE = re.compile(r"docs/([A-Za-z0-9_-]+)\.md")
+# A page name right before another page name (only spaces and comment
+# leaders between): "docs/a.md docs/b.md §4.1" leaves docs/a.md's section out.
+DOUBLE = re.compile(r"(?:\s|[*#/`])*docs/[A-Za-z0-9_-]+\.md[\s`]*§")
 GAP = re.compile(r"[\s`]*")
 HEADING = re.compile(r"^#{1,6}\s+§?\s?(" + ID + r"|S[0-9]+)\.?(?=\s|$)")
 OLD = [
@@ -126,6 +129,10 @@ def check_file(path, errors):
         item_re = STYLE_ITEM if page == "style" else ITEM
         q = GAP.match(text, m.end()).end()
         if not item_re.match(text, q):
+            if DOUBLE.match(text, m.end()):
+                errors.append((path, line_of(text, m.start()),
+                               f"docs/{page}.md is followed by another page name before the "
+                               "section: each page names its own section"))
             continue  # a mention of the page, not a section reference
         if ids is None:
             errors.append((path, line_of(text, m.start()), f"docs/{page}.md does not exist"))

@@ -2,7 +2,10 @@
 # The ethdrv demo (`sudo make demo`): a 2-node emulated 10BASE-T1S segment,
 # ping both ways, a 10 MB HTTP download across it with a sha256 check, the
 # throughput against the a-priori goodput limit and the wire utilisation,
-# and a ping RTT. Everything is torn down on exit.
+# and a ping RTT. Everything is torn down on exit. The result, with the
+# machine, the date and the load average, is written to bench/results/demo.md
+# (RESULTS, default bench/results; the README's demo figure is checked
+# against it by tests/unit/test-readme-figures.py).
 #
 # Usage: scripts/demo.sh [BUILD_DIR]   (as root; BUILD_DIR holds the ethdrv binary)
 #
@@ -24,6 +27,7 @@ ETHDRV=$(cd "$BUILD" && pwd)/ethdrv
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 LIB=$TOP/tests/system/segment-lib.sh
 BENCH_LIB=$TOP/bench/ethdrv_bench.py
+RESULTS=${RESULTS:-$TOP/bench/results}
 FILE_BYTES=10485760
 PORT=8000
 
@@ -49,6 +53,7 @@ trap 'exit 130' INT TERM
 A0=$(seg_addr 0)
 A1=$(seg_addr 1)
 
+LOAD_START=$(cut -d' ' -f1 /proc/loadavg)
 echo "== ethdrv segment --nodes 2 (t1s0 = $A0, t1s1 = $A1)"
 "$ETHDRV" segment --cleanup >/dev/null 2>&1 || true
 start_segment 2 --pcap "$TMP/segment.pcap"
@@ -83,8 +88,28 @@ echo "sha256 identical: $SUM_GOT"
 
 read -r DL_BYTES DL_SECONDS <<<"$CURL"
 echo "download: $DL_BYTES bytes in $DL_SECONDS s (t1s1 sends, t1s0 receives: flow 1:0)"
-python3 "$BENCH_LIB" limits "$TMP/before.json" "$TMP/after.json" "$DL_BYTES" "$DL_SECONDS" 1:0
+LIMITS=$(python3 "$BENCH_LIB" limits "$TMP/before.json" "$TMP/after.json" "$DL_BYTES" \
+	"$DL_SECONDS" 1:0)
+echo "$LIMITS"
 echo "ping t1s0 -> t1s1 rtt min/avg/max/mdev = $RTT"
+LOAD_END=$(cut -d' ' -f1 /proc/loadavg)
+mkdir -p "$RESULTS"
+{
+	echo "# make demo: a 10 MB download across a 2-node LAN8650 segment"
+	echo
+	echo "- machine: $(nproc) CPUs, Linux $(uname -r)"
+	echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+	echo "- source: ethdrv $(git -C "$TOP" describe --always --dirty 2>/dev/null || echo unknown)"
+	echo "- command: \`sudo make demo\` (scripts/demo.sh)"
+	echo "- 1-min load average: $LOAD_START at the start, $LOAD_END at the end" \
+		"(a loaded machine lowers the figure)"
+	echo
+	echo "download: $DL_BYTES bytes in $DL_SECONDS s, sha256 identical"
+	echo
+	echo "$LIMITS" | sed 's/^/- /'
+	echo "- ping t1s0 -> t1s1 rtt min/avg/max/mdev = $RTT"
+} >"$RESULTS/demo.md"
+echo "result: $RESULTS/demo.md"
 echo "== counters: ethdrv stats t1s0 (excerpt)"
 "$ETHDRV" stats t1s0 | grep -E '^ +(rx_packets|tx_packets|rx_dropped|tx_dropped|rx_over_errors):' || true
 echo "== done; tearing down"

@@ -19,6 +19,7 @@ pkgs=(
 	"valgrind:valgrind"
 	"cmake:cmake"
 	"clang-format:clang-format"
+	"tshark:tshark"
 )
 
 missing=()
@@ -42,5 +43,8 @@ fi
 
 echo "install-deps: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
+# wireshark-common (pulled in by tshark) asks whether non-root users may
+# capture; answer "no" so that nothing waits for a terminal.
+echo "wireshark-common wireshark-common/install-setuid boolean false" | debconf-set-selections
 apt-get update -q >/dev/null
 apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null

@@ -334,7 +334,9 @@ ETHDRV_EXPORT bool ethdrv_spi_irq_asserted(const struct ethdrv_spi_bus *bus);
  * @bus: the bus; its ops and ctx are replaced by a tracing wrapper
  * @path: file to append to; one line per transfer:
  *        "<monotonic_ns> <mosi-hex> <miso-hex>\n", lowercase hex, no spaces
- *        inside either string
+ *        inside either string; or, for "pcapng:PATH" or a PATH ending in
+ *        ".pcapng", a new pcapng file with one packet per transfer
+ *        (docs/spi-trace.md §2)
  *
  * Start it before a driver copies @bus, or through the driver's
  * "spi_trace" knob; the wrapper's close op closes the inner bus and the file.
@@ -345,6 +347,19 @@ ETHDRV_EXPORT bool ethdrv_spi_irq_asserted(const struct ethdrv_spi_bus *bus);
  * Context: setup, or with the driver's bus lock held.
  */
 ETHDRV_EXPORT int ethdrv_spi_trace_start(struct ethdrv_spi_bus *bus, const char *path);
+
+/**
+ * ethdrv_spi_trace_start_as() - as ethdrv_spi_trace_start(), naming the interface
+ * @bus: the bus
+ * @path: as for ethdrv_spi_trace_start()
+ * @ifname: the interface the bus belongs to ("t1s0"), or NULL: a pcapng trace
+ *          names it in its interface block and carries the number it ends
+ *          with as the node of every packet
+ *
+ * Return: as ethdrv_spi_trace_start(); -EINVAL without @path.
+ */
+ETHDRV_EXPORT int ethdrv_spi_trace_start_as(struct ethdrv_spi_bus *bus, const char *path,
+					    const char *ifname);
 
 /**
  * ethdrv_spi_trace_stop() - flush and close the trace and restore @bus

@@ -74,12 +74,48 @@ ETHDRV_EXPORT int ethdrv_knob_values(const struct ethdrv_knob *k, char *buf, siz
 	return snprintf(buf, size, "%s", k->values ? k->values : "");
 }
 
+#define KNOB_HELP_COL 50 /* where the help text starts */
+#define KNOB_HELP_WIDTH 100 /* and where it wraps */
+
+/* @text wrapped at KNOB_HELP_WIDTH, continuation lines indented to KNOB_HELP_COL. */
+static int knob_wrap(char *buf, size_t size, size_t used, const char *text)
+{
+	size_t col = KNOB_HELP_COL;
+	const char *p = text;
+
+	while (*p) {
+		size_t w = strcspn(p, " ");
+
+		if (col > KNOB_HELP_COL && col + 1 + w > KNOB_HELP_WIDTH) {
+			used += (size_t)snprintf(buf + used, used < size ? size - used : 0, "\n%*s",
+						 KNOB_HELP_COL, "");
+			col = KNOB_HELP_COL;
+		} else if (col > KNOB_HELP_COL) {
+			used += (size_t)snprintf(buf + used, used < size ? size - used : 0, " ");
+			col++;
+		}
+		used += (size_t)snprintf(buf + used, used < size ? size - used : 0, "%.*s", (int)w,
+					 p);
+		col += w;
+		p += w;
+		while (*p == ' ')
+			p++;
+	}
+	used += (size_t)snprintf(buf + used, used < size ? size - used : 0, "\n");
+	return (int)used;
+}
+
 ETHDRV_EXPORT int ethdrv_knob_print(const struct ethdrv_knob *k, char *buf, size_t size)
 {
 	char values[96];
+	int n;
 
 	ethdrv_knob_values(k, values, sizeof(values));
 	if (k->unit && *k->unit)
 		snprintf(values + strlen(values), sizeof(values) - strlen(values), " %s", k->unit);
-	return snprintf(buf, size, "  %-22s %-24s %s\n", k->key, values, k->help);
+	if (strlen(values) > 24) /* the help on a line of its own, under the values */
+		n = snprintf(buf, size, "  %-22s %s\n%*s", k->key, values, KNOB_HELP_COL, "");
+	else
+		n = snprintf(buf, size, "  %-22s %-24s ", k->key, values);
+	return n < 0 ? n : knob_wrap(buf, size, (size_t)n, k->help);
 }

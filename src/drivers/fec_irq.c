@@ -6,8 +6,8 @@
  * driver owns the line instead of attaching it to one poller: the handler
  * reads EIR, masks the events of each poller it schedules in EIMR, and
  * schedules the RX poller and the TX-completion poller separately from the
- * event bits, as gianfar does with its shared mask register (docs/napi.md
- * docs/enet.md §4.1). With napi_split=0 one poller owns RXF and TXF (Linux fec's single
+ * event bits, as gianfar does with its shared mask register
+ * (docs/napi.md §4.1). With napi_split=0 one poller owns RXF and TXF (Linux fec's single
  * NAPI); with napi_split=1 the "rx" poller owns RXF and the "tx" poller
  * TXF. Each poller acks its events before it looks at its ring and unmasks
  * them only when ethdrv_napi_complete_done() says so (napi.h idiom), so the

@@ -154,8 +154,8 @@ static uint32_t fec_rcr(const struct fec_priv *priv)
 	uint32_t rcr = ETHDRV_FIELD_PREP(FEC_RCR_MAX_FL, FEC_MAX_FL) | FEC_RCR_MII_MODE |
 		       FEC_RCR_RGMII_EN | FEC_RCR_CRCFWD;
 
-	/* 1000 Mb/s is ECR.SPEED, 10 is RMII_10T, 100 neither (docs/enet.md
-	 * docs/enet.md §4.1, docs/enet.md §4.2); the link the PHY resolved (fec_mdio.c). Half duplex:
+	/* 1000 Mb/s is ECR.SPEED, 10 is RMII_10T, 100 neither
+	 * (docs/enet.md §4.1, §4.2); the link the PHY resolved (fec_mdio.c). Half duplex:
 	 * DRT (docs/enet.md §9.1). */
 	if (priv->speed_mbps == 10)
 		rcr |= FEC_RCR_RMII_10T;

@@ -489,6 +489,7 @@ static const struct ethdrv_knob lan865x_knobs[] = {
 	ETHDRV_KNOB_UINT("to-tmr", 0, 255, "bit times", "PLCA transmit opportunity timer"),
 	ETHDRV_KNOB_UINT("burst-cnt", 0, 255, "frames", "PLCA extra frames per opportunity"),
 	ETHDRV_KNOB_UINT("burst-tmr", 0, 255, "bit times", "PLCA burst timer"),
+	ETHDRV_KNOB_RO("plca_status", "", "PLCA STATUS.PST: on once PLCA runs (beacons seen)"),
 };
 
 const struct ethdrv_knob_table lan865x_knob_table = ETHDRV_KNOB_TABLE("lan865x", lan865x_knobs);
@@ -518,6 +519,8 @@ static int lan865x_set_param(struct ethdrv_netdev *dev, const char *key, const c
 	unsigned long v;
 	int ret;
 
+	if (!strcmp(key, "plca_status"))
+		return -EPERM; /* read only */
 	if (!field && strcmp(key, "plca"))
 		return oa_tc6_set_param(priv->tc6, key, value);
 	if (!field) {
@@ -538,12 +541,28 @@ static int lan865x_set_param(struct ethdrv_netdev *dev, const char *key, const c
 	return ret;
 }
 
+/* "on" when PLCA STATUS.PST is set (docs/tc6.md §3.6), read from the chip; "off" while down. */
+static int lan865x_plca_status(struct lan865x_priv *priv, char *buf, size_t size)
+{
+	uint32_t sts = 0;
+	int ret = 0, n;
+
+	if (priv->dev.up)
+		ret = oa_tc6_read_reg(priv->tc6, LAN865X_MMS_VEND2, LAN865X_REG_PLCA_STS, &sts);
+	if (ret)
+		return ret;
+	n = snprintf(buf, size, "%s", sts & LAN865X_PLCA_STS_PST ? "on" : "off");
+	return n < 0 || (size_t)n >= size ? -ENOSPC : 0;
+}
+
 static int lan865x_get_param(struct ethdrv_netdev *dev, const char *key, char *buf, size_t size)
 {
 	struct lan865x_priv *priv = LAN865X_FROM_NETDEV(dev);
 	uint8_t *field = lan865x_plca_field(&priv->plca, key);
 	int n;
 
+	if (!strcmp(key, "plca_status"))
+		return lan865x_plca_status(priv, buf, size);
 	if (!field && strcmp(key, "plca"))
 		return oa_tc6_get_param(priv->tc6, key, buf, size);
 	if (field)
@@ -665,6 +684,7 @@ int lan865x_create(const struct lan865x_config *cfg, const struct ethdrv_spi_bus
 		.poll_us = cfg->poll_us,
 		/* Errata s3: RX may halt when two frames share a chunk (docs/tc6.md §5.6). */
 		.rx_zero_align = true,
+		.spi_trace = cfg->spi_trace,
 	};
 	struct lan865x_priv *priv;
 	int ret;

@@ -34,6 +34,7 @@ struct lan865x_config {
 	bool protected_mode; /* CONFIG0.PROTE */
 	unsigned xfer_cap; /* chunks per SPI transfer, 1..48; 0 = 31 */
 	unsigned poll_us; /* bus without IRQ line: poll period, 50..1000000 us; 0 = 1000 */
+	const char *spi_trace; /* trace the bus from the first transfer to this file, or NULL */
 };
 
 /* What the probe found (docs/tc6.md §3.2, §5.1). */

@@ -74,6 +74,11 @@ int oa_tc6_create(struct ethdrv_netdev *dev, const struct ethdrv_spi_bus *bus,
 		ret = ethdrv_napi_attach_irq(tc6->napi, bus->irq_fd);
 	if (!ret)
 		ret = oa_tc6_register_stats(tc6);
+	/* Before the chip driver probes: the trace starts with the first transfer. */
+	if (!ret && cfg->spi_trace) {
+		ret = ethdrv_spi_trace_start_as(&tc6->bus, cfg->spi_trace, dev->name);
+		tc6->hooks.tracing = !ret;
+	}
 	if (ret)
 		goto err_del_napi;
 	*out = tc6;

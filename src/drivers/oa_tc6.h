@@ -162,6 +162,10 @@ struct oa_tc6_config {
 	 * docs/tc6.md §2.4), e.g. for an erratum; the knob rx_zero_align
 	 * changes it at run time. */
 	bool rx_zero_align;
+	/* Trace every transfer from the first one (the probe's) to this file, as
+	 * the spi_trace knob does later (ethdrv_spi_trace_start_as(),
+	 * docs/spi-trace.md §1); NULL = no trace. */
+	const char *spi_trace;
 };
 
 /* What oa_tc6_probe() read (docs/tc6.md §3.2). */

@@ -75,7 +75,7 @@ static int oa_tc6_set_trace(struct oa_tc6 *tc6, const char *value)
 		ethdrv_spi_trace_stop(&tc6->bus);
 	tc6->hooks.tracing = false;
 	if (strcmp(value, "off")) {
-		ret = ethdrv_spi_trace_start(&tc6->bus, value);
+		ret = ethdrv_spi_trace_start_as(&tc6->bus, value, tc6->dev->name);
 		tc6->hooks.tracing = !ret;
 	}
 	oa_tc6_mutex_unlock(&tc6->bus_lock);

@@ -18,7 +18,9 @@
 
 static int reg_lan865x_create(const struct ethdrv_driver_args *a, struct ethdrv_netdev **out)
 {
-	struct lan865x_config cfg = { .name = a->name, .poll_us = a->poll_us };
+	struct lan865x_config cfg = { .name = a->name,
+				      .poll_us = a->poll_us,
+				      .spi_trace = a->spi_trace };
 
 	memcpy(cfg.mac, a->mac, sizeof(cfg.mac));
 	return lan865x_create(&cfg, a->spi, a->loop, a->pool, out);

@@ -35,6 +35,7 @@ struct ethdrv_driver_args {
 	const struct ethdrv_spi_bus *spi; /* ETHDRV_BUS_SPI: the bus (copied by the driver) */
 	const struct ethdrv_mmio_bus *mmio; /* ETHDRV_BUS_MMIO: the bus (copied) */
 	unsigned poll_us; /* SPI bus without an IRQ line: poll period; 0 = default */
+	const char *spi_trace; /* SPI device: trace from the first transfer to this file, or NULL */
 	int phy_irq_fd; /* MMIO MAC: the PHY's INT line (level fd), or -1: the PHY is polled */
 	unsigned rx_ring; /* MMIO MAC: RX descriptors; 0 = the driver's default */
 	unsigned tx_ring; /* MMIO MAC: TX descriptors; 0 = the driver's default */

@@ -38,9 +38,9 @@
  *
  * Assumptions where the facts are unknown or conflict (docs/enet.md §12):
  * - ECR resets to 0x7000_0000 (NuttX's reserved value; QEMU: 0xF000_0000,
- *   docs/enet.md §1.1, docs/enet.md §11). ECR.RESET completes within the write: ECR always reads it 0.
+ *   docs/enet.md §1.1, §11). ECR.RESET completes within the write: ECR always reads it 0.
  *   Both RESET and ECR=0 are accepted (docs/enet.md §4.1).
- * - MRBR keeps bits 13:4 (QEMU, docs/enet.md §1.1/docs/enet.md §11); MRBR below 16 stores nothing:
+ * - MRBR keeps bits 13:4 (QEMU, docs/enet.md §1.1, §11); MRBR below 16 stores nothing:
  *   such a frame is dropped and counted (IEEE_R_MACERR, rx_bad_bufsize).
  * - TIPG values 8..26 set the gap in bytes; other values mean 12.
  * - FIFO thresholds (RSFL..TAFL), TFWR, OPD, TACC, RCR.FCE/PADEN/NLC and
@@ -67,7 +67,7 @@
  *   IEEE_R_DROP count it (docs/enet.md §10 item 13 gives the candidates, we pick R_DROP). A
  *   frame that runs out of empty BDs part-way is cut there: its last written
  *   BD gets L and OV, IEEE_R_MACERR counts it, RDAR clears.
- * - RX filter (docs/enet.md §1.1, docs/enet.md §10 item 15): PROM accepts everything and sets M on frames
+ * - RX filter (docs/enet.md §1.1, §10 item 15): PROM accepts everything and sets M on frames
  *   the filter would have refused; broadcast passes unless RCR.BC_REJ;
  *   unicast passes on PALR/PAUR or the individual hash, multicast on the
  *   group hash. Refused frames use no BD and count in rx_dropped_filter.
@@ -82,7 +82,7 @@
  *   cfg.clk_ahb_hz; ICCS=0 the MII TX clock (125/25/2.5 MHz at
  *   1000/100/10 Mb/s). Clearing ICEN with frames pending raises the event.
  *   TXB/RXB are never coalesced.
- * - Graceful stop (docs/enet.md §4.3, docs/enet.md §10 item 7): GTS drops the fetched frames that have not
+ * - Graceful stop (docs/enet.md §4.3, §10 item 7): GTS drops the fetched frames that have not
  *   started (their BDs stay R=1 and are fetched again after GTS clears) and
  *   raises GRA when the frame on the wire has ended, at once if none, never
  *   without link.
@@ -105,7 +105,7 @@
  *   RX write-back sets BDU, UC for unicast, ME on a frame error; checksum,
  *   VLAN and timestamp fields are written 0. Events of a BD without its INT
  *   bit are not raised (docs/enet.md §3.3).
- * - MDIO (docs/enet.md §5, docs/mdio.md §3, docs/enet.md §11): MMFR and MSCR are the ENET MDIO block
+ * - MDIO (docs/enet.md §5, §11, docs/mdio.md §3): MMFR and MSCR are the ENET MDIO block
  *   (enet_mdio.h) embedded in each model, timed on the line's clock: the
  *   engine wakes exactly at the end of a frame (not batched), completes it
  *   and raises EIR.MII (write-1-to-clear, acknowledged in the block too);

@@ -101,7 +101,7 @@ static uint32_t bd_next(const struct enet_emu *emu, uint32_t off, uint16_t statu
 	return (status & RXBD_W) ? 0 : off + bd_size(emu); /* W is bit 13 in both rings */
 }
 
-/* ---- DMA errors and resets (docs/enet.md §3.4, docs/enet.md §10 item 5, docs/enet.md §10 item 11) ---- */
+/* ---- DMA errors and resets (docs/enet.md §3.4, §10 item 5, docs/enet.md §10 item 11) ---- */
 
 void enet__dma_reset(struct enet_emu *emu)
 {
@@ -401,7 +401,7 @@ static bool is_station(const struct enet_emu *emu, const uint8_t *da)
 	       da[4] == (uint8_t)(hi >> 24) && da[5] == (uint8_t)(hi >> 16);
 }
 
-/* Address filter (docs/enet.md §1.1, docs/enet.md §10 item 15); *@miss: accepted only through PROM. */
+/* Address filter (docs/enet.md §1.1, §10 item 15); *@miss: accepted only through PROM. */
 static bool rx_filter(const struct enet_emu *emu, const uint8_t *da, bool *miss)
 {
 	uint32_t rcr = emu->regs[R_RCR / 4];
@@ -514,7 +514,7 @@ static bool rx_bd_irq(const struct enet_emu *emu, const uint8_t *bd)
 	return !bd_enhanced(emu) || (bdx_load(emu, bd, BDX_ESC) & RXESC_INT);
 }
 
-/* No empty BD for a new frame: drop it and stop the RX DMA (docs/enet.md §3.4, docs/enet.md §10 item 13). */
+/* No empty BD for a new frame: drop it and stop the RX DMA (docs/enet.md §3.4, §10 item 13). */
 static void rx_no_bd(struct enet_emu *emu)
 {
 	emu->regs[R_RDAR / 4] = 0;

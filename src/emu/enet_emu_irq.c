@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * ENET model: events and interrupts. EIR bits are raised here, the
- * interrupt lines follow EIR & EIMR as level eventfds (docs/enet.md §2, docs/enet.md §8), and the
- * frame events RXF/TXF pass through the RXIC0/TXIC0 coalescing engines
- * (docs/enet.md §6), whose timers are deadlines on the line's clock. Section numbers
- * are docs/enet.md.
+ * interrupt lines follow EIR & EIMR as level eventfds (docs/enet.md §2,
+ * §8), and the frame events RXF/TXF pass through the RXIC0/TXIC0
+ * coalescing engines (docs/enet.md §6), whose timers are deadlines on the
+ * line's clock.
  */
 #include <unistd.h>
 
@@ -31,8 +31,8 @@ static void irq_set(struct enet_emu *emu, unsigned n, bool level)
 	emu->irq_level[n] = level;
 }
 
-/* Each line is asserted while EIR & EIMR has one of its events (docs/enet.md
- * docs/enet.md §10, item 1); MII only while ETHEREN is set (assumption in enet_emu.h,
+/* Each line is asserted while EIR & EIMR has one of its events
+ * (docs/enet.md §10, item 1); MII only while ETHEREN is set (assumption in enet_emu.h,
  * docs/mdio.md §3.3). */
 void enet__irq_update(struct enet_emu *emu)
 {

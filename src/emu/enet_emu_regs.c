@@ -87,7 +87,7 @@ static const struct enet_reg enet_regs[] = {
 	RZ(0x16C, "RDSR2"),
 	RZ(0x170, "TDSR2"),
 	RZ(0x174, "MRBR2"),
-	/* docs/enet.md §1.1, docs/enet.md §3.4: ring starts ignore the low 3 bits; MRBR bits 13:4. */
+	/* docs/enet.md §1.1, §3.4: ring starts ignore the low 3 bits; MRBR bits 13:4. */
 	SP(R_RDSR, "RDSR", 0, ETHDRV_GENMASK(31, 3)),
 	SP(R_TDSR, "TDSR", 0, ETHDRV_GENMASK(31, 3)),
 	RW(R_MRBR, "MRBR", 0, ETHDRV_GENMASK(13, 4)),

@@ -144,7 +144,7 @@ static void test_rx_multi_bd_and_lg(void **state)
 	assert_int_equal(bd_status(k, 1, RX_RING, 3), RX_L);
 	assert_int_equal(bd_len(k, 1, RX_RING, 3), 1000);
 	assert_int_equal(rd(k, 1, EIR) & (EV_RXF | EV_RXB), EV_RXF | EV_RXB);
-	/* Longer than MAX_FL: received with LG and BABR (docs/enet.md §3.5, docs/enet.md §10 item 10). */
+	/* Longer than MAX_FL: received with LG and BABR (docs/enet.md §3.5, §10 item 10). */
 	wr(k, 1, MRBR, MRBR_VAL);
 	wr(k, 1, RCR, RCR_MAX_FL(500) | RCR_MII_MODE | RCR_CRCFWD);
 	wr(k, 1, EIR, 0xFFFFFFFF);
@@ -327,7 +327,7 @@ static void test_disable_rewinds(void **state)
 	tx(k, 0, 100);
 	advance(k, 20000);
 	assert_int_equal(bd_status(k, 1, RX_RING, 0), RX_L);
-	/* ETHEREN 1->0 clears RDAR and rewinds to RDSR (docs/enet.md §3.4, docs/enet.md §10 item 5). */
+	/* ETHEREN 1->0 clears RDAR and rewinds to RDSR (docs/enet.md §3.4, §10 item 5). */
 	wr(k, 1, ECR, ECR_DBSWP | ECR_SPEED);
 	assert_int_equal(rd(k, 1, RDAR), 0);
 	rx_arm(k, 1, 0);

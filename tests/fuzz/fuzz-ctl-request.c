@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * libFuzzer target: the control socket's request handling (tools/ethdrv
- * ctl.h, README "Control socket protocol") without sockets. The input is
+ * ctl.h, docs/control.md) without sockets. The input is
  * what a client sends; it is fed to ctl_handle() in pieces as recv() might
  * deliver them (each piece's size taken from the input), exactly as
  * ctl_conn_read_request() does, until a reply is due or CTL_REQ_MAX bytes are in.

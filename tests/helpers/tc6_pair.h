@@ -57,6 +57,9 @@ struct pair_opts {
 	/* Optional: the driver talks through these ops, ctx = the node, which
 	 * reaches the model through node->model_bus. */
 	const struct ethdrv_spi_ops *bus_ops;
+	/* Optional: node 0's driver traces its transfers to this file from the
+	 * first one (lan865x_config.spi_trace). */
+	const char *trace;
 };
 
 struct fixture {
@@ -131,6 +134,8 @@ static inline int node_setup(struct fixture *f, unsigned i)
 		nd->bus.ctx = nd;
 	}
 	assert_int_equal(lan865x_emu_attach(nd->emu, emu_p2p_medium_base(f->medium), i), 0);
+	if (i == 0)
+		cfg.spi_trace = f->o.trace;
 	assert_int_equal(lan865x_create(&cfg, &nd->bus, nd->loop, nd->pool, &nd->dev), 0);
 	ethdrv_netdev_set_rx_handler(nd->dev, rx_handler, nd);
 	return ethdrv_netdev_open(nd->dev);

@@ -87,6 +87,24 @@ start_enet_link() {
 	wait_started /run/ethdrv/link.pid link "ethdrv segment --device emu:enet"
 }
 
+# start_link_beside: an ENET link (start_enet_link) next to the LAN8650
+# segment start_segment runs, its pid in LINK_PID; stop_link_beside stops it.
+LINK_PID=
+start_link_beside() {
+	local pid=$SEG_PID log=$SEG_LOG
+	SEG_PID=
+	start_enet_link
+	LINK_PID=$SEG_PID
+	rm -f "$SEG_LOG"
+	SEG_PID=$pid
+	SEG_LOG=$log
+}
+
+stop_link_beside() {
+	[[ -n $LINK_PID ]] && kill -TERM "$LINK_PID" 2>/dev/null && wait "$LINK_PID" 2>/dev/null
+	LINK_PID=
+}
+
 # flags IF: the <...> flag list of IF in its namespace.
 flags() {
 	ip -n "$1" -o link show dev "$1" | sed -n 's/.*<\([^>]*\)>.*/\1/p'

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench/napi_modes_lib.py (the arithmetic and tables of `ethdrv bench
 # napi-modes`): the line limits, the tools' outputs, a run's figures, the
-# collapse and target verdicts, the README markers; all against values
+# collapse and target verdicts, the markers of docs/benchmarks.md; all against values
 # derived by hand (no root, no link). And the script's --help runs.
 set -eu
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -181,5 +181,5 @@ except ValueError:
 print("ok: napi_modes_lib README markers")
 PY
 python3 "$TOP/bench/napi-modes.py" --help | grep -q -- '--quick'
-grep -q 'napi-modes:begin' "$TOP/README.md"
+grep -q 'napi-modes:begin' "$TOP/docs/benchmarks.md"
 echo "ok: napi-modes --help, README markers present"

@@ -42,7 +42,7 @@ done
 
 # the command itself
 expect 2 "usage: ethdrv COMMAND" --
-expect 2 "unknown command 'frob'" "segment, up, stats, set, get, info, phy or bench" -- frob
+expect 2 "unknown command 'frob'" "segment, up, stats, set, get, info, phy, plca or bench" -- frob
 
 # phy: the words are checked before anything is sent
 expect 2 "missing IFNAME" -- phy

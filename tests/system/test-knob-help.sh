@@ -13,22 +13,17 @@ need_tool ip python3
 need_binary
 run_isolated "$@"
 
-LINK_PID=
 cleanup() {
-	[[ -n $LINK_PID ]] && kill -TERM "$LINK_PID" 2>/dev/null && wait "$LINK_PID" 2>/dev/null
+	stop_link_beside
 	stop_segment
 }
 trap cleanup EXIT
 
-start_enet_link
-LINK_PID=$SEG_PID
-LINK_LOG=$SEG_LOG
-SEG_PID=
 start_segment 2
+start_link_beside
 
 python3 "$SRC/tests/system/knob_probe.py" "$SRC" "$ETHDRV" "t1s0:LAN8650" "enet0:NXP ENET" \
 	"segment:The media" "link:The media" || fail "knobs missing from the help (above)"
-rm -f "$LINK_LOG"
 
 # Device-spec keys: a key the parser knows gets a "bad value"-like error, an
 # unknown one "unknown key"; each known one must be in `ethdrv up --help`.

@@ -6,6 +6,7 @@
 # written. The start option --spi-trace FILE keeps working unconfined.
 set -u
 ETHDRV=${1:-build}/ethdrv
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
 source "$(dirname "$0")/segment-lib.sh"
 need_root
 need_tool ip ping
@@ -44,12 +45,26 @@ echo secret >"$TMP/outside"
 start_segment 2 --trace-dir "$TMP/traces" --spi-trace "$TMP/start"
 ping_ok 0 1 || fail "ping"
 [[ -s $TMP/start.t1s0 ]] || fail "--spi-trace FILE at start wrote nothing"
+# From the first transfer: the probe's read of IDVER (MMS 0, address 0,
+# one register: header 0x00000001) is line 1 (docs/spi-trace.md §1).
+[[ $(head -n 1 "$TMP/start.t1s0" | cut -d' ' -f2) == 00000001* ]] ||
+	fail "the start trace does not begin with the probe's IDVER read"
 "$ETHDRV" set t1s0 spi_trace=run.trace || fail "a plain name in the trace directory refused"
 ping_ok 0 1 || fail "ping while tracing"
 "$ETHDRV" set t1s0 spi_trace=off || fail "spi_trace=off"
 grep -Eq '^[0-9]+ [0-9a-f]+ [0-9a-f]+$' "$TMP/traces/run.trace" ||
 	fail "no transfer lines in the run-time trace"
 [[ $(stat -c %a "$TMP/traces/run.trace") == 600 ]] || fail "trace file is not 0600"
+# A NAME ending in .pcapng is pcapng, for the TC6 dissector (docs/spi-trace.md §3).
+"$ETHDRV" set t1s0 spi_trace=run.pcapng || fail "spi_trace=run.pcapng"
+ping_ok 0 1 || fail "ping while tracing pcapng"
+"$ETHDRV" set t1s0 spi_trace=off || fail "spi_trace=off (pcapng)"
+if command -v tshark >/dev/null; then
+	out=$(tshark -X "lua_script:$SRC/tools/wireshark/tc6.lua" -r "$TMP/traces/run.pcapng" \
+		-Y 'tc6.kind == "data"' -T fields -e frame.interface_name -e tc6.node 2>/dev/null |
+		head -n 1)
+	[[ $out == $'t1s0\t0' ]] || fail "run-time pcapng trace: '$out'"
+fi
 expect_refused ../escape EACCES
 expect_refused "$TMP/outside" EACCES
 expect_refused .. EACCES

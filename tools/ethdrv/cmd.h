@@ -33,6 +33,9 @@ int cmd_bench(int argc, char **argv);
 /** cmd_phy() - `ethdrv phy IFNAME [read REG | write REG VAL | c45 ...]` (phy.c). */
 int cmd_phy(int argc, char **argv);
 
+/** cmd_plca() - `ethdrv plca IFNAME [set WORD VALUE...]`, ethtool's PLCA layout (plca.c). */
+int cmd_plca(int argc, char **argv);
+
 /**
  * cmd_client_call() - send @req to @ifname's control socket (client.c)
  * @cmd: the subcommand, for messages

@@ -19,10 +19,12 @@ static const char main_usage[] =
 	"  up DEVICE [--tap NAME]   one interface on a real board or a model\n"
 	"  stats [IFNAME] [--json]  counters of running interfaces (like ethtool -S)\n"
 	"  set IFNAME KEY=VALUE...  change knobs at run time\n"
-	"  get IFNAME KEY...        read knobs\n"
+	"  get IFNAME KEY...|--list read knobs, or list every knob with its value\n"
 	"  info IFNAME              what an interface is: device, chip, SPI clock, lines\n"
 	"  phy IFNAME [read REG | write REG VAL | c45 read|write MMD REG [VAL]]\n"
 	"                           the PHY: link, speed, ID, state; its registers\n"
+	"  plca IFNAME [set WORD VALUE...]\n"
+	"                           PLCA configuration and status, as ethtool shows them\n"
 	"  bench NAME [ARGS...]     a system benchmark from bench/ (table and plot)\n"
 	"\n"
 	"DEVICE is emu:lan8650[,key=value...] or\n"
@@ -89,7 +91,7 @@ static const struct {
 } main_cmds[] = {
 	{ "segment", cmd_segment }, { "up", cmd_up },	{ "stats", cmd_stats },
 	{ "set", cmd_set },	    { "get", cmd_get }, { "info", cmd_info },
-	{ "bench", cmd_bench },	    { "phy", cmd_phy },
+	{ "bench", cmd_bench },	    { "phy", cmd_phy }, { "plca", cmd_plca },
 };
 
 int main(int argc, char **argv)
@@ -108,7 +110,8 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[1], main_cmds[i].name))
 			return main_cmds[i].fn(argc - 1, argv + 1);
 	fprintf(stderr,
-		"ethdrv: unknown command '%s': use segment, up, stats, set, get, info, phy or bench\n"
+		"ethdrv: unknown command '%s': use segment, up, stats, set, get, info, phy, plca "
+		"or bench\n"
 		"Try 'ethdrv --help'.\n",
 		argv[1]);
 	return CLI_EXIT_USAGE;

@@ -99,7 +99,7 @@ static int node_set_knob(struct node *n, const char *key, const char *value, con
  */
 static int node_ctl_set_trace(struct node *n, const char *value, const char **why)
 {
-	char path[32];
+	char path[40];
 	int fd, err;
 
 	if (!strcmp(value, "off"))
@@ -107,7 +107,11 @@ static int node_ctl_set_trace(struct node *n, const char *value, const char **wh
 	fd = trace_dir_create(n->trace_dir_fd, value, why);
 	if (fd < 0)
 		return fd;
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	/* A NAME ending in .pcapng asks for pcapng (docs/spi-trace.md §1). */
+	snprintf(path, sizeof(path), "%s/proc/self/fd/%d",
+		 strlen(value) > 7 && !strcmp(value + strlen(value) - 7, ".pcapng") ? "pcapng:" :
+										      "",
+		 fd);
 	err = ethdrv_netdev_set(n->dev, "spi_trace", path);
 	close(fd);
 	return err;
@@ -241,6 +245,13 @@ static int node_dev_open(struct node *n)
 			   ethdrv_strerror(err));
 		return err;
 	}
+	/* --spi-trace FILE: the driver traces from its first transfer, the
+	 * probe's (docs/spi-trace.md §1). */
+	args.spi_trace = n->cfg.spi_trace;
+	if (n->cfg.spi_trace && !args.spi) {
+		ethdrv_err(NULL, "%s: --spi-trace: this device has no SPI bus", n->cfg.ifname);
+		return -EOPNOTSUPP;
+	}
 	err = ethdrv_driver_create(n->drv, &args, &n->dev);
 	if (err)
 		return err;
@@ -252,11 +263,6 @@ static int node_dev_open(struct node *n)
 	if (n->backend->configure && (err = n->backend->configure(n)))
 		return err;
 	ethdrv_netdev_set_carrier_handler(n->dev, node_carrier, n);
-	if (n->cfg.spi_trace) {
-		err = ethdrv_netdev_set(n->dev, "spi_trace", n->cfg.spi_trace);
-		if (err)
-			return err;
-	}
 	err = ethdrv_netdev_open(n->dev);
 	for (i = 0; !err && i < n->cfg.knob_count; i++) {
 		err = node_set_knob(n, n->cfg.knobs[i].key, n->cfg.knobs[i].value, &why);

@@ -61,7 +61,9 @@ static const char seg_usage[] =
 	"                        see `ethdrv set --help`)\n"
 	"  -p, --pcap FILE       capture every frame on the medium, both directions\n"
 	"                        of an ENET link (pcap, ns)\n"
-	"  -t, --spi-trace FILE  LAN8650: trace every SPI transfer of node K to FILE.t1sK\n"
+	"  -t, --spi-trace FILE  LAN8650: trace every SPI transfer of node K, the probe\n"
+	"                        included, to FILE.t1sK (text), or for FILE.pcapng to\n"
+	"                        FILE.t1sK.pcapng (Wireshark, docs/spi-trace.md)\n"
 	"      --trace-dir DIR   LAN8650: allow `ethdrv set t1sK spi_trace=NAME` at run\n"
 	"                        time, NAME a file in DIR (refused without this option)\n"
 	"      --rt-prio N       run each node's loop and poller threads at SCHED_FIFO\n"
@@ -324,7 +326,15 @@ static void seg_node_config(struct seg *s, unsigned i, struct node_config *nc)
 	nc->tap_exclusive = true;
 	nc->disable_ipv6 = true;
 	if (s->args.spi_trace) {
-		snprintf(s->trace[i], sizeof(s->trace[i]), "%s.%s", s->args.spi_trace, nc->ifname);
+		size_t n = strlen(s->args.spi_trace);
+
+		/* FILE.t1sK; FILE.pcapng gives FILE.t1sK.pcapng, still pcapng (spi_trace.c). */
+		if (n > 7 && !strcmp(s->args.spi_trace + n - 7, ".pcapng"))
+			snprintf(s->trace[i], sizeof(s->trace[i]), "%.*s.%s.pcapng", (int)(n - 7),
+				 s->args.spi_trace, nc->ifname);
+		else
+			snprintf(s->trace[i], sizeof(s->trace[i]), "%s.%s", s->args.spi_trace,
+				 nc->ifname);
 		nc->spi_trace = s->trace[i];
 	}
 	nc->trace_dir = s->args.common.trace_dir;
