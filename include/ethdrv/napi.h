@@ -212,6 +212,26 @@ ETHDRV_EXPORT int ethdrv_napi_set_loop(struct ethdrv_napi *napi, struct ethdrv_l
 ETHDRV_EXPORT struct ethdrv_loop *ethdrv_napi_get_loop(const struct ethdrv_napi *napi);
 
 /**
+ * ethdrv_napi_find() - the live poller of @dev named @name, or NULL
+ * @dev: the device
+ * @name: "rx", "tx", ...
+ *
+ * Context: the device's loop thread.
+ */
+ETHDRV_EXPORT struct ethdrv_napi *ethdrv_napi_find(struct ethdrv_netdev *dev, const char *name);
+
+/**
+ * ethdrv_napi_for_each() - call @fn for every live poller of @dev, in order of adding
+ * @dev: the device
+ * @fn: called with each poller and @arg
+ * @arg: passed on
+ *
+ * Context: the device's loop thread.
+ */
+ETHDRV_EXPORT void ethdrv_napi_for_each(struct ethdrv_netdev *dev,
+					void (*fn)(struct ethdrv_napi *napi, void *arg), void *arg);
+
+/**
  * ethdrv_napi_name() - the poller's name ("rx", "tx")
  * @napi: the poller
  */

@@ -588,6 +588,25 @@ struct ethdrv_loop *ethdrv_napi_get_loop(const struct ethdrv_napi *n)
 	return n->loop;
 }
 
+static struct ethdrv_napi *napi_find(struct ethdrv_netdev *dev, const char *name);
+
+struct ethdrv_napi *ethdrv_napi_find(struct ethdrv_netdev *dev, const char *name)
+{
+	struct ethdrv_napi *n = dev && name ? napi_find(dev, name) : NULL;
+
+	return n && !n->deleted ? n : NULL;
+}
+
+void ethdrv_napi_for_each(struct ethdrv_netdev *dev,
+			  void (*fn)(struct ethdrv_napi *napi, void *arg), void *arg)
+{
+	struct ethdrv__napi_list *l;
+
+	for (l = dev->napis; l; l = l->next)
+		if (!ethdrv__napi_from_link(l)->deleted)
+			fn(ethdrv__napi_from_link(l), arg);
+}
+
 const char *ethdrv_napi_name(const struct ethdrv_napi *n)
 {
 	return n->name;

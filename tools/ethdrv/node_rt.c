@@ -59,6 +59,7 @@ static void node_rt_on_guard(struct ethdrv_timer *t)
 	rt_guard_round_begin(&n->rt_guard);
 	node_rt_check(n, n->loop_tid, now);
 	node_for_each_poller(n, node_rt_check_poller, &now);
+	node_ctx_for_each_thread(n, node_rt_check_poller, &now);
 	rt_guard_round_end(&n->rt_guard);
 }
 
@@ -78,8 +79,7 @@ static void node_rt_set_poller(struct node *n, pid_t tid, void *arg)
 		prio_err[1] = err;
 }
 
-/* True if the device polls busily now (its busy_poll knob is not 0). */
-static bool node_rt_busy_polling(struct node *n)
+bool node_rt_busy_polling(struct node *n)
 {
 	char v[32];
 
@@ -88,7 +88,9 @@ static bool node_rt_busy_polling(struct node *n)
 
 int node_rt_set(struct node *n, unsigned prio, const char **why)
 {
-	int prio_err[2] = { (int)prio, 0 };
+	/* contexts=irq: the node's loop and pollers are process context. */
+	unsigned task = n->ctx.irq ? 0 : prio;
+	int prio_err[2] = { (int)task, 0 };
 	int err;
 
 	if (prio && node_rt_busy_polling(n)) {
@@ -96,7 +98,7 @@ int node_rt_set(struct node *n, unsigned prio, const char **why)
 		       "set busy_poll=0 first";
 		return -EBUSY;
 	}
-	err = rt_thread_set(0, prio); /* the loop thread: we run in it */
+	err = rt_thread_set(0, task); /* the loop thread: we run in it */
 	if (err) {
 		*why = err == -EPERM ? "sched_setscheduler: not permitted (needs CAP_SYS_NICE)" :
 				       NULL;
@@ -107,7 +109,9 @@ int node_rt_set(struct node *n, unsigned prio, const char **why)
 		return prio_err[1];
 	n->rt_prio = prio;
 	ethdrv_counter_set(&n->metrics.rt_prio, prio);
-	if (!prio) {
+	if (n->ctx.irq)
+		node_ctx_set_prio(n, node_ctx_prio_wanted(n));
+	if (!task && !n->ctx.prio) {
 		ethdrv_timer_stop(&n->rt_timer);
 		return 0;
 	}
