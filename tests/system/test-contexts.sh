@@ -42,6 +42,7 @@ echo "contexts=irq cpus=2 --rt-prio 20:"
 expect sirq/t1s0/0 "FIFO 20"
 expect sirq/t1s0/1 "FIFO 20"
 expect ethdrv/t1s0 "OTHER 0"
+expect lab/0 "FIFO 21" # the wire above the driver (docs/design.md §4.5)
 [[ $("$ETHDRV" get t1s0 contexts) == "contexts=irq" ]] || fail "get contexts"
 [[ $("$ETHDRV" get t1s0 irq_affinity) == "irq_affinity=rx:0" ]] ||
 	fail "irq_affinity: $("$ETHDRV" get t1s0 irq_affinity)"
