@@ -8,8 +8,10 @@
  * and a guard samples the threads' CPU time every RT_GUARD_PERIOD_MS and
  * puts a thread that was on a CPU for rt_spin_permille of the window (knob,
  * default RT_GUARD_SPIN_PERMILLE) back to SCHED_OTHER, counted in
- * node_rt_demotions. The medium's thread
- * is the lab, not the driver, and keeps its policy (docs/design.md §4.5).
+ * node_rt_demotions. With contexts=irq the priority goes to the softirq
+ * loops instead, and the loop and pollers stay SCHED_OTHER (node_ctx.c).
+ * The medium's threads are the lab and run above all this (seg_lab.c,
+ * docs/design.md §4.5).
  */
 #include <errno.h>
 #include <stdio.h>
