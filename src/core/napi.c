@@ -318,6 +318,9 @@ int ethdrv__napi_run_poll(struct ethdrv_napi *n, int budget)
 	return work;
 }
 
+/* The poller the current thread's poll list is polling, if any. */
+static __thread struct ethdrv_napi *napi_tls_polling;
+
 /* The poll used its whole weight and the core still owns it (docs/napi.md §1.2). */
 static void napi_repoll(struct ethdrv_napi *n)
 {
@@ -351,10 +354,14 @@ int ethdrv__napi_run_list(struct ethdrv_loop *loop, struct ethdrv__softnet *sn,
 	while ((n = sn->head)) {
 		int weight = __atomic_load_n(&n->weight, __ATOMIC_RELAXED), work;
 
-		/* 1. Take the first poller and poll it with its weight. */
+		/* 1. Take the first poller and poll it with its weight. Its
+		 * complete may let a disable in another thread go on while we
+		 * still count: ethdrv_napi_disable() waits for polling == 0. */
 		sn->head = n->poll_next;
 		if (!sn->head)
 			sn->tail = NULL;
+		__atomic_add_fetch(&n->polling, 1, __ATOMIC_SEQ_CST);
+		napi_tls_polling = n;
 		work = ethdrv__napi_run_poll(n, weight);
 		processed += work;
 		if (work > 0)
@@ -362,6 +369,8 @@ int ethdrv__napi_run_list(struct ethdrv_loop *loop, struct ethdrv__softnet *sn,
 		/* 2. Full weight: still ours; it goes to the tail. */
 		if (work == weight)
 			napi_repoll(n);
+		napi_tls_polling = NULL;
+		__atomic_sub_fetch(&n->polling, 1, __ATOMIC_SEQ_CST);
 		/* 3. Out of packets or time: the rest stays at the front. */
 		budget -= work;
 		if (sn->head && budget <= 0) {
@@ -669,6 +678,9 @@ void ethdrv_napi_disable(struct ethdrv_napi *n)
 		napi_sleep_us(sleep_us);
 		sleep_us = ETHDRV_MIN(sleep_us * 2, 200u);
 	}
+	/* A poll list in another thread may still count the poll it completed. */
+	while (napi_tls_polling != n && __atomic_load_n(&n->polling, __ATOMIC_SEQ_CST))
+		napi_sleep_us(20);
 	napi_on_loop(n, napi_timer_stop_run, n);
 	__atomic_store_n(&n->thread_deadline, 0, __ATOMIC_RELEASE);
 	__atomic_store_n(&n->busy_requested, 0, __ATOMIC_RELAXED);

@@ -45,6 +45,7 @@ struct ethdrv_napi {
 	bool timer_poll; /* the defer timer scheduled the next poll (owner only) */
 	bool tx; /* TX-completion poller: never busy-polled */
 	bool deleted; /* ethdrv_napi_del() ran; memory kept for its counters */
+	int polling; /* atomic: a poll list runs @n now (until its bookkeeping is done) */
 	int warned; /* "poll returned more than weight" logged (atomic) */
 
 	struct ethdrv_netdev *dev; /* owning device */

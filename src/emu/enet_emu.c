@@ -36,6 +36,11 @@ const struct ethdrv_stat_desc enet_emu_stats_desc[] = {
 	ETHDRV_STAT_DESC(struct enet_emu_stats, rx_frames),
 	ETHDRV_STAT_DESC(struct enet_emu_stats, rx_bytes),
 	ETHDRV_STAT_DESC(struct enet_emu_stats, rx_dropped_nobd),
+	{ "rx_lost_driver", offsetof(struct enet_emu_stats, rx_loss.lost_driver) },
+	{ "rx_lost_lab", offsetof(struct enet_emu_stats, rx_loss.lost_lab) },
+	{ "rx_lost_steal", offsetof(struct enet_emu_stats, rx_loss.lost_steal) },
+	{ "rx_gap_max_ns", offsetof(struct enet_emu_stats, rx_loss.gap_max_ns) },
+	ETHDRV_STAT_DESC(struct enet_emu_stats, rx_lost_injected),
 	ETHDRV_STAT_DESC(struct enet_emu_stats, rx_dropped_disabled),
 	ETHDRV_STAT_DESC(struct enet_emu_stats, rx_dropped_filter),
 	ETHDRV_STAT_DESC(struct enet_emu_stats, rx_cut),
@@ -269,6 +274,8 @@ int enet_emu_new(const struct enet_emu_config *cfg, struct enet_line *line, unsi
 	pthread_mutex_unlock(&line->lock);
 	if (ret)
 		goto err_release;
+	/* Losses in real time are checked against the VM's steal (emu_loss.h). */
+	emu->steal_ref = line->cfg.realtime && !emu_steal_ref();
 	*out = emu;
 	return 0;
 
@@ -286,6 +293,8 @@ void enet_emu_free(struct enet_emu *emu)
 	if (emu->phy)
 		emu->line->phys--;
 	pthread_mutex_unlock(&emu->line->lock);
+	if (emu->steal_ref)
+		emu_steal_unref();
 	emu_release(emu);
 }
 
