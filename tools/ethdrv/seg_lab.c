@@ -42,6 +42,9 @@ unsigned seg_lab_prio(const struct seg *s)
 {
 	unsigned driver = s->args.common.rt_prio;
 
+	if (s->args.lab_prio >= 0)
+		return (unsigned)s->args.lab_prio; /* --lab-prio */
+
 	if (!driver && seg_lab_contexts_irq(s))
 		driver = NODE_CTX_PRIO;
 	if (!driver)

@@ -66,9 +66,9 @@ struct seg_args {
 	bool cleanup; /* --cleanup */
 	bool dev_given; /* --device was given (--cleanup: only that kind) */
 	struct cmd_common common; /* --set, --syslog, --log-level */
+	int lab_prio; /* --lab-prio: the lab's SCHED_FIFO priority; -1 = one above the driver's */
 };
 
-/* A running segment. */
 #define SEG_LAB_THREADS 16 /* lab threads the guard watches */
 
 /* The lab's priority and its guard (seg_lab.c). */
@@ -88,6 +88,7 @@ struct seg_lab {
 	struct seg_lab_stats st; /* counters (group "lab") */
 };
 
+/* A running segment. */
 struct seg {
 	struct seg_args args; /* what was asked */
 	const struct seg_kind *kind; /* which kind */
