@@ -552,6 +552,14 @@ def loss_causes(d, after=None, group="emu"):
             "gap_max_us": (after or {}).get(f"{group}_rx_gap_max_ns", 0) / 1000}
 
 
+def node_threads_cpu_ns(s):
+    """CPU time of all of a node's threads in stats S (or a delta): its loop, its
+    poller threads, and with contexts=irq its softirq loops and their ksoftirqd
+    threads (docs/design.md §4.5)."""
+    return sum(s.get(k, 0) for k in ("node_loop_cpu_ns", "node_poller_cpu_ns",
+                                     "node_ctx_cpu_ns", "node_ksoftirqd_cpu_ns"))
+
+
 def causes_text(c):
     """driver/lab/steal as one table cell."""
     return f"{c['driver']}/{c['lab']}/{c['steal']}"
