@@ -560,6 +560,19 @@ def node_threads_cpu_ns(s):
                                      "node_ctx_cpu_ns", "node_ksoftirqd_cpu_ns"))
 
 
+def cpu_cost_text(cost_ns, base_ns_per_frame):
+    """The calibrated CPU cost (knob cpu_cost_ns, docs/design.md §4.9) as a result
+    states it: COST_NS per frame against BASE_NS_PER_FRAME, the driver CPU per
+    frame measured without it in the same run."""
+    if not cost_ns:
+        return "no added CPU cost (cpu_cost_ns=0)"
+    if not base_ns_per_frame:
+        return f"{cost_ns / 1000:g} us per frame (cpu_cost_ns={cost_ns})"
+    return (f"{cost_ns / 1000:g} us per frame (cpu_cost_ns={cost_ns}), standing for a CPU "
+            f"{(base_ns_per_frame + cost_ns) / base_ns_per_frame:.1f} times slower than this "
+            f"host's {base_ns_per_frame / 1000:.2f} us per frame")
+
+
 def causes_text(c):
     """driver/lab/steal as one table cell."""
     return f"{c['driver']}/{c['lab']}/{c['steal']}"

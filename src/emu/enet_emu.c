@@ -71,15 +71,6 @@ uint64_t enet__mac_byte_ns(const struct enet_emu *emu)
 
 /* ---- the bus ---- */
 
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#elif defined(__aarch64__)
-	__asm__ volatile("yield");
-#endif
-}
-
 /* The interconnect's cost of one access (real time only). */
 static void mmio_delay(const struct enet_emu *emu)
 {
@@ -91,7 +82,7 @@ static void mmio_delay(const struct enet_emu *emu)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	end = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec + emu->cfg.mmio_latency_ns;
 	do {
-		cpu_relax();
+		ethdrv_cpu_relax();
 		clock_gettime(CLOCK_MONOTONIC, &ts);
 	} while ((uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec < end);
 }

@@ -85,5 +85,9 @@ assert c["load1"] == 1.5 and abs(c["steal_pct"] - 10.0) < 1e-9, c
 d = {"emu_rx_lost_driver": 3, "emu_rx_lost_lab": 2, "emu_rx_lost_steal": 1}
 lc = eb.loss_causes(d, {"emu_rx_gap_max_ns": 4000})
 assert eb.causes_text(lc) == "3/2/1" and lc["gap_max_us"] == 4.0, lc
+# The calibrated CPU cost as results state it (docs/design.md §4.9).
+assert eb.cpu_cost_text(0, 2000) == "no added CPU cost (cpu_cost_ns=0)"
+assert eb.cpu_cost_text(6000, 2000) == ("6 us per frame (cpu_cost_ns=6000), standing for a "
+                                        "CPU 4.0 times slower than this host's 2.00 us per frame")
 print("PASS")
 PY

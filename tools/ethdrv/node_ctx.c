@@ -93,9 +93,15 @@ static int node_ctx_start(struct node *n, unsigned cpus)
 	cc.softirq.restart_max = ETHDRV_SOFTIRQ_RESTART;
 	cc.softirq.time_usecs = ETHDRV_SOFTIRQ_USECS;
 	cc.softirq.task_threads = true;
+	unsigned packets, usecs, i;
+
 	err = ethdrv_cpu_loops_start(&cc, &n->ctx.set);
 	if (err)
 		return err;
+	/* netdev_budget(_usecs) as the node's loop has them (netdev.c keeps them alike). */
+	ethdrv_loop_get_budget(n->loop, &packets, &usecs);
+	for (i = 0; i < cpus; i++)
+		ethdrv_loop_set_budget(ethdrv_cpu_loops_get(n->ctx.set, i), packets, usecs);
 	/* Poller threads made from now on are tasks (napi_thread.c). */
 	ethdrv_loop_set_softirq(n->loop, &(struct ethdrv_softirq_config){ .task_threads = true });
 	node_ctx_set_prio(n, node_ctx_prio_wanted(n));
