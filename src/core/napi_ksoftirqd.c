@@ -78,21 +78,8 @@ static void *ksoftirqd_main(void *arg)
 /* The thread at SCHED_OTHER, not the policy of the loop that creates it. */
 static int ksoftirqd_start(struct ethdrv__softnet *sn)
 {
-	struct sched_param sp = { .sched_priority = 0 };
-	pthread_attr_t attr;
-	int ret;
+	int ret = ethdrv__task_thread_create(&sn->ksoftirqd, ksoftirqd_main, sn);
 
-	ret = pthread_attr_init(&attr);
-	if (ret)
-		return ret;
-	ret = pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
-	if (!ret)
-		ret = pthread_attr_setschedpolicy(&attr, SCHED_OTHER);
-	if (!ret)
-		ret = pthread_attr_setschedparam(&attr, &sp);
-	if (!ret)
-		ret = pthread_create(&sn->ksoftirqd, &attr, ksoftirqd_main, sn);
-	pthread_attr_destroy(&attr);
 	if (!ret)
 		sn->ksoftirqd_on = true;
 	return ret;

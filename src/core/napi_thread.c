@@ -140,16 +140,12 @@ static void *napi_thread_main(void *arg)
  * (task_threads, docs/design.md §4.6): then SCHED_OTHER, as Linux's napi
  * kthreads are.
  */
-static int napi_thread_create(struct ethdrv_napi *n)
+int ethdrv__task_thread_create(pthread_t *t, void *(*fn)(void *), void *arg)
 {
 	struct sched_param sp = { .sched_priority = 0 };
-	struct ethdrv_softirq_config cfg;
 	pthread_attr_t attr;
 	int ret;
 
-	ethdrv_loop_get_softirq(n->loop, &cfg);
-	if (!cfg.task_threads)
-		return pthread_create(&n->thread, NULL, napi_thread_main, n);
 	ret = pthread_attr_init(&attr);
 	if (ret)
 		return ret;
@@ -159,9 +155,19 @@ static int napi_thread_create(struct ethdrv_napi *n)
 	if (!ret)
 		ret = pthread_attr_setschedparam(&attr, &sp);
 	if (!ret)
-		ret = pthread_create(&n->thread, &attr, napi_thread_main, n);
+		ret = pthread_create(t, &attr, fn, arg);
 	pthread_attr_destroy(&attr);
 	return ret;
+}
+
+static int napi_thread_create(struct ethdrv_napi *n)
+{
+	struct ethdrv_softirq_config cfg;
+
+	ethdrv_loop_get_softirq(n->loop, &cfg);
+	if (!cfg.task_threads)
+		return pthread_create(&n->thread, NULL, napi_thread_main, n);
+	return ethdrv__task_thread_create(&n->thread, napi_thread_main, n);
 }
 
 int ethdrv__napi_thread_start(struct ethdrv_napi *n)

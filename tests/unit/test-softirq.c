@@ -111,19 +111,6 @@ static int teardown(void **state)
 	return 0;
 }
 
-static void inject_n(struct fake_netdev *f, uint32_t first, unsigned n)
-{
-	for (unsigned i = 0; i < n; i++)
-		assert_int_equal(fake_netdev_inject_rx(f, first + i), 0);
-}
-
-static void assert_rx_in_order(const struct fake_netdev *f, unsigned n)
-{
-	assert_int_equal(fake_netdev_rx_count(f), n);
-	for (unsigned i = 0; i < n; i++)
-		assert_int_equal(f->rx_seq[i], i);
-}
-
 /* Run the loop (waits bounded by a 1 ms timer) until @cond; 30 s cap. */
 static void tick_cb(struct ethdrv_timer *t)
 {
@@ -150,9 +137,9 @@ static void test_no_limits_keeps_work(void **state)
 	/* The default: 640 frames are 10 runs of 64 plus the empty one that
 	 * completes, all in the loop thread, no hand-off. */
 	assert_int_equal(ethdrv_netdev_open(&e->f->dev), 0);
-	inject_n(e->f, 0, 640);
+	assert_int_equal(fake_netdev_inject_n(e->f, 0, 640), 0);
 	RUN_UNTIL(e->loop, fake_netdev_rx_count(e->f) == 640);
-	assert_rx_in_order(e->f, 640);
+	assert_true(fake_netdev_rx_in_order(e->f, 640));
 	ethdrv_loop_get_stats(e->loop, &st);
 	assert_int_equal(st.ksoftirqd_handoffs, 0);
 	assert_int_equal(st.ksoftirqd_runs, 0);
@@ -161,6 +148,18 @@ static void test_no_limits_keeps_work(void **state)
 	assert_int_equal(st.time_squeeze, st.budget_exhausted + st.time_exhausted);
 	assert_int_equal(__atomic_load_n(&e->f->rx_polls_elsewhere, __ATOMIC_RELAXED), 0);
 	assert_int_equal(ethdrv_loop_ksoftirqd_tid(e->loop), 0);
+}
+
+/* With @cfg, @frames queued at once are all received once and in order. */
+static void flood(struct env *e, const struct ethdrv_softirq_config *cfg, unsigned frames,
+		  struct ethdrv_loop_stats *st)
+{
+	assert_int_equal(ethdrv_loop_set_softirq(e->loop, cfg), 0);
+	assert_int_equal(ethdrv_netdev_open(&e->f->dev), 0);
+	assert_int_equal(fake_netdev_inject_n(e->f, 0, frames), 0);
+	RUN_UNTIL(e->loop, fake_netdev_rx_count(e->f) == frames);
+	assert_true(fake_netdev_rx_in_order(e->f, frames));
+	ethdrv_loop_get_stats(e->loop, st);
 }
 
 static void test_flood_goes_to_ksoftirqd(void **state)
@@ -172,13 +171,8 @@ static void test_flood_goes_to_ksoftirqd(void **state)
 	struct ethdrv_loop_stats st;
 	const unsigned frames = 64 * 40;
 
-	assert_int_equal(ethdrv_loop_set_softirq(e->loop, &cfg), 0);
-	assert_int_equal(ethdrv_netdev_open(&e->f->dev), 0);
-	inject_n(e->f, 0, frames);
 	/* Three budget-stopped runs in the loop, then the rest elsewhere. */
-	RUN_UNTIL(e->loop, fake_netdev_rx_count(e->f) == frames);
-	assert_rx_in_order(e->f, frames);
-	ethdrv_loop_get_stats(e->loop, &st);
+	flood(e, &cfg, frames, &st);
 	assert_int_equal(st.ksoftirqd_handoffs, 1);
 	assert_true(st.ksoftirqd_runs > 0);
 	assert_true(st.softirq_runs > st.ksoftirqd_runs);
@@ -187,9 +181,9 @@ static void test_flood_goes_to_ksoftirqd(void **state)
 	assert_true(__atomic_load_n(&e->f->rx_polls_elsewhere, __ATOMIC_RELAXED) >= 40 - 3);
 	assert_true(ethdrv_loop_ksoftirqd_tid(e->loop) > 0);
 	/* The list comes back when empty; later frames arrive either way. */
-	inject_n(e->f, frames, 10);
+	assert_int_equal(fake_netdev_inject_n(e->f, frames, 10), 0);
 	RUN_UNTIL(e->loop, fake_netdev_rx_count(e->f) == frames + 10);
-	assert_rx_in_order(e->f, frames + 10);
+	assert_true(fake_netdev_rx_in_order(e->f, frames + 10));
 }
 
 static void test_time_limit_hands_off(void **state)
@@ -200,12 +194,7 @@ static void test_time_limit_hands_off(void **state)
 	const unsigned frames = 64 * 20;
 
 	/* A burst of 1 us: the second run that still leaves work is past it. */
-	assert_int_equal(ethdrv_loop_set_softirq(e->loop, &cfg), 0);
-	assert_int_equal(ethdrv_netdev_open(&e->f->dev), 0);
-	inject_n(e->f, 0, frames);
-	RUN_UNTIL(e->loop, fake_netdev_rx_count(e->f) == frames);
-	assert_rx_in_order(e->f, frames);
-	ethdrv_loop_get_stats(e->loop, &st);
+	flood(e, &cfg, frames, &st);
 	assert_true(st.ksoftirqd_handoffs >= 1);
 	assert_true(__atomic_load_n(&e->f->rx_polls_in_loop, __ATOMIC_RELAXED) <=
 		    2 * st.ksoftirqd_handoffs + 1);
