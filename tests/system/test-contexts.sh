@@ -7,7 +7,8 @@
 # Traffic flows; the poller polls in the softirq loop (its counters move
 # there); irq_affinity moves it to another CPU's loop and refuses bad
 # values with the accepted form; contexts=loop puts everything back as
-# --rt-prio had it. Busy polling and contexts=irq refuse each other.
+# --rt-prio had it. Busy polling and contexts=irq refuse each other. The
+# medium runs one priority above the driver, or at --lab-prio.
 set -u
 ETHDRV=${1:-build}/ethdrv
 source "$(dirname "$0")/segment-lib.sh"
@@ -79,6 +80,15 @@ expect ethdrv/t1s0 "FIFO 20"
 ping_ok 0 1 || fail "ping back in contexts=loop"
 [[ $(stat 0 node_rt_demotions) == 0 && $(stat 1 node_rt_demotions) == 0 ]] ||
 	fail "the spin guard demoted a thread"
+stop_segment
+assert_clean
+
+# --lab-prio: the lab at a priority of its own, the nodes untouched.
+start_segment 2 --lab-prio 5
+echo "--lab-prio 5:"
+expect lab/0 "FIFO 5"
+expect ethdrv/t1s0 "OTHER 0"
+ping_ok 0 1 || fail "ping with --lab-prio"
 stop_segment
 assert_clean
 echo PASS
