@@ -14,6 +14,7 @@
 #ifndef ETHDRV_LOOP_H
 #define ETHDRV_LOOP_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include "compiler.h"
@@ -223,6 +224,18 @@ ETHDRV_EXPORT int ethdrv_loop_ksoftirqd_tid(const struct ethdrv_loop *loop);
  * stopped, timers) from another thread.
  */
 ETHDRV_EXPORT void ethdrv_loop_call(struct ethdrv_loop *loop, void (*fn)(void *arg), void *arg);
+
+/**
+ * ethdrv_thread_create_task() - pthread_create() at SCHED_OTHER, whatever the
+ * caller runs at (docs/design.md §4.5): for helper threads that must not
+ * inherit a real-time priority (ksoftirqd, task pollers, samplers)
+ * @t: the new thread
+ * @fn: its function
+ * @arg: its argument
+ *
+ * Return: 0 or an errno value, as pthread_create().
+ */
+ETHDRV_EXPORT int ethdrv_thread_create_task(pthread_t *t, void *(*fn)(void *), void *arg);
 
 /* Loop counters (softnet_stat-like). */
 struct ethdrv_loop_stats {

@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -681,6 +682,26 @@ void ethdrv_loop_get_softirq(const struct ethdrv_loop *loop, struct ethdrv_softi
 int ethdrv_loop_ksoftirqd_tid(const struct ethdrv_loop *loop)
 {
 	return __atomic_load_n(&loop->ksoftirqd_tid, __ATOMIC_ACQUIRE);
+}
+
+int ethdrv_thread_create_task(pthread_t *t, void *(*fn)(void *), void *arg)
+{
+	struct sched_param sp = { .sched_priority = 0 };
+	pthread_attr_t attr;
+	int ret;
+
+	ret = pthread_attr_init(&attr);
+	if (ret)
+		return ret;
+	ret = pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
+	if (!ret)
+		ret = pthread_attr_setschedpolicy(&attr, SCHED_OTHER);
+	if (!ret)
+		ret = pthread_attr_setschedparam(&attr, &sp);
+	if (!ret)
+		ret = pthread_create(t, &attr, fn, arg);
+	pthread_attr_destroy(&attr);
+	return ret;
 }
 
 /* ---- what the rest of the core uses (loop_priv.h) ---- */

@@ -78,7 +78,7 @@ static void *ksoftirqd_main(void *arg)
 /* The thread at SCHED_OTHER, not the policy of the loop that creates it. */
 static int ksoftirqd_start(struct ethdrv__softnet *sn)
 {
-	int ret = ethdrv__task_thread_create(&sn->ksoftirqd, ksoftirqd_main, sn);
+	int ret = ethdrv_thread_create_task(&sn->ksoftirqd, ksoftirqd_main, sn);
 
 	if (!ret)
 		sn->ksoftirqd_on = true;

@@ -147,8 +147,6 @@ void ethdrv__napi_busy_stop(struct ethdrv_napi *n, bool schedule);
 void ethdrv__napi_busy_list_update(struct ethdrv_napi *n);
 
 /* napi_thread.c */
-/* A thread at SCHED_OTHER whatever the creator runs at (0 or an errno value). */
-int ethdrv__task_thread_create(pthread_t *t, void *(*fn)(void *), void *arg);
 /* Wake @n's poller thread if it may be sleeping. */
 void ethdrv__napi_thread_wake(struct ethdrv_napi *n);
 /* Create the poller thread and route schedules to it; 0 or -errno. */

@@ -7,7 +7,6 @@
  * loop timers are loop-thread-only. Turning threaded off hands a pending
  * schedule and deadline back to the loop.
  */
-#include <sched.h>
 #include <stdio.h>
 #include <time.h>
 #include <sys/prctl.h>
@@ -140,26 +139,6 @@ static void *napi_thread_main(void *arg)
  * (task_threads, docs/design.md §4.6): then SCHED_OTHER, as Linux's napi
  * kthreads are.
  */
-int ethdrv__task_thread_create(pthread_t *t, void *(*fn)(void *), void *arg)
-{
-	struct sched_param sp = { .sched_priority = 0 };
-	pthread_attr_t attr;
-	int ret;
-
-	ret = pthread_attr_init(&attr);
-	if (ret)
-		return ret;
-	ret = pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
-	if (!ret)
-		ret = pthread_attr_setschedpolicy(&attr, SCHED_OTHER);
-	if (!ret)
-		ret = pthread_attr_setschedparam(&attr, &sp);
-	if (!ret)
-		ret = pthread_create(t, &attr, fn, arg);
-	pthread_attr_destroy(&attr);
-	return ret;
-}
-
 static int napi_thread_create(struct ethdrv_napi *n)
 {
 	struct ethdrv_softirq_config cfg;
@@ -167,7 +146,7 @@ static int napi_thread_create(struct ethdrv_napi *n)
 	ethdrv_loop_get_softirq(n->loop, &cfg);
 	if (!cfg.task_threads)
 		return pthread_create(&n->thread, NULL, napi_thread_main, n);
-	return ethdrv__task_thread_create(&n->thread, napi_thread_main, n);
+	return ethdrv_thread_create_task(&n->thread, napi_thread_main, n);
 }
 
 int ethdrv__napi_thread_start(struct ethdrv_napi *n)

@@ -3,13 +3,16 @@
  * Loss attribution and the steal sampler (emu_loss.h).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <sys/prctl.h>
 
 #include "emu_loss.h"
+#include "ethdrv/loop.h"
 
 #define STEAL_SAMPLES 512 /* ~5 s at EMU_STEAL_PERIOD_MS */
 
@@ -34,19 +37,34 @@ static uint64_t loss_mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-uint64_t emu_steal_read(void)
+/* The steal column of the "cpu" line of /proc/stat read through @fd (no allocation:
+ * the sampler reads it 100 times a second). */
+static uint64_t steal_read_fd(int fd)
 {
 	unsigned long long v[8] = { 0 };
-	FILE *f = fopen("/proc/stat", "r");
-	int got;
+	char buf[512];
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
 
-	if (!f)
+	if (n <= 0)
 		return 0;
+	buf[n] = '\0';
 	/* cpu user nice system idle iowait irq softirq steal (proc(5)) */
-	got = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
-		     &v[4], &v[5], &v[6], &v[7]);
-	fclose(f);
-	return got == 8 ? v[7] : 0;
+	if (sscanf(buf, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
+		   &v[4], &v[5], &v[6], &v[7]) != 8)
+		return 0;
+	return v[7];
+}
+
+uint64_t emu_steal_read(void)
+{
+	int fd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
+	uint64_t v;
+
+	if (fd < 0)
+		return 0;
+	v = steal_read_fd(fd);
+	close(fd);
+	return v;
 }
 
 static void steal_push(uint64_t t_ns, uint64_t ticks)
@@ -63,6 +81,7 @@ static void steal_push(uint64_t t_ns, uint64_t ticks)
 
 static void *steal_main(void *arg)
 {
+	int fd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
 	struct timespec ts;
 
 	(void)arg;
@@ -72,7 +91,7 @@ static void *steal_main(void *arg)
 		uint64_t ticks, now;
 
 		pthread_mutex_unlock(&steal.lock);
-		ticks = emu_steal_read();
+		ticks = fd >= 0 ? steal_read_fd(fd) : 0;
 		now = loss_mono_ns();
 		pthread_mutex_lock(&steal.lock);
 		steal_push(now, ticks);
@@ -86,6 +105,8 @@ static void *steal_main(void *arg)
 			pthread_cond_timedwait(&steal.cond, &steal.lock, &ts);
 	}
 	pthread_mutex_unlock(&steal.lock);
+	if (fd >= 0)
+		close(fd);
 	return NULL;
 }
 
@@ -97,7 +118,9 @@ int emu_steal_ref(void)
 	if (!steal.refs) {
 		steal.stop = false;
 		steal.head = steal.n = 0;
-		ret = -pthread_create(&steal.thread, NULL, steal_main, NULL);
+		/* The lab's helper, not the driver's: SCHED_OTHER even when a model is
+		 * created in a node thread at a real-time priority (docs/design.md §4.5). */
+		ret = -ethdrv_thread_create_task(&steal.thread, steal_main, NULL);
 	}
 	if (!ret)
 		steal.refs++;
