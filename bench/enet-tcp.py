@@ -61,9 +61,9 @@ def line_limit(link, host):
 
 
 def node_cpu_ns(s):
-    """CPU time of a node's threads: its loop and its poller threads (the model's
-    register and DMA work runs in them)."""
-    return s["node_loop_cpu_ns"] + s["node_poller_cpu_ns"]
+    """CPU time of a node's threads (eb.node_threads_cpu_ns; the model's register
+    and DMA work runs in them)."""
+    return eb.node_threads_cpu_ns(s)
 
 
 def snapshot(seg):
@@ -104,9 +104,9 @@ def seg_addr(k):
 
 def run_case(seg, args, seconds):
     """One run: goodput per direction, the CPU of each node and of the line engine."""
-    s0 = snapshot(seg)
+    s0, h0 = snapshot(seg), eb.host_sample()
     dirs = iperf(seg, args, seconds)
-    s1 = snapshot(seg)
+    h1, s1 = eb.host_sample(), snapshot(seg)
     cpu = [node_cpu_ns(a) - node_cpu_ns(b) for b, a in zip(s0["nodes"], s1["nodes"])]
     engine = s1["link"]["engine_cpu_ns"] - s0["link"]["engine_cpu_ns"]
     ratio, retrans = ack_ratio(s0, s1)
@@ -117,9 +117,12 @@ def run_case(seg, args, seconds):
             if "irq_lateness_ns" in s1["link"] else None)
     both = {k: sum(eb.delta(a, b).get(k, 0) for b, a in zip(s0["nodes"], s1["nodes"]))
             for k in ("fec_irqs", "rx_packets", "rx_errors")}
+    causes = eb.sum_causes([{"c": eb.loss_causes(eb.delta(a, b), a)}
+                            for b, a in zip(s0["nodes"], s1["nodes"])], "c")
     return {"dirs": dirs, "cpu_ns": cpu, "engine_ns": engine, "ratio": ratio, "idle_ns": idle,
-            "retrans": retrans, "drops": drops, "span": s1["t"] - s0["t"],
-            "lab": nm.lab_clock(both, eb.delta(s1["link"], s0["link"]), late)}
+            "retrans": retrans, "drops": drops, "span": s1["t"] - s0["t"], "causes": causes,
+            "lab": nm.lab_clock(both, eb.delta(s1["link"], s0["link"]), late),
+            **eb.host_conditions(h0, h1)}
 
 
 def facts(seg):
@@ -149,7 +152,8 @@ def summarise(label, both, run, lim):
                      "idle": 100 * run["idle_ns"][sender] / 1e9 / run["span"]})
     for r in rows:
         r.update(cpu=[c / 1e6 / mb for c in run["cpu_ns"]], engine=run["engine_ns"] / 1e6 / mb,
-                 ratio=run["ratio"], retrans=run["retrans"], drops=run["drops"], lab=run["lab"])
+                 ratio=run["ratio"], retrans=run["retrans"], drops=run["drops"], lab=run["lab"],
+                 causes=run["causes"], load1=run["load1"], steal_ms=run["steal_ms"])
     return rows
 
 
@@ -178,16 +182,19 @@ def main():
 def write(a, sets, res, load):
     head = ["case", "direction", "goodput Mb/s", "line-rate limit Mb/s", "% of limit",
             "limit with the ACKs Mb/s", "% of that", "ACKs per data segment", "TCP retransmits",
-            "frames dropped", "sender's line idle %", "enet0 CPU ms/MB", "enet1 CPU ms/MB", "line engine CPU ms/MB",
-            "% of limit in each run", *nm.LAB_HEAD]
+            "frames dropped", "lost without a BD: driver/lab/steal", "sender's line idle %",
+            "enet0 CPU ms/MB", "enet1 CPU ms/MB", "line engine CPU ms/MB", "VM steal ms",
+            "load", "% of limit in each run", *nm.LAB_HEAD]
     rows = []
     for c in res:
         for i, r in enumerate(c["median"]):
             rows.append([r["case"], r["dir"], f"{r['mbps']:.1f}", f"{r['limit']:.2f}",
                          f"{r['pct']:.1f}", f"{r['limit_acks']:.2f}", f"{r['pct_acks']:.1f}",
-                         f"{r['ratio']:.3f}", r["retrans"], r["drops"], f"{r['idle']:.1f}",
+                         f"{r['ratio']:.3f}", r["retrans"], r["drops"],
+                         eb.causes_text(r["causes"]), f"{r['idle']:.1f}",
                          f"{r['cpu'][0]:.2f}",
-                         f"{r['cpu'][1]:.2f}", f"{r['engine']:.2f}",
+                         f"{r['cpu'][1]:.2f}", f"{r['engine']:.2f}", f"{r['steal_ms']:.0f}",
+                         f"{r['load1']:.2f}",
                          " ".join(f"{run[i]['pct']:.1f}" for run in c["runs"]),
                          *nm.lab_cells(r["lab"])])
     sets_txt = " ".join(f"--set {kv}" for kv in sets)
@@ -201,9 +208,15 @@ the iperf3 receiver got over its time. CPU per MB: the CPU time of each node's
 threads (its loop and poller threads, which also run the model's registers and
 DMA) and of the line engine thread, over the payload MB both directions carried,
 from the counters before and after the run (`ethdrv stats enetK`:
-node_loop_cpu_ns + node_poller_cpu_ns; `ethdrv stats link`: engine_cpu_ns).
+node_loop_cpu_ns + node_poller_cpu_ns, + node_ctx_cpu_ns + node_ksoftirqd_cpu_ns with
+contexts=irq; `ethdrv stats link`: engine_cpu_ns).
 Frames dropped: the MACs' RX drops without a descriptor, the drivers' RX errors
-and the TAPs' refused writes. Sender's line idle: the time the sending MAC's
+and the TAPs' refused writes. "Lost without a BD" puts each of the MACs' drops for
+want of an empty descriptor down to one cause (docs/design.md §4.8): the lab (the
+frame reached the MAC more than 1 ms after its time on the line), VM steal during the
+driver's service gap (/proc/stat), else the driver's gap (since it last wrote RDAR).
+VM steal ms and load: /proc/stat steal over all CPUs during the run, and the 1-minute
+load average at its end. Sender's line idle: the time the sending MAC's
 transmitter waited with no frame ready (the model's emu_tx_idle_ns) over the
 span of the run (iperf3 start to end, so set-up is in it): what the host failed
 to keep on the wire. The machine is shared (2 CPUs): the 1-minute load

@@ -511,6 +511,94 @@ def machine():
     return f"{cpu}, {os.cpu_count()} CPUs, {mem} GiB, Linux {platform.release()}"
 
 
+def _proc_stat_cpu():
+    """The "cpu" line of /proc/stat: total and steal ticks (USER_HZ), or (0, 0)."""
+    try:
+        with open("/proc/stat") as f:
+            v = [int(x) for x in f.readline().split()[1:]]
+    except (OSError, ValueError):
+        return 0, 0
+    return sum(v[:8]), (v[7] if len(v) > 7 else 0)
+
+
+def host_sample():
+    """The host's conditions now, for host_conditions(): load average, CPU ticks."""
+    total, steal = _proc_stat_cpu()
+    return {"t": time.monotonic(), "load": os.getloadavg(), "total": total, "steal": steal}
+
+
+def host_conditions(before, after=None):
+    """Load and steal of a run between two host_sample()s (docs/design.md §4.8).
+
+    load1 is the 1-minute load average at the end; steal_ms the VM's stolen
+    CPU time over all CPUs during the run (/proc/stat steal, 10 ms ticks)
+    and steal_pct its share of all CPU time then."""
+    after = after or host_sample()
+    dt, ds = after["total"] - before["total"], after["steal"] - before["steal"]
+    return {"load1": after["load"][0], "steal_ms": ds * 1000 / os.sysconf("SC_CLK_TCK"),
+            "steal_pct": 100 * ds / dt if dt > 0 else 0.0,
+            "seconds": after["t"] - before["t"]}
+
+
+def loss_causes(d, after=None, group="emu"):
+    """The model's losses of a stats delta D by cause (docs/design.md §4.8):
+    dict driver/lab/steal/injected, and gap_max_us, the longest driver
+    service gap that ended in a loss since the node started (from AFTER,
+    the absolute stats at the end; a maximum has no delta)."""
+    def g(k):
+        return d.get(f"{group}_{k}", 0)
+    return {"driver": g("rx_lost_driver"), "lab": g("rx_lost_lab"), "steal": g("rx_lost_steal"),
+            "injected": g("rx_lost_injected"),
+            "gap_max_us": (after or {}).get(f"{group}_rx_gap_max_ns", 0) / 1000}
+
+
+def node_threads_cpu_ns(s):
+    """CPU time of all of a node's threads in stats S (or a delta): its loop, its
+    poller threads, and with contexts=irq its softirq loops and their ksoftirqd
+    threads (docs/design.md §4.5)."""
+    return sum(s.get(k, 0) for k in ("node_loop_cpu_ns", "node_poller_cpu_ns",
+                                     "node_ctx_cpu_ns", "node_ksoftirqd_cpu_ns"))
+
+
+def cpu_cost_text(cost_ns, base_ns_per_frame):
+    """The calibrated CPU cost (knob cpu_cost_ns, docs/design.md §4.9) as a result
+    states it: COST_NS per frame against BASE_NS_PER_FRAME, the driver CPU per
+    frame measured without it in the same run."""
+    if not cost_ns:
+        return "no added CPU cost (cpu_cost_ns=0)"
+    if not base_ns_per_frame:
+        return f"{cost_ns / 1000:g} us per frame (cpu_cost_ns={cost_ns})"
+    return (f"{cost_ns / 1000:g} us per frame (cpu_cost_ns={cost_ns}), standing for a CPU "
+            f"{(base_ns_per_frame + cost_ns) / base_ns_per_frame:.1f} times slower than this "
+            f"host's {base_ns_per_frame / 1000:.2f} us per frame")
+
+
+def causes_text(c):
+    """driver/lab/steal as one table cell."""
+    return f"{c['driver']}/{c['lab']}/{c['steal']}"
+
+
+def sum_causes(runs, key="causes"):
+    """The causes of RUNS added up (gap_max_us: the largest)."""
+    out = {"driver": 0, "lab": 0, "steal": 0, "injected": 0, "gap_max_us": 0.0}
+    for r in runs:
+        for k in ("driver", "lab", "steal", "injected"):
+            out[k] += r[key][k]
+        out["gap_max_us"] = max(out["gap_max_us"], r[key]["gap_max_us"])
+    return out
+
+
+def conditions_text(runs):
+    """One line on the conditions of RUNS (dicts with load1 and steal_ms)."""
+    if not runs:
+        return "no runs"
+    load = [r["load1"] for r in runs]
+    steal = [r["steal_ms"] for r in runs]
+    return (f"load average (1 min) {min(load):.2f} .. {max(load):.2f} over the runs; VM steal "
+            f"{min(steal):.0f} .. {max(steal):.0f} ms per run (total {sum(steal):.0f} ms): "
+            f"{'a loaded machine, not a quiet-machine figure' if max(load) >= 1.0 else 'quiet'}")
+
+
 def command_line():
     """The exact command that ran this benchmark (as `ethdrv bench` was called)."""
     return os.environ.get("ETHDRV_BENCH_CMD") or " ".join(map(shlex.quote, sys.argv))

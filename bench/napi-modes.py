@@ -178,13 +178,18 @@ def tcp_case(link, speed, split, bql, cpus, a, lim):
                                                                          BQL_OFF)))
     node, rest = cpu_sets(cpus)
     link.pin(TX, node, rest)
-    b = {n: eb.stats(n) for n in (TX, RX, "link")}
+    b, h0 = {n: eb.stats(n) for n in (TX, RX, "link")}, eb.host_sample()
     res = iperf_pair(TX, RX, ADDR[RX], a, node, rest,
                      snap=lambda: (eb.stats(TX), eb.stats("link")))
-    d = {n: eb.delta(eb.stats(n), b[n]) for n in (TX, RX, "link")}
+    h1, af = eb.host_sample(), {n: eb.stats(n) for n in (TX, RX, "link")}
+    d = {n: eb.delta(af[n], b[n]) for n in (TX, RX, "link")}
     (t0, l0), (t1, l1), secs = res["steady"]
     steady = nm.steady_state(eb.delta(t1, t0), eb.delta(l1, l0), secs, speed)
-    return nm.tcp_row(res, d[TX], d[RX], d["link"], lim["mbps"], steady)
+    row = nm.tcp_row(res, d[TX], d[RX], d["link"], lim["mbps"], steady)
+    # Ring losses of both ends by cause, and the host's load and steal (docs/design.md §4.8).
+    row["causes"] = eb.sum_causes([{"c": eb.loss_causes(d[n], af[n])} for n in (TX, RX)], "c")
+    row.update(eb.host_conditions(h0, h1))
+    return row
 
 
 def tcp_limit_of_run(speed):
@@ -246,21 +251,25 @@ def udp_case(link, speed, payload, mode, cpus, a, pps=0):
                 if os.path.exists(ready):
                     break
                 time.sleep(0.02)
-            b = (eb.stats(RX), eb.stats("link"), ns_counters(RX))
+            b, h0 = (eb.stats(RX), eb.stats("link"), ns_counters(RX)), eb.host_sample()
             t0 = time.monotonic()
             eb.request(RX, f"set emu.gen={payload}:{SINK_PORT}:0:{pps}")
             time.sleep(a.udp_seconds)
             eb.request(RX, "set emu.gen=off")
             secs = time.monotonic() - t0
             time.sleep(0.3)  # what is in the ring and the socket drains
-            af = (eb.stats(RX), eb.stats("link"), ns_counters(RX))
+            af, h1 = (eb.stats(RX), eb.stats("link"), ns_counters(RX)), eb.host_sample()
         finally:
             sink.terminate()
         out, _ = sink.communicate(timeout=10)
     res = json.loads(out)
     offered = af[1]["gen_frames"] - b[1]["gen_frames"]
-    return nm.udp_row(res, offered, secs, eb.delta(af[0], b[0]), eb.delta(af[2], b[2]),
-                      eb.delta(af[1], b[1]), payload, irq_late(af[1], b[1]))
+    row = nm.udp_row(res, offered, secs, eb.delta(af[0], b[0]), eb.delta(af[2], b[2]),
+                     eb.delta(af[1], b[1]), payload, irq_late(af[1], b[1]))
+    # The receiver's ring losses by cause, the host's load and steal (docs/design.md §4.8).
+    row["causes"] = eb.loss_causes(eb.delta(af[0], b[0]), af[0])
+    row.update(eb.host_conditions(h0, h1))
+    return row
 
 
 # ---- the run ---------------------------------------------------------------------------------
@@ -312,6 +321,7 @@ def main():
                 bar.step(f"veth {cpus}cpu: {veth[cpus]['bytes'] * 8 / veth[cpus]['seconds'] / 1e6:.0f} Mb/s")
     bar.close()
     a.load.append(os.getloadavg())
+    a.wake = {c: measure_wakeup(c) for c in (1, 2)} if udp_rows else {}
     body = report(a, tcp_rows, udp_rows, veth, limits, rate_rows)
     out = eb.write_result(NAME, "napi-modes: seeds 002 and 004 on the ENET link", body,
                           a.results)
@@ -413,9 +423,9 @@ the receiver's CPU time per delivered packet (its threads and the sink) times th
 rate; above 1.0 one CPU is overrun.
 
 {nm.collapse_table(nm.collapse(udp_rows))}
-Where the time goes (the same rows). {wakeup_text(udp_rows)}
+Where the time goes (the same rows). {wakeup_text(a.wake)}
 
-{nm.explain(nm.collapse(udp_rows), nm.wakeup_cost(udp_rows))}""")
+{nm.explain(nm.collapse(udp_rows), nm.wakeup_cost(a.wake.get(1)))}""")
     if rate_rows:
         parts.append(f"""
 ## Interrupt per packet at set rates (issue 17 target)
@@ -442,18 +452,28 @@ def lab_text(a):
             f"columns) instead of delivering a burst.")
 
 
-def wakeup_text(udp_rows):
-    """What one wakeup of the node costs, as measured in this run."""
-    c = nm.wakeup_cost(udp_rows)
-    if not c:
-        return "Too few loss-free floods to measure what a wakeup costs."
-    return (f"One wakeup of the receiving node from idle costs {c['us']:.1f} us of CPU: the "
-            f"slope of the driver's CPU per packet over its wakeups per packet in the {c['n']} "
-            f"floods of this run that lost nothing, where the CPU idles between packets (busy "
-            f"poll left out: it spins), least squares, r^2 = {c['r2']:.2f}; the rest of a "
-            f"packet's cost is {c['base_us']:.1f} us (TAP write with the kernel's receive path "
-            f"inline, descriptors, refill). A CPU that never idles pays less per wakeup, so "
-            f"the price below is an upper bound there.")
+def measure_wakeup(cpus):
+    """bench/wake_cost.c: one wakeup of an idle ethdrv loop, the loop on CPU 0 and
+    its waker on CPU 0 (1 CPU) or 1 (2 CPUs); its JSON, or None."""
+    prog = os.path.join(os.path.dirname(eb.ethdrv_bin()), "bench", "wake-cost")
+    r = subprocess.run([prog, "--cpus", f"0,{0 if cpus == 1 else 1}"], capture_output=True,
+                       text=True, timeout=60)
+    return json.loads(r.stdout) if r.returncode == 0 else None
+
+
+def wakeup_text(wake):
+    """What one wakeup of the node costs, as measured in this run (WAKE: by CPUs)."""
+    c1, c2 = nm.wakeup_cost(wake.get(1)), nm.wakeup_cost(wake.get(2))
+    if not c1:
+        return "The wakeup probe (bench/wake_cost.c) did not run, so wakeups are not priced."
+    return (f"One wakeup of an idle ethdrv loop costs the woken thread {c1['us']:.1f} us of CPU "
+            f"with its waker on the same CPU" +
+            (f" and {c2['us']:.1f} us with the waker on the other CPU" if c2 else "") +
+            f", measured in this run by `wake-cost` (bench/wake_cost.c: {c1['n']} wakes of a "
+            f"loop asleep in epoll_wait, its thread's CPU time over them). Below, a row's "
+            f"node wakeups are priced at the one-CPU figure and set only against that row's "
+            f"own driver CPU: a CPU that never idles pays less per wakeup, so it is an "
+            f"upper bound.")
 
 
 def plot(tcp_rows, udp_rows, png):

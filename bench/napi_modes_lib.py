@@ -184,7 +184,7 @@ TCP_HEAD = ["line Mb/s", "pollers", "BQL", "CPUs", "goodput Mb/s", "limit Mb/s",
             "model in node threads ms/MB", "IRQs/MB (tx node)",
             "wakeups/MB (tx node)", "TX ring-full stops", "wire busy %", "tx MAC idle %",
             "TCP retransmits",
-            "ping p50 ms", "ping p99 ms"]
+            "ping p50 ms", "ping p99 ms"] + ["ring losses driver/lab/steal", "VM steal ms", "load"]
 
 
 def tcp_table(rows):
@@ -195,7 +195,7 @@ def tcp_table(rows):
          fmt(r["rx_cpu_ms_mb"], ".2f"), fmt(r["model_ms_mb"], ".2f"), fmt(r["irqs_mb"], ".0f"),
          fmt(r["wakeups_mb"], ".0f"),
          r["ring_full"], fmt(r["wire_pct"], ".2f"), fmt(r["tx_idle_pct"], ".2f"), r["retransmits"], fmt(r["rtt_p50"], ".2f"),
-         fmt(r["rtt_p99"], ".2f")]
+         fmt(r["rtt_p99"], ".2f"), *conditions_cells(r)]
         for s, split, bql, cpus, lim, r in rows])
 
 
@@ -207,7 +207,9 @@ UDP_HEAD = ["line Mb/s", "payload B", "CPUs", "mode", "offered kpps", "delivered
             "goodput Mb/s", "% delivered", "drops ring", "drops driver", "drops TAP",
             "drops kernel", "drops socket", "driver us/pkt", "model in driver us/pkt",
             "sink us/pkt", "node wakeups/pkt", "sink wakeups/pkt", "IRQs/pkt",
-            "engine CPU %", "CPUs needed", *LAB_HEAD]
+            "engine CPU %", "CPUs needed", *LAB_HEAD, "ring losses driver/lab/steal",
+            "VM steal ms", "load"]
+
 
 def lab_cells(r):
     """The LAB_HEAD cells of a row."""
@@ -223,7 +225,7 @@ def udp_table(rows):
          fmt(r["driver_us_pkt"], ".2f"), fmt(r["model_us_pkt"], ".2f"),
          fmt(r["sink_us_pkt"], ".2f"), fmt(r["node_wakeups_pkt"], ".3f"),
          fmt(r["sink_wakeups_pkt"], ".3f"), fmt(r["irqs_pkt"], ".3f"), fmt(r["engine_pct"], ".0f"),
-         fmt(r["cpus_needed"], ".2f"), *lab_cells(r)]
+         fmt(r["cpus_needed"], ".2f"), *lab_cells(r), *conditions_cells(r)]
         for s, p, c, m, r in rows])
 
 
@@ -250,41 +252,42 @@ def irq_rate_table(rows):
                         "drops ring", *LAB_HEAD, "1.00 +- 0.02"], out)
 
 
-def wakeup_cost(rows):
-    """The CPU one wakeup costs the receiving node, measured in the run: a least
-    squares fit of the driver's CPU per packet on its wakeups per packet over the
-    floods where nothing was lost (each packet then costs its fixed work plus its
-    share of wakeups) and nothing spins (busy-poll). {"us": slope, "base_us":
-    intercept, "n": points, "r2": fit}, or None with fewer than 3 distinct points."""
-    pts = [(r["node_wakeups_pkt"], r["driver_us_pkt"]) for s, p, c, m, r in rows
-           if m != "busy-poll" and r["delivered_pct"] >= 99.0 and
-           r["driver_us_pkt"] is not None]
-    n = len(pts)
-    if n < 3 or len({x for x, _ in pts}) < 2:
+def conditions_cells(r):
+    """A row's ring losses by cause (docs/design.md §4.8), VM steal and load; '-'
+    where the run did not record them."""
+    c = r.get("causes")
+    return [eb.causes_text(c) if c else "-", fmt(r.get("steal_ms"), ".0f"),
+            fmt(r.get("load1"), ".2f")]
+
+
+def wakeup_cost(measured):
+    """The CPU one wakeup of an idle loop costs, as bench/wake_cost.c measured it
+    in this run (MEASURED: its JSON, or None): {"us": us_per_wakeup, "n": wakeups},
+    or None."""
+    if not measured or not measured.get("wakeups"):
         return None
-    mx, my = sum(x for x, _ in pts) / n, sum(y for _, y in pts) / n
-    sxx = sum((x - mx) ** 2 for x, _ in pts)
-    sxy = sum((x - mx) * (y - my) for x, y in pts)
-    syy = sum((y - my) ** 2 for _, y in pts)
-    slope = sxy / sxx
-    return {"us": slope, "base_us": my - slope * mx, "n": n,
-            "r2": sxy * sxy / (sxx * syy) if syy else 1.0}
+    return {"us": measured["us_per_wakeup"], "n": measured["wakeups"]}
 
 
 def explain(found, cost):
     """One line per collapse row: where the receiver's time per packet goes in the
     interrupt-per-packet mode and in the best mode. The node's wakeups are priced
-    at COST (wakeup_cost(), a wakeup from idle: an upper bound for a CPU that
-    never idles; None: not priced); the sink's are not (a reader woken by the
-    node on the same CPU is a plain switch)."""
+    at COST (wakeup_cost(): one wakeup of an idle loop, measured in the run; an
+    upper bound for a CPU that never idles; None: not priced), and only against
+    what that row measured of the node's threads, the driver's CPU per packet: a
+    row's wakeups cannot have cost more than its driver's whole CPU. The sink's
+    wakeups are not priced (a reader woken by the node on the same CPU is a plain
+    switch)."""
     lines = []
     for c in found:
         for label, m, r in (("irq", "irq", c["irq"]), ("best", c["best"], c["best_row"])):
-            nw, total = r["node_wakeups_pkt"] or 0, r["cpu_us_pkt"]
+            nw, total, drv = r["node_wakeups_pkt"] or 0, r["cpu_us_pkt"], r["driver_us_pkt"]
             priced = ""
-            if cost and total:
-                priced = (f" (at {cost['us']:.1f} us each at most {nw * cost['us']:.2f} us, "
-                          f"{100 * nw * cost['us'] / total:.0f} % of it)")
+            if cost and drv:
+                at_most = min(nw * cost["us"], drv)
+                priced = (f" (at {cost['us']:.1f} us each at most {at_most:.2f} us"
+                          f"{' (capped: the driver CPU of the row)' if at_most < nw * cost['us'] else ''}"
+                          f", {100 * at_most / drv:.0f} % of the driver's {drv:.2f} us)")
             lines.append(
                 f"- {c['speed']} Mb/s, {c['payload']} B, {label} ({m}): "
                 f"{fmt(total, '.2f')} us of CPU per delivered packet (driver "

@@ -22,6 +22,8 @@ SEED = {1: (827, 846, 891, "945"), 2: (711, 726, 744, "562"), 3: (815, 833, 846,
         4: (914, 924, 931, "n/a"), 5: (857, 868, 879, "615")}
 STALL_BUCKET = 2**20 - 1  # lateness histogram bucket bound just under 1.05 ms
 CLIENT, SERVER = 0, 1  # curl in t1s0 (the device under test), http.server in t1s1
+NOT_RUN_SWEEP = "Not run (no --sweep-us delays, or policy 1 not first).\n"
+NOT_RUN_OVF = "Not run (--overflow-runs 0).\n"
 
 
 def parse():
@@ -46,7 +48,27 @@ def parse():
                         "threads at SCHED_FIFO N (knob rt_prio), alternating with SCHED_OTHER, "
                         "and compare the two (0 = off)")
     p.add_argument("--results", default=None, help="output directory (bench/results)")
-    return p.parse_args()
+    return check_args(p, p.parse_args())
+
+
+def check_args(p, a):
+    """Refuse what would give no report; every value accepted here gives one."""
+    try:
+        policies = [int(x) for x in a.policies.split(",")]
+        sweep = [int(x) for x in a.sweep_us.split(",") if x]
+    except ValueError:
+        p.error("--policies and --sweep-us take comma-separated integers")
+    if not policies or any(x not in POLICIES for x in policies):
+        p.error(f"--policies: give some of {','.join(map(str, POLICIES))}")
+    if a.runs < 1:
+        p.error("--runs: give 1 or more (the main table needs a download per policy)")
+    if a.overflow_runs < 0 or a.pings < 1 or a.rt_prio < 0 or a.rt_prio > 99:
+        p.error("--overflow-runs: 0 or more; --pings: 1 or more; --rt-prio: 0..99")
+    if any(d < 0 for d in sweep) or (a.overflow_delay_us is not None and a.overflow_delay_us < 0):
+        p.error("--sweep-us and --overflow-delay-us: delays of 0 us or more")
+    if a.overflow_runs and a.overflow_delay_us is None and not sweep:
+        p.error("--overflow-runs > 0 needs --sweep-us or --overflow-delay-us for its delay")
+    return a
 
 
 class Bench:
@@ -67,10 +89,10 @@ class Bench:
         """One download with the client at POLICY, DELAY_US and RT_PRIO; its metrics."""
         cl = eb.netns(CLIENT)
         self.seg.set(cl, f"policy={policy}", f"irq_delay_us={delay_us}", f"rt_prio={rt_prio}")
-        n0, s0 = eb.stats(cl), self.seg.snapshot()
+        n0, s0, h0 = eb.stats(cl), self.seg.snapshot(), eb.host_sample()
         got = os.path.join(self.tmp, "got")
         r = eb.download(cl, self.http.url("blob"), got)
-        n1, s1 = eb.stats(cl), self.seg.snapshot()
+        h1, n1, s1 = eb.host_sample(), eb.stats(cl), self.seg.snapshot()
         if r["bytes"] != self.a.size or eb.sha256_file(got) != self.sha:
             raise RuntimeError(f"policy {policy}: download corrupt or short ({r['bytes']} B)")
         d = eb.delta(n1, n0)
@@ -102,6 +124,8 @@ class Bench:
             "retrans": t1["Tcp.RetransSegs"] - t0["Tcp.RetransSegs"],
             "rtos": t1["TcpExt.TCPTimeouts"] - t0["TcpExt.TCPTimeouts"],
             "demotions": d["node_rt_demotions"],
+            "causes": eb.loss_causes(d, n1),
+            **eb.host_conditions(h0, h1),
         }
 
 
@@ -122,14 +146,18 @@ def policy_rows(res):
                      f"{avg('cpu_ms_mib'):.1f}", f"{avg('wakeups_mib'):.0f}",
                      f"{avg('xfers_frame'):.2f}", f"{avg('late_p99_us'):.0f}",
                      sum(r["stalls"] for r in runs),
-                     f"{max(r['late_max_ms'] for r in runs):.1f}"])
+                     f"{max(r['late_max_ms'] for r in runs):.1f}",
+                     eb.causes_text(eb.sum_causes(runs)),
+                     f"{sum(r['steal_ms'] for r in runs):.0f}",
+                     f"{max(r['load1'] for r in runs):.2f}"])
     return rows
 
 
 HEAD = ["n", "policy", "min KiB/s", "avg KiB/s", "max KiB/s", "rx dropped (driver)",
         "lost to overflow (model)", "a-priori limit KiB/s", "ACKs per data segment",
         "% of a-priori limit", "wire utilisation %", "driver CPU ms/MiB", "wakeups/MiB",
-        "SPI transfers/frame", "lateness p99 us", "frames > 1 ms late", "lateness max ms"]
+        "SPI transfers/frame", "lateness p99 us", "frames > 1 ms late", "lateness max ms",
+        "lost: driver/lab/steal", "VM steal ms", "load max"]
 
 
 def plot(res, sweep, ovf, ovf_delay, limit_kib, png):
@@ -139,7 +167,8 @@ def plot(res, sweep, ovf, ovf_delay, limit_kib, png):
     seed = "\n".join(f"{p} {SEED[p][1]}" for p in res if p in SEED)
     sw = "\n".join(f"{d} {r['kib']:.1f} {r['lost']}" for d, r in sweep)
     ov = "\n".join(f"{p} {statistics.mean(r['kib'] for r in rs):.1f} "
-                   f"{statistics.mean(r['lost'] for r in rs):.1f}" for p, rs in ovf.items())
+                   f"{statistics.mean(r['lost'] for r in rs):.1f}" for p, rs in ovf.items() if rs)
+    ov = ov or "0 0 0"  # --overflow-runs 0: an empty panel
     script = f"""
 set multiplot layout 1,3 title "tc6-irq-policy: 10 MiB curl download, 2-node PLCA segment, LAN8650 model at 25 MHz SPI"
 set style fill solid 0.5 border -1
@@ -182,7 +211,9 @@ def main():
     dev = f"emu:lan8650,hz={a.spi_hz},setup-ns={a.spi_setup_ns}"
     try:
         sha = eb.make_blob(os.path.join(tmp, "blob"), a.size)
-        with eb.Segment(2, device=dev) as seg, \
+        # With --rt-prio the lab runs above the driver in every run (docs/design.md §4.5).
+        lab = ("--lab-prio", str(min(a.rt_prio + 1, 99))) if a.rt_prio else ()
+        with eb.Segment(2, device=dev, args=lab) as seg, \
                 eb.HttpServer(eb.netns(SERVER), eb.addr(SERVER), tmp, eb.netns(CLIENT)) as http:
             b = Bench(a, seg, http, sha, tmp)
             bar = eb.Progress(total, NAME)
@@ -206,7 +237,8 @@ def main():
                     bar.step(f"delay {d} us: {r['kib']:.0f} KiB/s, lost {r['lost']}")
                     if ovf_delay is None and r["lost"] >= a.loss / 100 * r["data_frames"]:
                         ovf_delay = d
-                ovf_delay = ovf_delay if ovf_delay is not None else sweep_delays[-1]
+                if ovf_delay is None and sweep_delays:
+                    ovf_delay = sweep_delays[-1]
             ovf = {p: [] for p in policies}
             for i in range(a.overflow_runs):
                 for p in policies:
@@ -228,6 +260,8 @@ def main():
 def report(a, res, sweep, ovf, ovf_delay, limits, clean_limit):
     rows2 = []
     for p, runs in ovf.items():
+        if not runs:
+            continue
         k = [r["kib"] for r in runs]
         rows2.append([p, POLICIES[p].split(":")[0], f"{min(k):.1f}", f"{statistics.mean(k):.1f}",
                       f"{max(k):.1f}", sum(r["dropped"] for r in runs),
@@ -235,11 +269,14 @@ def report(a, res, sweep, ovf, ovf_delay, limits, clean_limit):
                       f"{statistics.mean(r['pct_apriori'] for r in runs):.1f}",
                       f"{statistics.mean(r['util'] for r in runs):.1f}",
                       sum(r["retrans"] for r in runs), sum(r["rtos"] for r in runs),
-                      f"{statistics.mean(r['delay_us'] for r in runs):.0f}"])
+                      f"{statistics.mean(r['delay_us'] for r in runs):.0f}",
+                      eb.causes_text(eb.sum_causes(runs)),
+                      f"{sum(r['steal_ms'] for r in runs):.0f}"])
     sw_rows = [[d, f"{r['delay_us']:.0f}", r["delays"], f"{r['kib']:.1f}",
                 f"{r['ack_ratio']:.3f}", f"{r['pct_apriori']:.1f}", f"{r['util']:.1f}", r["lost"],
                 r["dropped"], r["retrans"], r["rtos"], f"{r['rtt_min_us']:.0f}",
-                f"{r['rtt_bound_us']:.0f}", eb.rtt_verdict(r["rtt_min_us"], r["rtt_bound_us"])]
+                f"{r['rtt_bound_us']:.0f}", eb.rtt_verdict(r["rtt_min_us"], r["rtt_bound_us"]),
+                eb.causes_text(r["causes"]), f"{r['steal_ms']:.0f}"]
                for d, r in sweep]
     rtt_ok = all(r["rtt_ok"] for _, r in sweep)
     runs = [r for rs in res.values() for r in rs]
@@ -252,6 +289,16 @@ policies), sha256 checked. The policy (oa_tc6 knob `policy=N`, docs/napi.md §8)
 host service delay (`irq_delay_us`) are set on the client t1s0, the device under test
 as the seed's i.MX8 + LAN8650; t1s1 keeps the defaults. Counters are deltas of
 `ethdrv stats t1s0` and `ethdrv stats segment` around each download.
+
+Conditions: {eb.conditions_text(runs + [r for rs in ovf.values() for r in rs] +
+                                [r for _, r in sweep])}.
+"lost: driver/lab/steal" puts each frame the model lost to RX overflow down to one cause
+(docs/design.md §4.8): the lab (the medium delivered it more than 1 ms late), VM steal
+(the VM's CPU was stolen during the driver's service gap that ended in the loss,
+/proc/stat), else the driver's service gap; totals over the runs; with
+`emu_rx_lost_injected` (none here) they add up to "lost to overflow (model)". VM steal
+ms: /proc/stat steal over all CPUs during the runs; load max: the 1-minute load average
+at the end of a run, the largest.
 
 Columns: KiB/s is curl's average speed (seed 000's "K" is the same unit). rx dropped
 (driver) = rx_dropped + rx_over_errors of the client, what the driver counts (nothing
@@ -305,8 +352,9 @@ once before it reads each reply).
 {eb.md_table(["irq_delay_us", "slept us", "delayed episodes", "KiB/s",
               "ACKs per data segment", "% of a-priori limit", "wire utilisation %",
               "lost (model)", "rx dropped (driver)", "TCP retransmits", "TCP timeouts",
-              "min RTT us", "computed min RTT us", "verdict"],
-             sw_rows)}
+              "min RTT us", "computed min RTT us", "verdict", "lost: driver/lab/steal",
+              "VM steal ms"],
+             sw_rows) if sw_rows else NOT_RUN_SWEEP}
 RTT verdict: {"every minimum RTT is at or above the computed minimum" if rtt_ok else
               "a minimum RTT is BELOW the computed minimum: an effect was seen early"}.
 
@@ -314,7 +362,8 @@ RTT verdict: {"every minimum RTT is at or above the computed minimum" if rtt_ok 
 
 {eb.md_table(["n", "policy", "min KiB/s", "avg KiB/s", "max KiB/s", "rx dropped (driver)",
               "lost (model)", "RXBOE seen", "% of a-priori limit", "wire utilisation %",
-              "TCP retransmits", "TCP timeouts", "slept us"], rows2)}
+              "TCP retransmits", "TCP timeouts", "slept us", "lost: driver/lab/steal",
+              "VM steal ms"], rows2) if rows2 else NOT_RUN_OVF}
 ## The limits
 
 ```
@@ -337,13 +386,16 @@ def rt_report(a, res, res_rt):
              total(res[p], "stalls"), total(res_rt[p], "stalls"),
              f"{max(r['late_max_ms'] for r in res[p]):.1f}",
              f"{max(r['late_max_ms'] for r in res_rt[p]):.1f}",
-             total(res_rt[p], "demotions")] for p in res_rt]
+             total(res_rt[p], "demotions"), eb.causes_text(eb.sum_causes(res[p])),
+             eb.causes_text(eb.sum_causes(res_rt[p]))] for p in res_rt]
     return f"""
 ## The driver at SCHED_FIFO {a.rt_prio} (`rt_prio={a.rt_prio}` on t1s0), no host delay
 
 Each download of the first table was followed by the same download with the
 client's loop and poller threads at SCHED_FIFO {a.rt_prio} (docs/design.md §4.5),
-so that noise spreads over both. The medium and the server t1s1 keep SCHED_OTHER.
+so that noise spreads over both. The server t1s1 keeps SCHED_OTHER; the medium runs at
+SCHED_FIFO {min(a.rt_prio + 1, 99)} (`--lab-prio`) in every run of this benchmark, with and
+without the driver's priority, so the lab is above the driver and the same in both columns.
 Guard demotions: client threads found on a CPU for 90 % of a 100 ms window and put
 back to SCHED_OTHER (`node_rt_demotions`); 0 means nothing spun at that priority.
 

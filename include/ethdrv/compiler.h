@@ -20,4 +20,14 @@
 #define ETHDRV_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define ETHDRV_MAX(a, b) ((a) > (b) ? (a) : (b))
 
+/* A hint to the CPU inside a busy-wait loop (x86 PAUSE, arm64 YIELD). */
+static inline void ethdrv_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ volatile("yield");
+#endif
+}
+
 #endif /* ETHDRV_COMPILER_H */

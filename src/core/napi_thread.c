@@ -133,12 +133,28 @@ static void *napi_thread_main(void *arg)
 	return NULL;
 }
 
+/*
+ * The thread inherits the creator's policy (a loop at SCHED_FIFO gives
+ * FIFO pollers), unless the loop's softirq config says pollers are tasks
+ * (task_threads, docs/design.md §4.6): then SCHED_OTHER, as Linux's napi
+ * kthreads are.
+ */
+static int napi_thread_create(struct ethdrv_napi *n)
+{
+	struct ethdrv_softirq_config cfg;
+
+	ethdrv_loop_get_softirq(n->loop, &cfg);
+	if (!cfg.task_threads)
+		return pthread_create(&n->thread, NULL, napi_thread_main, n);
+	return ethdrv_thread_create_task(&n->thread, napi_thread_main, n);
+}
+
 int ethdrv__napi_thread_start(struct ethdrv_napi *n)
 {
 	int ret;
 
 	__atomic_store_n(&n->thread_stop, 0, __ATOMIC_RELAXED);
-	ret = pthread_create(&n->thread, NULL, napi_thread_main, n);
+	ret = napi_thread_create(n);
 	if (ret)
 		return -ret;
 	n->thread_on = true;
@@ -161,6 +177,10 @@ void ethdrv__napi_thread_stop(struct ethdrv_napi *n)
 	n->thread_on = false;
 	/* A defer deadline the thread owned moves to the loop timer. */
 	dl = __atomic_exchange_n(&n->thread_deadline, 0, __ATOMIC_ACQ_REL);
-	if (dl && !(ethdrv__napi_state(n) & NAPI_S_DISABLE))
-		ethdrv_timer_start_at(&n->defer_timer, dl, 0);
+	if (dl && !(ethdrv__napi_state(n) & NAPI_S_DISABLE)) {
+		if (ethdrv__loop_is_owner(n->loop))
+			ethdrv_timer_start_at(&n->defer_timer, dl, 0);
+		else
+			ethdrv__napi_defer_expired(n); /* a per-CPU loop's timer: poll now */
+	}
 }

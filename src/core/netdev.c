@@ -201,10 +201,28 @@ void ethdrv_netdev_carrier_off(struct ethdrv_netdev *dev)
 	netdev_carrier_set(dev, false);
 }
 
+/*
+ * The calibrated CPU cost (knob cpu_cost_ns, issue 24): @frames x the cost
+ * busy-spun on CLOCK_MONOTONIC in the caller, the poll context, as a CPU
+ * that many ns per frame slower would spend it. A spin, so the time is
+ * CPU time as long as the thread is not preempted (docs/design.md §4.9).
+ */
+static void netdev_cpu_cost(struct ethdrv_netdev *dev, unsigned frames)
+{
+	uint64_t cost = __atomic_load_n(&dev->cpu_cost_ns, __ATOMIC_RELAXED), end;
+
+	if (ethdrv_likely(!cost || !frames))
+		return;
+	end = ethdrv_now_ns() + cost * frames;
+	while (ethdrv_now_ns() < end)
+		ethdrv_cpu_relax();
+}
+
 void ethdrv_netdev_receive(struct ethdrv_netdev *dev, struct ethdrv_pkt *pkt)
 {
 	struct ethdrv_link_stats *st = &dev->stats;
 
+	netdev_cpu_cost(dev, 1);
 	ethdrv_counter_inc(&st->rx_packets);
 	ethdrv_counter_add(&st->rx_bytes, pkt->len);
 	/* Any group address, broadcast included (is_multicast_ether_addr). */
@@ -327,6 +345,7 @@ void ethdrv_netdev_tx_completed_dropped(struct ethdrv_netdev *dev, unsigned pkts
 {
 	struct ethdrv_txq *q = &dev->txq;
 
+	netdev_cpu_cost(dev, pkts + dropped); /* per descriptor confirmed */
 	ethdrv_counter_add(&dev->stats.tx_packets, pkts);
 	ethdrv_counter_add(&dev->stats.tx_bytes, bytes);
 	if (dropped) {
@@ -379,6 +398,7 @@ enum netdev_knob_id {
 	K_BQL_MIN,
 	K_BQL_MAX,
 	K_BQL_HOLD,
+	K_CPU_COST,
 };
 
 /* Core knobs, indexed by id (knob.h; the names of Linux sysfs/sysctl, docs/design.md §2). */
@@ -402,6 +422,8 @@ static const struct ethdrv_knob netdev_knobs[] = {
 	[K_BQL_MAX] = ETHDRV_KNOB_UINT("bql_limit_max", 0, ETHDRV_DQL_MAX_LIMIT, "bytes",
 				       "BQL limit ceiling"),
 	[K_BQL_HOLD] = ETHDRV_KNOB_UINT("bql_hold_time", 1, 3600000, "ms", "BQL slack hold time"),
+	[K_CPU_COST] = ETHDRV_KNOB_UINT("cpu_cost_ns", 0, 1000000, "ns",
+				      "CPU cost spun per RX frame and TX completion"),
 };
 
 ETHDRV_EXPORT const struct ethdrv_knob_table ethdrv_netdev_knob_table =
@@ -451,6 +473,17 @@ static int netdev_set_napi_knob(struct ethdrv_netdev *dev, enum netdev_knob_id i
 	return 0;
 }
 
+/* netdev_budget(_usecs): the device's loop and every loop its pollers were moved to. */
+static int netdev_set_budget(struct ethdrv_netdev *dev, unsigned packets, unsigned usecs)
+{
+	struct ethdrv__napi_list *l;
+	int ret = ethdrv_loop_set_budget(dev->loop, packets, usecs);
+
+	for (l = dev->napis; l && !ret; l = l->next)
+		ret = ethdrv_loop_set_budget(ethdrv__napi_from_link(l)->loop, packets, usecs);
+	return ret;
+}
+
 static int netdev_set_core(struct ethdrv_netdev *dev, enum netdev_knob_id id, uint64_t v)
 {
 	struct ethdrv_dql *dql = &dev->txq.dql;
@@ -465,9 +498,12 @@ static int netdev_set_core(struct ethdrv_netdev *dev, enum netdev_knob_id id, ui
 			ethdrv__napi_set_weight(ethdrv__napi_from_link(l), (int)v);
 		return 0;
 	case K_NETDEV_BUDGET:
-		return ethdrv_loop_set_budget(dev->loop, (unsigned)v, usecs);
+		return netdev_set_budget(dev, (unsigned)v, usecs);
 	case K_NETDEV_BUDGET_USECS:
-		return ethdrv_loop_set_budget(dev->loop, packets, (unsigned)v);
+		return netdev_set_budget(dev, packets, (unsigned)v);
+	case K_CPU_COST:
+		__atomic_store_n(&dev->cpu_cost_ns, v, __ATOMIC_RELAXED);
+		return 0;
 	case K_BQL_MIN:
 		if (v > dql->max_limit)
 			return -EINVAL;
@@ -546,6 +582,8 @@ static uint64_t netdev_get_core(const struct ethdrv_netdev *dev, enum netdev_kno
 		return dev->txq.dql.min_limit;
 	case K_BQL_MAX:
 		return dev->txq.dql.max_limit;
+	case K_CPU_COST:
+		return __atomic_load_n(&dev->cpu_cost_ns, __ATOMIC_RELAXED);
 	default:
 		return dev->txq.dql.slack_hold_ns / NSEC_PER_MSEC;
 	}

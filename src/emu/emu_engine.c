@@ -206,7 +206,7 @@ static void engine_lab_wait(struct emu_engine *e, uint64_t host_target)
 	pthread_mutex_unlock(&e->lock);
 	while (emu_mono_ns() < host_target && !__atomic_load_n(&e->kicked, __ATOMIC_ACQUIRE) &&
 	       !__atomic_load_n(&e->stop, __ATOMIC_ACQUIRE))
-		emu_cpu_relax();
+		ethdrv_cpu_relax();
 	pthread_mutex_lock(&e->lock);
 }
 

@@ -59,16 +59,6 @@ void emu_sync_destroy(pthread_mutex_t *lock, pthread_cond_t *cond);
  */
 void emu_wait_until(pthread_cond_t *cond, pthread_mutex_t *lock, uint64_t deadline_ns);
 
-/* One iteration of a loop that polls the clock: tell the CPU we spin. */
-static inline void emu_cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#elif defined(__aarch64__)
-	__asm__ volatile("yield");
-#endif
-}
-
 /* Copy a struct made only of ethdrv_counter_t fields, @size bytes. */
 static inline void emu_counters_copy(void *dst, const void *src, size_t size)
 {

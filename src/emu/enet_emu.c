@@ -37,6 +37,11 @@ const struct ethdrv_stat_desc enet_emu_stats_desc[] = {
 	ETHDRV_STAT_DESC(struct enet_emu_stats, rx_frames),
 	ETHDRV_STAT_DESC(struct enet_emu_stats, rx_bytes),
 	ETHDRV_STAT_DESC(struct enet_emu_stats, rx_dropped_nobd),
+	{ "rx_lost_driver", offsetof(struct enet_emu_stats, rx_loss.lost_driver) },
+	{ "rx_lost_lab", offsetof(struct enet_emu_stats, rx_loss.lost_lab) },
+	{ "rx_lost_steal", offsetof(struct enet_emu_stats, rx_loss.lost_steal) },
+	{ "rx_gap_max_ns", offsetof(struct enet_emu_stats, rx_loss.gap_max_ns) },
+	ETHDRV_STAT_DESC(struct enet_emu_stats, rx_lost_injected),
 	ETHDRV_STAT_DESC(struct enet_emu_stats, rx_dropped_disabled),
 	ETHDRV_STAT_DESC(struct enet_emu_stats, rx_dropped_filter),
 	ETHDRV_STAT_DESC(struct enet_emu_stats, rx_cut),
@@ -78,7 +83,7 @@ static void mmio_delay(const struct enet_emu *emu)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	end = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec + emu->cfg.mmio_latency_ns;
 	do {
-		emu_cpu_relax();
+		ethdrv_cpu_relax();
 		clock_gettime(CLOCK_MONOTONIC, &ts);
 	} while ((uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec < end);
 }
@@ -262,6 +267,8 @@ int enet_emu_new(const struct enet_emu_config *cfg, struct fdx_line *line, unsig
 	emu_engine_unlock(emu->eng);
 	if (ret)
 		goto err_release;
+	/* Losses in real time are checked against the VM's steal (emu_loss.h). */
+	emu->steal_ref = emu_engine_realtime(emu->eng) && !emu_steal_ref();
 	*out = emu;
 	return 0;
 
@@ -278,6 +285,8 @@ void enet_emu_free(struct enet_emu *emu)
 	emu_engine_remove(emu->eng, emu);
 	fdx__detach(emu->line, emu->port, emu->phy != NULL);
 	emu_engine_unlock(emu->eng);
+	if (emu->steal_ref)
+		emu_steal_unref();
 	emu_release(emu);
 }
 

@@ -138,6 +138,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "enet_mdio.h"
+#include "emu_loss.h"
 #include "ethdrv/mmio.h"
 #include "ethdrv/stats.h"
 #include "fdx_line.h"
@@ -194,6 +195,9 @@ struct enet_emu_stats {
 	ethdrv_counter_t rx_frames; /* frames written to memory (good or flagged) */
 	ethdrv_counter_t rx_bytes; /* their length field sum */
 	ethdrv_counter_t rx_dropped_nobd; /* no empty BD or RDAR cleared (IEEE_R_DROP) */
+	/* rx_dropped_nobd by cause (docs/design.md §4.8); they add up. */
+	struct emu_loss_stats rx_loss; /* rx_lost_driver, _lab, _steal, rx_gap_max_ns */
+	ethdrv_counter_t rx_lost_injected; /* the rx-exhaust fault (emu.inject) */
 	ethdrv_counter_t rx_dropped_disabled; /* arrived while ETHEREN=0 */
 	ethdrv_counter_t rx_dropped_filter; /* refused by the address filter */
 	ethdrv_counter_t rx_cut; /* ran out of BDs part-way (L+OV) */

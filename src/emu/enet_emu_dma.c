@@ -515,11 +515,14 @@ static bool rx_bd_irq(const struct enet_emu *emu, const uint8_t *bd)
 }
 
 /* No empty BD for a new frame: drop it and stop the RX DMA (docs/enet.md §3.4, §10 item 13). */
-static void rx_no_bd(struct enet_emu *emu)
+static void rx_no_bd(struct enet_emu *emu, uint64_t t)
 {
 	emu->regs[R_RDAR / 4] = 0;
 	ethdrv_counter_inc(&emu->st.rx_dropped_nobd);
 	enet__mib_inc(emu, MIB_R_DROP, 1);
+	/* Whose fault (docs/design.md §4.8): the frame's end @t against now. */
+	emu_loss_count(&emu->st.rx_loss, t, emu_engine_now(emu->eng), emu->rx_served,
+		       emu_engine_realtime(emu->eng));
 }
 
 /* Write the stream into empty BDs from rx_off (docs/enet.md §3.5); false if none was free. */
@@ -534,7 +537,7 @@ static bool rx_fill(struct enet_emu *emu, const struct rx_stream *s, uint16_t la
 		goto err;
 	bd_read(emu, p, &bd);
 	if (!(bd.status & RXBD_E)) {
-		rx_no_bd(emu);
+		rx_no_bd(emu, t);
 		return false;
 	}
 	for (;;) {
@@ -623,11 +626,12 @@ void enet__rx_frame(struct enet_emu *emu, uint8_t *data, uint32_t len, enum fdx_
 		/* As if the driver had been late: dropped and counted, but the ring
 		 * is not really full, so the DMA keeps running (assumption). */
 		ethdrv_counter_inc(&emu->st.rx_dropped_nobd);
+		ethdrv_counter_inc(&emu->st.rx_lost_injected);
 		enet__mib_inc(emu, MIB_R_DROP, 1);
 		return;
 	}
 	if (!(emu->regs[R_RDAR / 4] & DAR_ACTIVE)) {
-		rx_no_bd(emu);
+		rx_no_bd(emu, t);
 		return;
 	}
 	if (emu->regs[R_MRBR / 4] < 16) {

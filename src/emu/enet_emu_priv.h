@@ -198,6 +198,8 @@ enum { COAL_RX, COAL_TX };
 struct enet_emu {
 	struct fdx_line *line; /* the line */
 	struct emu_engine *eng; /* its engine (the lock, the clock) */
+	uint64_t rx_served; /* the host's last RDAR write: its RX service gap starts there */
+	bool steal_ref; /* holds the steal sampler (real-time line) */
 	unsigned port; /* our end of it */
 	struct enet_emu_config cfg; /* immutable */
 	struct ethdrv_dma_region dma; /* the DMA memory */

@@ -346,6 +346,7 @@ static void reg_write_special(struct enet_emu *emu, const struct enet_reg *r, ui
 		/* Any value; ignored while disabled (docs/enet.md §10 item 2). */
 		if (enet__enabled(emu))
 			emu->regs[R_RDAR / 4] = DAR_ACTIVE;
+		emu->rx_served = now; /* the driver gave the ring buffers */
 		break;
 	case R_TDAR:
 		if (enet__enabled(emu)) {

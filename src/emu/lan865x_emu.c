@@ -51,6 +51,11 @@ const struct ethdrv_stat_desc lan865x_emu_stats_desc[] = {
 	D(rx_dropped_fcs),
 	D(rx_flushed),
 	D(rx_overflow_buffered),
+	{ "rx_lost_driver", offsetof(struct lan865x_emu_stats, rx_loss.lost_driver) },
+	{ "rx_lost_lab", offsetof(struct lan865x_emu_stats, rx_loss.lost_lab) },
+	{ "rx_lost_steal", offsetof(struct lan865x_emu_stats, rx_loss.lost_steal) },
+	{ "rx_gap_max_ns", offsetof(struct lan865x_emu_stats, rx_loss.gap_max_ns) },
+	D(rx_lost_injected),
 	D(rx_started),
 	D(rx_cut),
 	D(rx_shared_chunks),
@@ -209,6 +214,8 @@ int lan865x_emu_new(const struct lan865x_emu_config *cfg, struct lan865x_emu **o
 	if (err)
 		goto err_free;
 	pthread_mutex_init(&emu->lock, NULL);
+	/* Losses in real time are checked against the VM's steal (emu_loss.h). */
+	emu->steal_ref = emu->cfg.realtime && !emu_steal_ref();
 	lan865x_emu__ber_start(emu);
 	lan865x_emu__clock_start(emu);
 	lan865x_emu__reset(emu); /* power-on reset */
@@ -227,6 +234,8 @@ void lan865x_emu_free(struct lan865x_emu *emu)
 	if (!emu)
 		return;
 	lan865x_emu_detach(emu);
+	if (emu->steal_ref)
+		emu_steal_unref();
 	lan865x_emu__irq_close(emu);
 	pthread_mutex_destroy(&emu->lock);
 	lan865x_emu_free_buffers(emu);

@@ -192,6 +192,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "ethdrv/driver.h"
+#include "emu_loss.h"
 #include "ethdrv/stats.h"
 #include "medium.h"
 
@@ -299,6 +300,10 @@ struct lan865x_emu_stats {
 	ethdrv_counter_t rx_dropped_fcs; /* bad FCS (NCFGR.IRXFCS clear) */
 	ethdrv_counter_t rx_flushed; /* frames lost to a reset */
 	ethdrv_counter_t rx_overflow_buffered; /* injected RXBOE drops of stored frames */
+	/* rx_dropped_overflow by cause (docs/design.md §4.8): the driver's service
+	 * gap, the lab's lateness, VM steal, or an injected overflow; they add up. */
+	struct emu_loss_stats rx_loss; /* rx_lost_driver, _lab, _steal, rx_gap_max_ns */
+	ethdrv_counter_t rx_lost_injected; /* an armed RX overflow fault (emu.inject) */
 	ethdrv_counter_t rx_started; /* frames whose first chunk went to the host */
 	ethdrv_counter_t rx_cut; /* started frames removed before their last chunk */
 	ethdrv_counter_t

@@ -61,6 +61,7 @@ uint64_t lan865x_emu__bus_begin(struct lan865x_emu *emu, size_t len)
 	uint64_t dur = emu->cfg.setup_ns + lan865x_emu__spi_ns(emu, len);
 
 	emu->bus_clock = t0 + dur;
+	emu->host_seen = emu->bus_clock;
 	emu->virtual_now = ETHDRV_MAX(emu->virtual_now, emu->bus_clock);
 	ethdrv_counter_inc(&emu->stats.transfers);
 	ethdrv_counter_add(&emu->stats.bytes, len);

@@ -228,6 +228,8 @@ struct lan865x_emu {
 
 	/* Time (lan865x_emu_port.c; docs/design.md §4). */
 	uint64_t bus_clock; /* end of the last transfer */
+	uint64_t host_seen; /* end of the host's last transfer: its service gap starts there */
+	bool steal_ref; /* holds the steal sampler (realtime) */
 	uint64_t virtual_now; /* realtime=false: the latest time the model has seen */
 
 	/* Bit errors (lan865x_emu_faults.c). */

@@ -218,10 +218,18 @@ static void rx_store_frame(struct lan865x_emu *emu, const uint8_t *f, size_t len
 		(emu->mac[MAC_NCFGR] & NCFGR_RFCS) ? len - 4 : len; /* docs/tc6.md §2.4 RFCS */
 	struct lan865x_emu_rx_frame *r;
 
-	if (lan865x_emu__take_rx_overflow(emu) || emu->rxq_count == emu->rxq_slots ||
-	    rx_occupancy(emu) + (hlen + cs - 1) / cs > cap) {
+	if (lan865x_emu__take_rx_overflow(emu)) {
 		emu->status0 |= ST0_RXBOE;
 		ethdrv_counter_inc(&emu->stats.rx_dropped_overflow);
+		ethdrv_counter_inc(&emu->stats.rx_lost_injected);
+		return;
+	}
+	if (emu->rxq_count == emu->rxq_slots || rx_occupancy(emu) + (hlen + cs - 1) / cs > cap) {
+		emu->status0 |= ST0_RXBOE;
+		ethdrv_counter_inc(&emu->stats.rx_dropped_overflow);
+		/* Whose fault (docs/design.md §4.8): the frame's wire end against now. */
+		emu_loss_count(&emu->stats.rx_loss, t_end, lan865x_emu__now(emu), emu->host_seen,
+			       emu->cfg.realtime);
 		return;
 	}
 	r = rxq_at(emu, emu->rxq_count);
@@ -254,6 +262,7 @@ void lan865x_emu__rx_drop_head(struct lan865x_emu *emu)
 	emu->status0 |= ST0_RXBOE;
 	ethdrv_counter_inc(&emu->stats.rx_dropped_overflow);
 	ethdrv_counter_inc(&emu->stats.rx_overflow_buffered);
+	ethdrv_counter_inc(&emu->stats.rx_lost_injected);
 	rx_pop(emu);
 }
 

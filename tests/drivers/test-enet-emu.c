@@ -197,6 +197,16 @@ static void test_rdar_stop_resume(void **state)
 	tx(k, 0, 200);
 	advance(k, 20000);
 	assert_int_equal(bd_status(k, 1, RX_RING, 1), RX_L | RX_W);
+	/* Whose losses (docs/design.md §4.8): on the virtual clock every frame
+	 * arrives on time and nothing is stolen, so the two ring-exhaustion
+	 * drops are the driver's and the injected one is counted apart. */
+	enet_emu_get_stats(k->emu[1], &st);
+	assert_int_equal(ethdrv_counter_get(&st.rx_dropped_nobd), 3);
+	assert_int_equal(ethdrv_counter_get(&st.rx_loss.lost_driver), 2);
+	assert_int_equal(ethdrv_counter_get(&st.rx_loss.lost_lab), 0);
+	assert_int_equal(ethdrv_counter_get(&st.rx_loss.lost_steal), 0);
+	assert_int_equal(ethdrv_counter_get(&st.rx_lost_injected), 1);
+	assert_true(ethdrv_counter_get(&st.rx_loss.gap_max_ns) > 0);
 }
 
 static void test_tx_full_ring_once(void **state)

@@ -160,6 +160,9 @@ static void test_rx_overflow(void **state)
 	assert_false(irq_readable(t));
 	deliver_frame(t, a, len); /* the buffer holds 4 chunks: no room */
 	assert_int_equal(STAT(t, rx_dropped_overflow), 1);
+	/* On time (virtual clock, no steal): the driver's service gap. */
+	assert_int_equal(STAT(t, rx_loss.lost_driver), 1);
+	assert_int_equal(STAT(t, rx_loss.lost_lab) + STAT(t, rx_loss.lost_steal), 0);
 	assert_int_equal(read_reg(t, 0, 0x08) & 8, 8);
 	assert_true(irq_readable(t)); /* EXST became pending */
 	f = empty_chunk(t, true);
@@ -171,6 +174,37 @@ static void test_rx_overflow(void **state)
 	f = empty_chunk(t, false);
 	assert_true(F_SV(f) && !F_EV(f));
 	assert_int_equal(STAT(t, rx_dropped_overflow), 2);
+	assert_int_equal(STAT(t, rx_lost_injected), 1);
+}
+
+/* Loss attribution (docs/design.md §4.8): a frame that reaches a full
+ * buffer more than EMU_LOSS_LAB_LATE_NS after its wire time is the lab's,
+ * one on time the driver's; every overflow is put down to one cause. */
+static void test_rx_overflow_attributed(void **state)
+{
+	struct emu_fixture *t = *state;
+	const uint64_t ms = 1000000;
+	uint8_t a[200];
+	size_t len = make_frame(a, 96, MAC_US, 1); /* 2 chunks each */
+
+	bring_up(t, 1u << 12);
+	t->fm.ops->rx(t->fm.node, a, len, 10 * ms); /* the model's clock is at 10 ms now */
+	t->fm.ops->rx(t->fm.node, a, len, 10 * ms);
+	t->fm.ops->rx(t->fm.node, a, len, 10 * ms - EMU_LOSS_LAB_LATE_NS - 1); /* late: lab */
+	t->fm.ops->rx(t->fm.node, a, len, 10 * ms - EMU_LOSS_LAB_LATE_NS); /* at the bound */
+	t->fm.ops->rx(t->fm.node, a, len, 10 * ms); /* on time: the driver's */
+	assert_int_equal(STAT(t, rx_dropped_overflow), 3);
+	assert_int_equal(STAT(t, rx_loss.lost_lab), 1);
+	assert_int_equal(STAT(t, rx_loss.lost_driver), 2);
+	assert_int_equal(STAT(t, rx_loss.lost_steal), 0);
+	assert_true(STAT(t, rx_loss.gap_max_ns) > 0);
+	assert_int_equal(STAT(t, rx_loss.lost_lab) + STAT(t, rx_loss.lost_driver) +
+				 STAT(t, rx_loss.lost_steal) + STAT(t, rx_lost_injected),
+			 STAT(t, rx_dropped_overflow));
+	/* The rule alone: lab first, then steal, then the driver. */
+	assert_int_equal(emu_loss_cause_of(EMU_LOSS_LAB_LATE_NS + 1, 5), EMU_LOSS_LAB);
+	assert_int_equal(emu_loss_cause_of(EMU_LOSS_LAB_LATE_NS, 5), EMU_LOSS_STEAL);
+	assert_int_equal(emu_loss_cause_of(0, 0), EMU_LOSS_DRIVER);
 }
 
 static int fixture_setup_small_rx(void **state)
@@ -311,6 +345,8 @@ int main(void)
 		FIXTURE_TEST(test_rx_zarfe_two_frames),
 		FIXTURE_TEST(test_rx_unaligned_two_frames),
 		FIXTURE_TEST(test_rx_norx_and_fcs_strip),
+		cmocka_unit_test_setup_teardown(test_rx_overflow_attributed, fixture_setup_small_rx,
+						fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_rx_overflow, fixture_setup_small_rx,
 						fixture_teardown),
 		FIXTURE_TEST(test_rx_sync_blocks),

@@ -453,6 +453,27 @@ unsigned fake_netdev_tx_used(struct fake_netdev *f)
 	return n;
 }
 
+int fake_netdev_inject_n(struct fake_netdev *f, uint32_t first, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		int ret = fake_netdev_inject_rx(f, first + i);
+
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+bool fake_netdev_rx_in_order(const struct fake_netdev *f, unsigned n)
+{
+	if (fake_netdev_rx_count(f) != n)
+		return false;
+	for (unsigned i = 0; i < n && i < f->cfg.record_cap; i++)
+		if (f->rx_seq[i] != i)
+			return false;
+	return true;
+}
+
 unsigned fake_netdev_rx_count(const struct fake_netdev *f)
 {
 	return __atomic_load_n(&f->rx_rec_n, __ATOMIC_ACQUIRE);

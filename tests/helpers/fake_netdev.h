@@ -105,6 +105,12 @@ unsigned fake_netdev_complete_tx(struct fake_netdev *f, unsigned n);
 unsigned fake_netdev_rx_pending(struct fake_netdev *f);
 unsigned fake_netdev_tx_used(struct fake_netdev *f);
 
+/* Frames carrying @first .. @first + @n - 1 onto the wire; 0 or -ENOMEM. Any thread. */
+int fake_netdev_inject_n(struct fake_netdev *f, uint32_t first, unsigned n);
+
+/* True if exactly @n frames were recorded, carrying 0 .. @n - 1 in order. */
+bool fake_netdev_rx_in_order(const struct fake_netdev *f, unsigned n);
+
 /* Records: frames the default RX handler got and TX frames reaped. */
 unsigned fake_netdev_rx_count(const struct fake_netdev *f);
 unsigned fake_netdev_tx_count(const struct fake_netdev *f);

@@ -135,19 +135,6 @@ static uint64_t nstat(struct ethdrv_napi *n, size_t off)
 }
 #define NS(napi, field) nstat((napi), offsetof(struct ethdrv_napi_stats, field))
 
-static void inject_n(struct fake_netdev *f, uint32_t first, unsigned n)
-{
-	for (unsigned i = 0; i < n; i++)
-		assert_int_equal(fake_netdev_inject_rx(f, first + i), 0);
-}
-
-static void assert_rx_in_order(const struct fake_netdev *f, unsigned n)
-{
-	assert_int_equal(fake_netdev_rx_count(f), n);
-	for (unsigned i = 0; i < n; i++)
-		assert_int_equal(f->rx_seq[i], i);
-}
-
 /* ---- budget contract ---- */
 
 static void test_budget_contract(void **state)
@@ -158,7 +145,7 @@ static void test_budget_contract(void **state)
 	static const int expect[] = { 64, 64, 64, 8 };
 
 	assert_int_equal(ethdrv_netdev_open(&f->dev), 0);
-	inject_n(f, 0, 200);
+	assert_int_equal(fake_netdev_inject_n(f, 0, 200), 0);
 	run_nowait(e->loop, 1);
 	/* One IRQ, then 200 = 64+64+64+8 within the 300-packet loop budget;
 	 * only the short poll completes, and only then is the IRQ re-armed. */
@@ -175,11 +162,11 @@ static void test_budget_contract(void **state)
 	assert_int_equal(NS(rx, completes), 1);
 	assert_int_equal(NS(rx, irq_rearms), 1);
 	assert_int_equal(ethdrv_napi_stats(rx)->irq_to_poll_ns.count, 1);
-	assert_rx_in_order(f, 200);
+	assert_true(fake_netdev_rx_in_order(f, 200));
 	/* Idle: nothing more happens; a new frame raises a second IRQ. */
 	run_nowait(e->loop, 3);
 	assert_int_equal(NS(rx, polls), 4);
-	inject_n(f, 200, 1);
+	assert_int_equal(fake_netdev_inject_n(f, 200, 1), 0);
 	run_nowait(e->loop, 1);
 	assert_int_equal(NS(rx, irqs), 2);
 	assert_int_equal(NS(rx, polls), 5);
@@ -197,7 +184,7 @@ static void test_irq_masked_across_iterations(void **state)
 	 * not fire again: iteration 2 polls 64+8 from the poll list. */
 	assert_int_equal(ethdrv_netdev_set(&f->dev, "netdev_budget", "100"), 0);
 	assert_int_equal(ethdrv_netdev_open(&f->dev), 0);
-	inject_n(f, 0, 200);
+	assert_int_equal(fake_netdev_inject_n(f, 0, 200), 0);
 	run_nowait(e->loop, 1);
 	assert_int_equal(fake_netdev_rx_count(f), 128);
 	assert_int_equal(NS(rx, completes), 0);
@@ -228,13 +215,13 @@ static void test_time_limit_squeezes(void **state)
 	assert_int_equal(ethdrv_netdev_set(&f->dev, "netdev_budget_usecs", "1"), 0);
 	ethdrv_netdev_set_rx_handler(&f->dev, slow_handler, f);
 	assert_int_equal(ethdrv_netdev_open(&f->dev), 0);
-	inject_n(f, 0, 100);
+	assert_int_equal(fake_netdev_inject_n(f, 0, 100), 0);
 	run_nowait(e->loop, 1);
 	assert_int_equal(fake_netdev_rx_count(f), 64);
 	ethdrv_loop_get_stats(e->loop, &st);
 	assert_int_equal(st.time_squeeze, 1);
 	run_nowait(e->loop, 1);
-	assert_rx_in_order(f, 100);
+	assert_true(fake_netdev_rx_in_order(f, 100));
 }
 
 static void test_loop_budget_fairness(void **state)
@@ -252,7 +239,7 @@ static void test_loop_budget_fairness(void **state)
 	assert_int_equal(ethdrv_loop_set_budget(e->loop, 100, 1000000), 0);
 	for (i = 0; i < 3; i++) {
 		assert_int_equal(ethdrv_netdev_open(&d[i]->dev), 0);
-		inject_n(d[i], 0, 500);
+		assert_int_equal(fake_netdev_inject_n(d[i], 0, 500), 0);
 	}
 	/* Each iteration polls two pollers (64+64 > 100) and leaves the third
 	 * at the front, so after 3 iterations each was polled exactly twice. */
@@ -265,7 +252,7 @@ static void test_loop_budget_fairness(void **state)
 					   fake_netdev_rx_count(d[2]) ==
 				   1500);
 	for (i = 0; i < 3; i++) {
-		assert_rx_in_order(d[i], 500);
+		assert_true(fake_netdev_rx_in_order(d[i], 500));
 		assert_int_equal(NS(d[i]->rx_napi, irqs), 1);
 	}
 	fake_netdev_destroy(d[1]);
@@ -284,7 +271,7 @@ static void test_budget_zero_does_not_complete(void **state)
 	for (uint32_t i = 0; i < 3; i++)
 		assert_int_equal(ethdrv_netdev_xmit(&f->dev, fake_netdev_make_frame(f, i, 60)), 0);
 	assert_int_equal(fake_netdev_complete_tx(f, 3), 3);
-	inject_n(f, 0, 2);
+	assert_int_equal(fake_netdev_inject_n(f, 0, 2), 0);
 	/* Own it as netpoll would and poll with budget 0: TX is reaped, RX is
 	 * not touched, and the poller is not released. */
 	assert_true(ethdrv_napi_schedule_prep(rx));
@@ -324,7 +311,7 @@ static void test_missed_repolls(void **state)
 
 	ethdrv_netdev_set_rx_handler(&f->dev, missed_handler, f);
 	assert_int_equal(ethdrv_netdev_open(&f->dev), 0);
-	inject_n(f, 0, 5);
+	assert_int_equal(fake_netdev_inject_n(f, 0, 5), 0);
 	run_nowait(e->loop, 3);
 	/* Poll 1 (5 frames) completes with MISSED set: complete_done returns
 	 * false and reschedules; poll 2 (empty) completes and re-arms. */
@@ -334,7 +321,7 @@ static void test_missed_repolls(void **state)
 	assert_int_equal(NS(rx, irq_rearms), 1);
 	assert_int_equal(NS(rx, irqs), 1);
 	assert_int_equal(f->rx_log[1].work, 0);
-	assert_rx_in_order(f, 5);
+	assert_true(fake_netdev_rx_in_order(f, 5));
 }
 
 /* ---- software IRQ coalescing ---- */
@@ -348,7 +335,7 @@ static void test_defer_flush_counts(void **state)
 	assert_int_equal(ethdrv_netdev_set(&f->dev, "napi_defer_hard_irqs", "2"), 0);
 	assert_int_equal(ethdrv_netdev_set(&f->dev, "gro_flush_timeout", "50000"), 0);
 	assert_int_equal(ethdrv_netdev_open(&f->dev), 0);
-	inject_n(f, 0, 10);
+	assert_int_equal(fake_netdev_inject_n(f, 0, 10), 0);
 	RUN_UNTIL(e->loop, NS(rx, irq_rearms) == 1);
 	run_nowait(e->loop, 5);
 	/* docs/napi.md §2.2 with D=2: productive poll (counter 2 -> 1, timer),
@@ -362,7 +349,7 @@ static void test_defer_flush_counts(void **state)
 	assert_int_equal(NS(rx, irq_rearms), 1);
 	/* Lower bound only: two timer periods separate the polls. */
 	assert_true(f->rx_log[2].ts_ns - f->rx_log[0].ts_ns >= 2 * 50000);
-	assert_rx_in_order(f, 10);
+	assert_true(fake_netdev_rx_in_order(f, 10));
 }
 
 static void test_defer_picks_up_frames_without_irq(void **state)
@@ -375,10 +362,11 @@ static void test_defer_picks_up_frames_without_irq(void **state)
 	assert_int_equal(ethdrv_netdev_set(&f->dev, "napi_defer_hard_irqs", "2"), 0);
 	assert_int_equal(ethdrv_netdev_set(&f->dev, "gro_flush_timeout", "20000000"), 0);
 	assert_int_equal(ethdrv_netdev_open(&f->dev), 0);
-	inject_n(f, 0, 5);
+	assert_int_equal(fake_netdev_inject_n(f, 0, 5), 0);
 	run_nowait(e->loop, 1);
 	assert_int_equal(NS(rx, polls), 1);
-	inject_n(f, 5, 3); /* the IRQ is masked during the deferral */
+	assert_int_equal(fake_netdev_inject_n(f, 5, 3),
+			 0); /* the IRQ is masked during the deferral */
 	RUN_UNTIL(e->loop, NS(rx, irq_rearms) == 1);
 	/* Poll 1: 5 (2 -> 1); timer poll 2: 3 frames, reload (2 -> 1); timer
 	 * poll 3: empty (1 -> 0); timer poll 4: empty, re-arm. One IRQ. */
@@ -387,7 +375,7 @@ static void test_defer_picks_up_frames_without_irq(void **state)
 	assert_int_equal(f->rx_log[1].work, 3);
 	assert_int_equal(NS(rx, defer_timer_polls), 3);
 	assert_int_equal(NS(rx, empty_polls), 2);
-	assert_rx_in_order(f, 8);
+	assert_true(fake_netdev_rx_in_order(f, 8));
 }
 
 static void test_defer_zero_timeout_is_plain_napi(void **state)
@@ -399,7 +387,7 @@ static void test_defer_zero_timeout_is_plain_napi(void **state)
 	/* T = 0 (docs/napi.md §2.2 last rows): the IRQ is re-armed by the first poll. */
 	assert_int_equal(ethdrv_netdev_set(&f->dev, "napi_defer_hard_irqs", "3"), 0);
 	assert_int_equal(ethdrv_netdev_open(&f->dev), 0);
-	inject_n(f, 0, 4);
+	assert_int_equal(fake_netdev_inject_n(f, 0, 4), 0);
 	run_nowait(e->loop, 3);
 	assert_int_equal(NS(rx, polls), 1);
 	assert_int_equal(NS(rx, irq_rearms), 1);
@@ -420,16 +408,16 @@ static void test_threaded_delivers(void **state)
 	assert_string_equal(buf, "1");
 	assert_int_equal(ethdrv_netdev_open(&f->dev), 0);
 	for (uint32_t i = 0; i < 1000; i += 100) {
-		inject_n(f, i, 100);
+		assert_int_equal(fake_netdev_inject_n(f, i, 100), 0);
 		RUN_UNTIL(e->loop, fake_netdev_rx_count(f) == i + 100);
 	}
-	assert_rx_in_order(f, 1000);
+	assert_true(fake_netdev_rx_in_order(f, 1000));
 	assert_int_equal(f->rx_polls_in_loop, 0);
 	assert_true(f->rx_polls_elsewhere > 0);
 	assert_true(NS(rx, thread_wakeups) > 0);
 	/* Back to softirq mode: the next burst is polled by the loop. */
 	assert_int_equal(ethdrv_netdev_set(&f->dev, "threaded", "0"), 0);
-	inject_n(f, 1000, 10);
+	assert_int_equal(fake_netdev_inject_n(f, 1000, 10), 0);
 	RUN_UNTIL(e->loop, fake_netdev_rx_count(f) == 1010);
 	assert_true(f->rx_polls_in_loop > 0);
 }
@@ -445,7 +433,7 @@ static void test_threaded_defer(void **state)
 	assert_int_equal(ethdrv_netdev_set(&f->dev, "napi_defer_hard_irqs", "2"), 0);
 	assert_int_equal(ethdrv_netdev_set(&f->dev, "gro_flush_timeout", "50000"), 0);
 	assert_int_equal(ethdrv_netdev_open(&f->dev), 0);
-	inject_n(f, 0, 10);
+	assert_int_equal(fake_netdev_inject_n(f, 0, 10), 0);
 	RUN_UNTIL(e->loop, NS(rx, irq_rearms) == 1 && NS(rx, empty_polls) == 2);
 	sleep_us(2000); /* 40 timer periods: a stray extra poll would show */
 	run_nowait(e->loop, 2);
@@ -466,21 +454,21 @@ static void test_busy_poll_delivers(void **state)
 	assert_int_equal(ethdrv_netdev_set(&f->dev, "busy_poll", "2000"), 0);
 	assert_int_equal(ethdrv_netdev_set(&f->dev, "busy_poll_budget", "16"), 0);
 	assert_int_equal(ethdrv_netdev_open(&f->dev), 0);
-	inject_n(f, 0, 10);
+	assert_int_equal(fake_netdev_inject_n(f, 0, 10), 0);
 	RUN_UNTIL(e->loop, fake_netdev_rx_count(f) == 10);
 	/* In busy mode frames are found by the busy-poller, with the IRQ masked. */
 	for (uint32_t i = 10; i < 400; i += 30) {
-		inject_n(f, i, 30);
+		assert_int_equal(fake_netdev_inject_n(f, i, 30), 0);
 		RUN_UNTIL(e->loop, fake_netdev_rx_count(f) == i + 30);
 	}
-	assert_rx_in_order(f, 400);
+	assert_true(fake_netdev_rx_in_order(f, 400));
 	assert_true(NS(rx, busy_polls) > 0);
 	assert_int_equal(f->rx_log[1].budget, 16);
 	/* Idle past busy_poll: handed back with a last poll that re-arms. */
 	rearms = NS(rx, irq_rearms);
 	RUN_UNTIL(e->loop, NS(rx, irq_rearms) > rearms);
 	irqs = NS(rx, irqs);
-	inject_n(f, 400, 1);
+	assert_int_equal(fake_netdev_inject_n(f, 400, 1), 0);
 	RUN_UNTIL(e->loop, fake_netdev_rx_count(f) == 401);
 	assert_int_equal(NS(rx, irqs), irqs + 1);
 }
@@ -535,7 +523,7 @@ static void test_mode_switching_loses_nothing(void **state)
 	run_nowait(e->loop, 5);
 	assert_true(k > 8);
 	/* Every frame once, in order: nothing lost, nothing duplicated. */
-	assert_rx_in_order(f, p.n);
+	assert_true(fake_netdev_rx_in_order(f, p.n));
 	assert_int_equal(ethdrv_counter_get(&f->dev.stats.rx_packets), p.n);
 }
 

@@ -446,6 +446,34 @@ static void test_receive_counters(void **state)
 	assert_int_equal(cnt(&st->rx_dropped), 1);
 }
 
+/* cpu_cost_ns (issue 24): each received frame and each TX completion spins
+ * that long in the caller (the poll context); 0 costs nothing. */
+static void test_cpu_cost(void **state)
+{
+	struct env *e = *state;
+	struct fake_netdev *f = e->f;
+	struct ethdrv_netdev *dev = &f->dev;
+	uint64_t t0, spent;
+	char buf[32];
+
+	assert_int_equal(ethdrv_netdev_get(dev, "cpu_cost_ns", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "0");
+	check_knob(dev, "cpu_cost_ns", "200000");
+	assert_int_equal(ethdrv_netdev_set(dev, "cpu_cost_ns", "1000001"), -EINVAL);
+	t0 = ethdrv_now_ns();
+	for (uint32_t i = 0; i < 5; i++)
+		ethdrv_netdev_receive(dev, fake_netdev_make_frame(f, i, 60));
+	ethdrv_netdev_tx_completed(dev, 0, 0); /* no frame: no cost */
+	spent = ethdrv_now_ns() - t0;
+	assert_true(spent >= 5 * 200000ull); /* a spin never ends early */
+	/* Completions cost per descriptor: 3 frames, 600 us at least. */
+	t0 = ethdrv_now_ns();
+	ethdrv_netdev_tx_completed(dev, 3, 180);
+	assert_true(ethdrv_now_ns() - t0 >= 3 * 200000ull);
+	check_knob(dev, "cpu_cost_ns", "0");
+	assert_int_equal(fake_netdev_rx_count(f), 5);
+}
+
 static void test_drop_every_and_stats_dump(void **state)
 {
 	struct env *e = *state;
@@ -497,6 +525,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_set_mac, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rx_filter, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_receive_counters, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cpu_cost, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_drop_every_and_stats_dump, setup, teardown),
 	};
 

@@ -67,8 +67,11 @@ static const char seg_usage[] =
 	"      --trace-dir DIR   LAN8650: allow `ethdrv set t1sK spi_trace=NAME` at run\n"
 	"                        time, NAME a file in DIR (refused without this option)\n"
 	"      --rt-prio N       run each node's loop and poller threads at SCHED_FIFO\n"
-	"                        priority N (1..99; busy_poll is then refused; the\n"
-	"                        medium keeps its policy)\n"
+	"                        priority N (1..99; busy_poll is then refused); the\n"
+	"                        medium's threads run at N+1 (docs/design.md 4.5)\n"
+	"      --lab-prio N      the medium's threads at SCHED_FIFO N (1..99), or 0\n"
+	"                        for SCHED_OTHER (default: one above the driver's\n"
+	"                        contexts when they run at a real-time priority)\n"
 	"  -c, --cleanup         remove what a killed run left behind, then exit: both\n"
 	"                        kinds, or only the kind --device names\n"
 	"      --syslog          log to syslog instead of stderr\n"
@@ -81,7 +84,7 @@ static const char seg_usage[] =
 
 #define SEG_OPTS                                                                  \
 	"--nodes, --device, --set, --pcap, --spi-trace, --trace-dir, --rt-prio, " \
-	"--cleanup, --syslog, --log-level, --help"
+	"--lab-prio, --cleanup, --syslog, --log-level, --help"
 
 size_t seg_ctl_knobs(void *arg, const struct ethdrv_knob_table **out, size_t max)
 {
@@ -394,7 +397,7 @@ static int seg_up(struct seg *s)
 		if (err)
 			return err;
 	}
-	err = s->kind->medium_new(s);
+	err = seg_lab_medium_new(s);
 	if (err)
 		return err;
 	for (i = 0; i < s->args.nodes; i++) {
@@ -416,6 +419,8 @@ static int seg_up(struct seg *s)
 		err = ctl_server_start(s->loop, path, s->kind->ctl, s, &s->ctl);
 	if (err)
 		fprintf(stderr, "ethdrv segment: control: %s\n", ethdrv_strerror(err));
+	if (!err)
+		err = seg_lab_guard_start(s);
 	return err;
 }
 
@@ -427,6 +432,7 @@ static void seg_down(struct seg *s)
 	unsigned i;
 
 	ctl_server_stop(s->ctl);
+	seg_lab_guard_stop(s);
 	daemon_signals_stop(&s->sig);
 	for (i = s->args.nodes; i-- > 0;)
 		node_stop(s->node[i]);
@@ -496,6 +502,11 @@ static int seg_option(int c, struct seg_args *a, char **argv)
 	case 'c':
 		a->cleanup = true;
 		return CLI_EXIT_OK;
+	case 'P':
+		if (cli_parse_ulong("segment", "--lab-prio", optarg, 0, RT_PRIO_MAX, &v))
+			return CLI_EXIT_USAGE;
+		a->lab_prio = (int)v;
+		return CLI_EXIT_OK;
 	}
 	rc = cmd_common_option("segment", c, &a->common);
 	if (rc >= 0)
@@ -530,6 +541,7 @@ static int seg_parse(int argc, char **argv, struct seg_args *a)
 		{ "spi-trace", required_argument, NULL, 't' },
 		{ "trace-dir", required_argument, NULL, 'D' },
 		{ "rt-prio", required_argument, NULL, 'R' },
+		{ "lab-prio", required_argument, NULL, 'P' },
 		{ "cleanup", no_argument, NULL, 'c' },
 		{ "syslog", no_argument, NULL, 'S' },
 		{ "log-level", required_argument, NULL, 'L' },
@@ -540,6 +552,7 @@ static int seg_parse(int argc, char **argv, struct seg_args *a)
 
 	a->common.knobs = a->knobs;
 	a->common.knob_count = &a->knob_count;
+	a->lab_prio = -1;
 	cli_parse_device("segment", "emu:lan8650", &a->dev);
 	while ((c = cmd_getopt(argc, argv, "n:d:s:p:t:ch", opts)) != -1) {
 		if (c == 'h') {

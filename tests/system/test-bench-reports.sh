@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Every value a benchmark's options accept gives a report (issue 24): the
+# report functions of bench/tc6-irq-policy.py on results of the shapes those
+# values produce (no overflow runs, no sweep, one run, --rt-prio), and
+# check_args() refusing, with the accepted values, what could give none.
+# The figures are placeholders: this checks the report's shape, not a result
+# (no root, no segment).
+set -eu
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+python3 - "$TOP/bench" <<'PY'
+import argparse
+import importlib.util
+import io
+import contextlib
+import sys
+sys.path.insert(0, sys.argv[1])
+import ethdrv_bench as eb
+
+spec = importlib.util.spec_from_file_location("tip", sys.argv[1] + "/tc6-irq-policy.py")
+tip = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(tip)
+eb.describe_limits = lambda lim: ["(limits not computed in this test)"]
+
+KEYS = ("kib apriori_kib pct_apriori util ack_ratio dropped lost rxboe data_frames cpu_ms_mib "
+        "model_ms_mib held_ms_mib wakeups_mib xfers_frame late_p99_us delay_us delays stalls "
+        "late_max_ms retrans rtos demotions rtt_min_us rtt_bound_us load1 steal_ms steal_pct "
+        "seconds").split()
+
+
+def run(i):
+    r = {k: float(i + 1) for k in KEYS}
+    r.update(lim={}, rtt_ok=True,
+             causes={"driver": i, "lab": 1, "steal": 0, "injected": 0, "gap_max_us": 5.0})
+    return r
+
+
+def argv(*extra):
+    sys.argv = ["tc6-irq-policy", *extra]
+    return tip.parse()
+
+
+def report(a):
+    policies = [int(x) for x in a.policies.split(",")]
+    res = {p: [run(i) for i in range(a.runs)] for p in policies}
+    sweep = [(d, run(d)) for d in ([0] + [int(x) for x in a.sweep_us.split(",") if x])] \
+        if policies[0] == 1 else []
+    ovf = {p: [run(i) for i in range(a.overflow_runs)] for p in policies}
+    limits = [r["apriori_kib"] for rs in res.values() for r in rs]
+    rt = {p: [run(i) for i in range(a.runs)] for p in policies} if a.rt_prio else {}
+    return tip.report(a, res, sweep, ovf, 2000, limits, limits[0]) + tip.rt_report(a, res, rt)
+
+
+cases = [(), ("--overflow-runs", "0"), ("--sweep-us", "", "--overflow-runs", "0"),
+         ("--sweep-us", "", "--overflow-delay-us", "1000"), ("--runs", "1", "--policies", "3"),
+         ("--rt-prio", "20", "--runs", "2"), ("--pings", "1")]
+for c in cases:
+    text = report(argv(*c))
+    assert "lost: driver/lab/steal" in text, c
+    assert "Conditions: load average" in text, c
+    if "--overflow-runs" in c and c[c.index("--overflow-runs") + 1] == "0":
+        assert "Not run (--overflow-runs 0)" in text, c
+    print("report ok:", " ".join(c) or "(defaults)")
+
+for bad, why in [(("--runs", "0"), "--runs: give 1 or more"),
+                 (("--policies", "7"), "--policies: give some of 1,2,3,4,5"),
+                 (("--sweep-us", "", "--overflow-runs", "2"), "needs --sweep-us"),
+                 (("--overflow-runs", "-1"), "0 or more"),
+                 (("--pings", "0"), "--pings: 1 or more")]:
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        try:
+            argv(*bad)
+        except SystemExit as e:
+            assert e.code == 2, bad
+        else:
+            raise AssertionError(f"{bad} accepted")
+    assert why in err.getvalue(), (bad, err.getvalue())
+    print("refused:", " ".join(bad))
+
+# The helpers the reports use: load and steal of a run, losses by cause.
+h0 = {"t": 0.0, "load": (0.5, 0, 0), "total": 1000, "steal": 10}
+h1 = {"t": 2.0, "load": (1.5, 0, 0), "total": 1200, "steal": 30}
+c = eb.host_conditions(h0, h1)
+assert c["load1"] == 1.5 and abs(c["steal_pct"] - 10.0) < 1e-9, c
+d = {"emu_rx_lost_driver": 3, "emu_rx_lost_lab": 2, "emu_rx_lost_steal": 1}
+lc = eb.loss_causes(d, {"emu_rx_gap_max_ns": 4000})
+assert eb.causes_text(lc) == "3/2/1" and lc["gap_max_us"] == 4.0, lc
+# The calibrated CPU cost as results state it (docs/design.md §4.9).
+assert eb.cpu_cost_text(0, 2000) == "no added CPU cost (cpu_cost_ns=0)"
+assert eb.cpu_cost_text(6000, 2000) == ("6 us per frame (cpu_cost_ns=6000), standing for a "
+                                        "CPU 4.0 times slower than this host's 2.00 us per frame")
+print("PASS")
+PY
