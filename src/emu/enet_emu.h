@@ -136,6 +136,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "enet_mdio.h"
+#include "ethdrv/enet_soc.h"
 #include "ethdrv/mmio.h"
 #include "ethdrv/stats.h"
 #include "phy_emu.h"
@@ -163,8 +164,10 @@ struct enet_emu_config {
 	size_t dma_size; /* bytes of DMA memory; default 8 MiB, 4 KiB..1 GiB, below 4 GiB */
 	unsigned mmio_latency_ns; /* per register access in real time; default 100 */
 	uint32_t clk_ahb_hz; /* ENET system clock for ICCS=1; default 125000000 */
-	unsigned tx_fifo_frames; /* TX FIFO depth in frames; default 64, 1..4096 */
-	uint8_t node_id; /* for log messages */
+	unsigned tx_fifo_bytes; /* TX FIFO size in bytes; default 4096, 2048..65536 (assumption) */
+	unsigned tx_fetch_ns; /* TX DMA: one descriptor read; default 100, 0..100000 (assumption) */
+	enum ethdrv_enet_soc soc; /* the part (ethdrv/enet_soc.h): its reset and MIB rules;
+				     default imx8m (docs/enet.md §15) */
 	struct enet_mdio_config mdio; /* the MDIO block: module clock, MSCR-write frame */
 	unsigned phy_addr; /* the AR8031's MDIO address; default 1; ENET_EMU_NO_PHY: none */
 	struct phy_emu_config phy; /* the AR8031 (reset, autoneg times); defaults */
@@ -189,6 +192,10 @@ struct enet_emu_stats {
 	ethdrv_counter_t reg_writes; /* register writes */
 	ethdrv_counter_t bad_accesses; /* unaligned, outside the window or unknown offset */
 	ethdrv_counter_t resets; /* ECR.RESET writes */
+	ethdrv_counter_t resets_axi; /* of them on an AXI part (imx8m, imx6sx), where Linux and
+					FreeBSD write ECR=0 instead: it can hang the bus there
+					(docs/enet.md §15); the model performs it */
+	ethdrv_counter_t gra_no_link; /* graceful stops completed without link: no GRA */
 	ethdrv_counter_t tx_frames; /* frames that left the MAC */
 	ethdrv_counter_t tx_bytes; /* their bytes incl. FCS and padding */
 	ethdrv_counter_t tx_bad_len; /* frames of length 0 or over 2048 bytes (not sent) */

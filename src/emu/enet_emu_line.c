@@ -115,7 +115,7 @@ static void line_mdio_catch_up(struct enet_line *line, uint64_t t)
 {
 	for (unsigned p = 0; p < 2; p++)
 		if (line->port[p] && enet_mdio_advance(&line->port[p]->mdio, t))
-			enet_emu_raise_mii(line->port[p]);
+			enet__raise_mii(line->port[p]);
 }
 
 static void line_apply(struct enet_line *line, const struct line_ev *ev)
@@ -127,7 +127,7 @@ static void line_apply(struct enet_line *line, const struct line_ev *ev)
 		enet__tx_frame_end(emu, ev->t);
 		break;
 	case LEV_COAL:
-		enet__coal_expire(emu, ev->dir, ev->t);
+		enet__coal_expire(emu, ev->dir);
 		break;
 	case LEV_LINK_UP:
 		line->up_at = 0;
@@ -138,7 +138,7 @@ static void line_apply(struct enet_line *line, const struct line_ev *ev)
 	case LEV_MDIO:
 		/* docs/mdio.md §3.1: the frame ends, MMFR holds the data, MII is set. */
 		if (enet_mdio_advance(&emu->mdio, ev->t))
-			enet_emu_raise_mii(emu);
+			enet__raise_mii(emu);
 		break;
 	default:
 		break;

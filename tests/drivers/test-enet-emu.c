@@ -295,10 +295,10 @@ static void test_graceful_stop(void **state)
 
 	macs_up(k, 8, RCR_CRCFWD);
 	advance(k, 1000);
-	end = now(k) + wire_ns(1514, 8);
+	end = now(k) + first_end_ns(1514, 8);
 	a = tx(k, 0, 1514);
 	b = tx(k, 0, 1514);
-	advance(k, 100);
+	advance(k, fetch_ns(1514) + 100);
 	/* GTS with a frame on the wire: GRA when it has left, the next stays queued. */
 	wr(k, 0, TCR, TCR_FDEN | TCR_GTS);
 	advance_to(k, end - 1);
