@@ -13,7 +13,7 @@
 
 #define EMU_KEYS \
 	"hz, rx-buf, setup-ns, mosi-ber, miso-ber, rev, irq, poll_us, slack_us, sv-open, errata-s3"
-#define ENET_KEYS "speed, batch-us, mmio-ns, ber, rx-ring, tx-ring"
+#define ENET_KEYS "speed, batch-us, mmio-ns, ber, rx-ring, tx-ring, soc, tx-fifo"
 #define DEV_FORMS                                                                             \
 	"emu:lan8650[,key=value...] (keys: " EMU_KEYS "), "                                   \
 	"emu:enet[,key=value...] (keys: " ENET_KEYS ") or "                                   \
@@ -235,6 +235,14 @@ static int cli_enet_key(const char *cmd, char *kv, struct cli_enet_spec *enet)
 		return cli_enet_ring(cmd, kv, val, &enet->rx_ring);
 	if (!strcmp(kv, "tx-ring"))
 		return cli_enet_ring(cmd, kv, val, &enet->tx_ring);
+	if (!strcmp(kv, "soc")) {
+		if (ethdrv_enet_soc_parse(val, &enet->soc))
+			return cli_error(cmd, "device spec: soc: bad value '%s': use %s", val,
+					 ETHDRV_ENET_SOC_NAMES);
+		return 0;
+	}
+	if (!strcmp(kv, "tx-fifo"))
+		return cli_emu_uint(cmd, kv, val, 2048, 65536, &enet->tx_fifo_bytes);
 	return cli_error(cmd, "device spec: unknown key '%s': use %s", kv, ENET_KEYS);
 }
 
@@ -249,7 +257,9 @@ static int cli_parse_enet(const char *cmd, const char *rest, struct cli_enet_spe
 					.batch_us = 200,
 					.mmio_ns = 100,
 					.rx_ring = CLI_ENET_RX_RING,
-					.tx_ring = CLI_ENET_TX_RING };
+					.tx_ring = CLI_ENET_TX_RING,
+					.soc = ETHDRV_ENET_SOC_IMX8M,
+					.tx_fifo_bytes = 4096 };
 	snprintf(buf, sizeof(buf), "%s", rest);
 	tok = strtok_r(buf, ",", &save); /* "enet" */
 	while (!err && (tok = strtok_r(NULL, ",", &save)))
