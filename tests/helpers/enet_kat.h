@@ -129,6 +129,7 @@ struct kat {
 	struct enet_line *line;
 	struct enet_emu *emu[2];
 	struct ethdrv_mmio_bus bus[2];
+	uint64_t byte_ns; /* the line's ns per byte: 8, 80 or 800 */
 	unsigned bd_size; /* 8 legacy, 32 enhanced */
 	bool big_endian; /* DBSWP=0 */
 	unsigned rx_n; /* RX BDs in the ring */
@@ -166,6 +167,7 @@ static inline int setup_full(void **state, unsigned speed, bool with_phy, bool m
 		enet_emu_get_bus(k->emu[i], &k->bus[i]);
 	}
 	k->bd_size = 8;
+	k->byte_ns = 8000u / speed;
 	*state = k;
 	return 0;
 }
@@ -239,6 +241,13 @@ static inline void advance_to(struct kat *k, uint64_t t)
 static inline void advance(struct kat *k, uint64_t ns)
 {
 	advance_to(k, now(k) + ns);
+}
+
+/* Advance @ns_at_1g scaled to the line's byte time: long enough for what
+ * takes @ns_at_1g at 1000 Mb/s to happen at 100 or 10 Mb/s too. */
+static inline void settle(struct kat *k, uint64_t ns_at_1g)
+{
+	advance(k, ns_at_1g * k->byte_ns / 8);
 }
 
 /* A BD in the layout of docs/enet.md §3.1: DBSWP=1 LE16 length, LE16 status, LE32 address. */
@@ -329,10 +338,23 @@ static inline void mac_up(struct kat *k, unsigned n, unsigned rx_n, uint32_t rcr
 	k->tx_next[n] = k->rx_next[n] = 0;
 }
 
+/* The speed bits of the line's speed: 1000 is ECR.SPEED, 10 is RCR.RMII_10T,
+ * 100 neither (docs/enet.md §4.1, §4.2). */
+static inline uint32_t kat_ecr(const struct kat *k)
+{
+	return k->byte_ns == 8 ? ECR_SPEED : 0;
+}
+
+static inline uint32_t kat_rcr(const struct kat *k)
+{
+	return k->byte_ns == 800 ? RCR_RMII_10T : 0;
+}
+
+/* Both MACs up at the line's speed. */
 static inline void macs_up(struct kat *k, unsigned rx_n, uint32_t rcr_extra)
 {
-	mac_up(k, 0, rx_n, rcr_extra, ECR_SPEED);
-	mac_up(k, 1, rx_n, rcr_extra, ECR_SPEED);
+	mac_up(k, 0, rx_n, rcr_extra | kat_rcr(k), kat_ecr(k));
+	mac_up(k, 1, rx_n, rcr_extra | kat_rcr(k), kat_ecr(k));
 }
 
 /* Both MACs up at the speed whose byte time is @byte_ns: 1000 is ECR.SPEED,
