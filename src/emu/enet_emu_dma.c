@@ -273,18 +273,18 @@ static void tx_load(struct enet_emu *emu, struct enet_txf *f, const struct tx_sc
 		f->bd[f->nbd++] = off;
 		off = bd_next(emu, off, bd.status);
 	}
-	f->fcs = (s->last_status & TXBD_TC) ? FCS_APPEND : FCS_RAW;
+	f->fcs = (s->last_status & TXBD_TC) ? FDX_FCS_APPEND : FDX_FCS_RAW;
 	/* ABC (append a bad CRC) is a legacy-BD bit (docs/enet.md §3.2). */
 	if ((s->last_status & TXBD_ABC) && !bd_enhanced(emu))
-		f->fcs = FCS_BAD;
+		f->fcs = FDX_FCS_BAD;
 	/* The MAC pads short frames with zeros before the FCS (assumption). */
-	if (f->fcs != FCS_RAW && f->len < ETH_ZLEN) {
+	if (f->fcs != FDX_FCS_RAW && f->len < ETH_ZLEN) {
 		memset(f->data + f->len, 0, ETH_ZLEN - f->len);
 		f->len = ETH_ZLEN;
 	}
 	f->irq = s->irq;
 	f->aborted = false;
-	wire = f->len + (f->fcs == FCS_RAW ? 0 : FCS_LEN);
+	wire = f->len + (f->fcs == FDX_FCS_RAW ? 0 : FCS_LEN);
 	/* Store and forward: the frame starts once fetched and the wire is free;
 	 * preamble+SFD, frame, then the gap before the next one (docs/enet.md §12). */
 	fetched = ETHDRV_MAX(now, emu->tx_dma_at) + tx_fetch_cost(emu, s);
@@ -331,12 +331,11 @@ void enet__tx_fetch(struct enet_emu *emu, uint64_t now)
 
 /* Drop fetched frames that have not started; a started one is cut if @abort. */
 /* The generator towards the peer books this MAC's direction of the wire
- * (enet_emu_gen.c): the MAC's next frame never starts before it is free. */
+ * (fdx_line_gen.c, the set_tx_free_at port op): the MAC's next frame never
+ * starts before it is free. */
 static uint64_t tx_wire_booked(const struct enet_emu *emu)
 {
-	const struct enet_gen *g = &emu->line->gen[!emu->port];
-
-	return g->on ? g->free_at : 0;
+	return emu->tx_booked_at;
 }
 
 void enet__tx_stop(struct enet_emu *emu, uint64_t now, bool abort)
@@ -352,7 +351,7 @@ void enet__tx_stop(struct enet_emu *emu, uint64_t now, bool abort)
 			bytes += f->len;
 			if (abort && !f->aborted) {
 				f->aborted = true;
-				f->fcs = FCS_BAD;
+				f->fcs = FDX_FCS_BAD;
 				f->end = ETHDRV_MAX(now, f->start);
 				ethdrv_counter_inc(&emu->st.tx_aborted);
 			}
@@ -375,7 +374,7 @@ void enet__tx_stop(struct enet_emu *emu, uint64_t now, bool abort)
 /* The graceful stop completed: GRA, unless the link is down (docs/enet.md §10 item 7). */
 static void tx_raise_gra(struct enet_emu *emu)
 {
-	if (enet__link_ok(emu->line))
+	if (fdx__link_ok(emu->line))
 		enet__event(emu, EV_GRA);
 	else
 		ethdrv_counter_inc(&emu->st.gra_no_link);
@@ -428,7 +427,7 @@ static void tx_mib(struct enet_emu *emu, const struct enet_txf *f, uint32_t wire
 		enet__mib_inc(emu, MIB_T_MC, 1);
 	enet__mib_bucket(emu, MIB_T_P64, wire);
 	/* A frame sent with a bad FCS (ABC) is a CRC error, not a good frame (assumption). */
-	if (f->fcs == FCS_BAD) {
+	if (f->fcs == FDX_FCS_BAD) {
 		enet__mib_inc(emu, MIB_T_CRC_ALIGN, 1);
 		return;
 	}
@@ -439,13 +438,13 @@ static void tx_mib(struct enet_emu *emu, const struct enet_txf *f, uint32_t wire
 void enet__tx_frame_end(struct enet_emu *emu, uint64_t t)
 {
 	struct enet_txf *f = fifo_at(emu, 0);
-	uint32_t wire = f->len + (f->fcs == FCS_RAW ? 0 : FCS_LEN);
+	uint32_t wire = f->len + (f->fcs == FDX_FCS_RAW ? 0 : FCS_LEN);
 
 	/* Off the FIFO first: delivering may reach this MAC again (LOOP, errors). */
 	emu->fifo_head = (emu->fifo_head + 1) % emu->fifo_slots;
 	emu->fifo_count--;
 	emu->fifo_bytes -= f->len;
-	enet__line_deliver(emu->line, emu, f, t);
+	enet__line_deliver(emu, f, t);
 	if (!f->aborted && enet__enabled(emu)) {
 		for (unsigned i = 0; i < f->nbd; i++)
 			tx_bd_done(emu, f->bd[i], f->irq);
@@ -684,11 +683,10 @@ static void rx_fcs_bytes(struct rx_stream *s, bool good)
 		s->fcs[i] = (uint8_t)(c >> (8 * i));
 }
 
-void enet__rx_frame(struct enet_emu *emu, uint8_t *data, uint32_t len, enum enet_fcs fcs,
-		    uint64_t t)
+void enet__rx_frame(struct enet_emu *emu, uint8_t *data, uint32_t len, enum fdx_fcs fcs, uint64_t t)
 {
 	uint32_t rcr = emu->regs[R_RCR / 4];
-	uint32_t flen = len + (fcs == FCS_RAW ? 0 : FCS_LEN);
+	uint32_t flen = len + (fcs == FDX_FCS_RAW ? 0 : FCS_LEN);
 	uint32_t ftrl = ETHDRV_FIELD_GET(ETHDRV_GENMASK(13, 0), emu->regs[R_FTRL / 4]);
 	bool good, miss;
 	struct rx_stream s = { 0 };
@@ -698,7 +696,7 @@ void enet__rx_frame(struct enet_emu *emu, uint8_t *data, uint32_t len, enum enet
 		ethdrv_counter_inc(&emu->st.rx_dropped_disabled);
 		return;
 	}
-	good = fcs == FCS_APPEND || (fcs == FCS_RAW && emu_fcs_ok(data, len));
+	good = fcs == FDX_FCS_APPEND || (fcs == FDX_FCS_RAW && emu_fcs_ok(data, len));
 	if (len < ETH_ALEN) {
 		rx_mib_rmon(emu, (const uint8_t[ETH_ALEN]){ 0 }, flen, false);
 		return;
@@ -729,10 +727,10 @@ void enet__rx_frame(struct enet_emu *emu, uint8_t *data, uint32_t len, enum enet
 	}
 	s.pad = (emu->regs[R_RACC / 4] & RACC_SHIFT16) ? 2 : 0;
 	s.data = data;
-	s.data_len = fcs == FCS_RAW ? len - FCS_LEN : len;
+	s.data_len = fcs == FDX_FCS_RAW ? len - FCS_LEN : len;
 	if (!(rcr & RCR_CRCFWD)) {
 		s.fcs_len = FCS_LEN;
-		if (fcs == FCS_RAW)
+		if (fcs == FDX_FCS_RAW)
 			memcpy(s.fcs, data + s.data_len, FCS_LEN);
 		else
 			rx_fcs_bytes(&s, good);

@@ -128,7 +128,7 @@ static void test_rt_gra_no_link(void **state)
 	uint64_t t0;
 
 	macs_up(k, 4, RCR_CRCFWD);
-	enet_line_set_link(k->line, false);
+	fdx_line_set_link(k->line, false);
 	wr(k, 0, TCR, TCR_FDEN | TCR_GTS);
 	t0 = now(k);
 	while (now(k) - t0 < 1000000) /* 1 ms */
@@ -136,7 +136,7 @@ static void test_rt_gra_no_link(void **state)
 	enet_emu_get_stats(k->emu[0], &st);
 	assert_int_equal(ethdrv_counter_get(&st.gra_no_link), 1);
 	wr(k, 0, TCR, TCR_FDEN);
-	enet_line_set_link(k->line, true);
+	fdx_line_set_link(k->line, true);
 	wr(k, 0, TCR, TCR_FDEN | TCR_GTS);
 	wait_eir(k, 0, EV_GRA, now(k));
 }

@@ -137,7 +137,7 @@ static void test_fifo_bytes(void **state)
 static void test_stop_keeps_generator_frame(void **state)
 {
 	struct kat *k = *state;
-	struct enet_gen_config g = { .to_port = 1, .payload = 1472, .count = 1 };
+	struct fdx_gen_config g = { .to_port = 1, .payload = 1472, .count = 1 };
 	uint64_t end_a, gen_end;
 	unsigned c;
 
@@ -148,7 +148,7 @@ static void test_stop_keeps_generator_frame(void **state)
 	/* MAC 0 sends A; the generator books the wire after it (docs/enet.md §14). */
 	end_a = now(k) + first_end_ns(100, 8);
 	tx(k, 0, 100);
-	assert_int_equal(enet_line_gen_start(k->line, &g), 0);
+	assert_int_equal(fdx_line_gen_start(k->line, &g), 0);
 	gen_end = end_a + 96 + wire_ns(1514, 8);
 	/* While the generated frame is on the wire, MAC 0 stops (GTS) and resumes. */
 	advance_to(k, end_a + 1000);
@@ -173,25 +173,25 @@ static void test_gra_no_link(void **state)
 	macs_up(k, 8, RCR_CRCFWD);
 	advance(k, 1000);
 	/* Idle transmitter, link down: the stop completes but raises no GRA. */
-	enet_line_set_link(k->line, false);
+	fdx_line_set_link(k->line, false);
 	wr(k, 0, TCR, TCR_FDEN | TCR_GTS);
 	advance(k, 100000);
 	assert_int_equal(rd(k, 0, EIR) & EV_GRA, 0);
 	wr(k, 0, TCR, TCR_FDEN);
 	/* A frame on the wire when the link drops: it ends, still no GRA. */
-	enet_line_set_link(k->line, true);
+	fdx_line_set_link(k->line, true);
 	end = now(k) + first_end_ns(1514, 8);
 	tx(k, 0, 1514);
 	advance(k, fetch_ns(1514) + 100);
 	wr(k, 0, TCR, TCR_FDEN | TCR_GTS);
-	enet_line_set_link(k->line, false);
+	fdx_line_set_link(k->line, false);
 	advance_to(k, end + 100000);
 	assert_int_equal(rd(k, 0, EIR) & EV_GRA, 0);
 	enet_emu_get_stats(k->emu[0], &st);
 	assert_int_equal(ethdrv_counter_get(&st.gra_no_link), 2);
 	/* With link it is raised (the control case). */
 	wr(k, 0, TCR, TCR_FDEN);
-	enet_line_set_link(k->line, true);
+	fdx_line_set_link(k->line, true);
 	wr(k, 0, TCR, TCR_FDEN | TCR_GTS);
 	assert_int_equal(rd(k, 0, EIR) & EV_GRA, EV_GRA);
 }
@@ -261,7 +261,7 @@ static void test_me_not_for_lg(void **state)
 	assert_true(bd_status(k, 1, RX_RING, 0) & RX_LG);
 	assert_int_equal(bd_word(k, 1, RX_RING, 0, 8) & (1u << 31), 0);
 	/* A CRC error does set it. */
-	assert_int_equal(enet_line_set_ber(k->line, 0, 0.01), 0);
+	assert_int_equal(fdx_line_set_ber(k->line, 0, 0.01), 0);
 	tx(k, 0, 500);
 	advance(k, 100000);
 	assert_true(bd_status(k, 1, RX_RING, 1) & RX_CR);
@@ -323,9 +323,9 @@ static void test_reset_axi_counted(void **state)
 
 static void test_soc_config(void **state)
 {
-	struct enet_line_config lc;
+	struct fdx_line_config lc;
 	struct enet_emu_config ec;
-	struct enet_line *line;
+	struct fdx_line *line;
 	struct enet_emu *emu;
 	enum ethdrv_enet_soc soc;
 
@@ -334,9 +334,9 @@ static void test_soc_config(void **state)
 	assert_int_equal(soc, ETHDRV_ENET_SOC_IMX6UL);
 	assert_int_equal(ethdrv_enet_soc_parse("imx7", &soc), -1);
 	assert_string_equal(ethdrv_enet_soc_name(ETHDRV_ENET_SOC_IMX8M), "imx8m");
-	enet_line_config_default(&lc);
+	fdx_line_config_default(&lc);
 	lc.realtime = false;
-	assert_int_equal(enet_line_new(&lc, &line), 0);
+	assert_int_equal(fdx_line_new(&lc, &line), 0);
 	enet_emu_config_default(&ec);
 	assert_int_equal(ec.soc, ETHDRV_ENET_SOC_IMX8M);
 	assert_int_equal(ec.tx_fifo_bytes, 4096);
@@ -345,7 +345,7 @@ static void test_soc_config(void **state)
 	enet_emu_config_default(&ec);
 	ec.tx_fifo_bytes = 2047; /* below one full-size frame */
 	assert_int_equal(enet_emu_new(&ec, line, 0, &emu), -EINVAL);
-	enet_line_free(line);
+	fdx_line_free(line);
 }
 
 int main(void)
