@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include "ethdrv/driver.h"
 #include "ethdrv/enet_soc.h"
+#include "ethdrv/knob.h"
 #include "ethdrv/mmio.h"
 
 struct ethdrv_loop;
@@ -48,6 +49,9 @@ struct fec_config {
 				     controller is reset and the MIB cleared (docs/enet.md §15) */
 	bool combined_napi; /* start with one poller for RX and TX (napi_split=0) */
 };
+
+/* The knobs of the fec driver's set_param (knob.h; fec_ethtool.c). */
+extern const struct ethdrv_knob_table fec_knob_table;
 
 /**
  * fec_create() - create an ENET network device
