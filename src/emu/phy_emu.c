@@ -14,9 +14,9 @@
 
 #define D(f) ETHDRV_STAT_DESC(struct phy_emu_stats, f)
 const struct ethdrv_stat_desc phy_emu_stats_desc[] = {
-	D(reads),	 D(writes),	     D(writes_ignored), D(resets),
-	D(hw_resets),	 D(hw_resets_short), D(aneg_restarts),	D(link_ups),
-	D(link_downs),	 D(mmd_accesses),    D(irq_asserts),
+	D(reads),      D(writes),	   D(writes_ignored), D(resets),
+	D(hw_resets),  D(hw_resets_short), D(aneg_restarts),  D(link_ups),
+	D(link_downs), D(mmd_accesses),	   D(irq_asserts),
 };
 #undef D
 const size_t phy_emu_stats_desc_count = ETHDRV_ARRAY_SIZE(phy_emu_stats_desc);

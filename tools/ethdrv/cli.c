@@ -47,8 +47,9 @@ static const struct ethdrv_knob cli_enet_spec_keys[] = {
 	ETHDRV_KNOB_TEXT("ber", "0..0.01", "", "bit error rate of both directions"),
 	ETHDRV_KNOB_UINT("rx-ring", 16, 4096, "descriptors", "RX ring, a power of two"),
 	ETHDRV_KNOB_UINT("tx-ring", 16, 4096, "descriptors", "TX ring, a power of two"),
-	ETHDRV_KNOB_ENUM("soc", "imx8m|imx6sx|imx6q|imx6ul",
-			 "the i.MX part of both MACs and drivers: reset and MIB rules (default imx8m)"),
+	ETHDRV_KNOB_ENUM(
+		"soc", "imx8m|imx6sx|imx6q|imx6ul",
+		"the i.MX part of both MACs and drivers: reset and MIB rules (default imx8m)"),
 	ETHDRV_KNOB_UINT("tx-fifo", 2048, 65536, "bytes", "the model's TX FIFO (default 4096)"),
 };
 
