@@ -141,10 +141,7 @@ static void test_rt_gra_no_link(void **state)
 	wait_eir(k, 0, EV_GRA, now(k));
 }
 
-#define AT_SPEEDS(t)                                                         \
-	cmocka_unit_test_setup_teardown(t, setup_rt_1g, teardown),           \
-		cmocka_unit_test_setup_teardown(t, setup_rt_100m, teardown), \
-		cmocka_unit_test_setup_teardown(t, setup_rt_10m, teardown)
+#define AT_SPEEDS(t) KAT_AT_SPEEDS(t, setup_rt_1g, setup_rt_100m, setup_rt_10m)
 
 int main(void)
 {

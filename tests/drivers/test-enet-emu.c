@@ -455,10 +455,7 @@ static void test_bad_arguments(void **state)
 }
 
 /* Every test at each line speed: 1000, 100 and 10 Mb/s (docs/enet.md §12). */
-#define AT_SPEEDS(t)                                                     \
-	cmocka_unit_test_setup_teardown(t, setup, teardown),             \
-		cmocka_unit_test_setup_teardown(t, setup_100, teardown), \
-		cmocka_unit_test_setup_teardown(t, setup_10, teardown)
+#define AT_SPEEDS(t) KAT_AT_SPEEDS(t, setup, setup_100, setup_10)
 
 int main(void)
 {

@@ -427,4 +427,10 @@ static inline uint64_t first_end_ns(unsigned len, uint64_t byte_ns)
 	return fetch_ns(len) + wire_ns(len, byte_ns);
 }
 
+/* Test @t once per line speed, with the setups of 1000, 100 and 10 Mb/s. */
+#define KAT_AT_SPEEDS(t, s1000, s100, s10)                          \
+	cmocka_unit_test_setup_teardown(t, s1000, teardown),        \
+		cmocka_unit_test_setup_teardown(t, s100, teardown), \
+		cmocka_unit_test_setup_teardown(t, s10, teardown)
+
 #endif /* ETHDRV_TESTS_ENET_KAT_H */
