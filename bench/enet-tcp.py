@@ -186,7 +186,7 @@ def write(a, sets, res, load):
     for c in res:
         for i, r in enumerate(c["median"]):
             rows.append([r["case"], r["dir"], f"{r['mbps']:.1f}", f"{r['limit']:.2f}",
-                         f"{r['pct']:.1f}", f"{r['tol']:.3f}", r["verdict"],
+                         f"{r['pct']:.1f}", f"{r['tol']:.4f}", r["verdict"],
                          f"{r['limit_acks']:.2f}", f"{r['pct_acks']:.1f}",
                          f"{r['ratio']:.3f}", r["retrans"], r["drops"], f"{r['idle']:.1f}",
                          f"{r['cpu'][0]:.2f}",

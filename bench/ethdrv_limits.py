@@ -273,7 +273,7 @@ def describe_limits(lim):
         f"goodput {lim['goodput'] / 1024:.1f} KiB/s = {lim['pct_apriori']:.1f} % of the "
         f"a-priori limit ({ap['limit'] / 1024:.1f} KiB/s); wire utilisation "
         f"{lim['utilisation']:.1f} %; the measurement's tolerance "
-        f"{lim['tolerance_pct']:.3f} %: {lim['verdict']}",
+        f"{lim['tolerance_pct']:.4f} %: {lim['verdict']}",
     ]
 
 

@@ -179,7 +179,7 @@ def tcp_table(rows):
     """ROWS: [(speed, split, bql, cpus, limit_mbps, row)] as markdown."""
     return eb.md_table(TCP_HEAD, [
         [s, "split" if split else "combined", "on" if bql else "off", cpus,
-         fmt(r["mbps"]), fmt(lim), fmt(r["pct"], ".2f"), fmt(r["tol"], ".3f"), r["verdict"],
+         fmt(r["mbps"]), fmt(lim), fmt(r["pct"], ".2f"), fmt(r["tol"], ".4f"), r["verdict"],
          fmt(r["tx_cpu_ms_mb"], ".2f"),
          fmt(r["rx_cpu_ms_mb"], ".2f"), fmt(r["model_ms_mb"], ".2f"), fmt(r["irqs_mb"], ".0f"),
          fmt(r["wakeups_mb"], ".0f"),
