@@ -120,6 +120,7 @@ static int node_new(struct node *n, unsigned idx, struct fdx_line *line, unsigne
 {
 	struct fec_config cfg = { .mac = { 0x02, 0xe8, 0, 0, 0, (uint8_t)(idx + 1) },
 				  .fixed_link_mbps = speed,
+				  .phy_irq_fd = -1,
 				  .combined_napi = !o->split };
 	struct enet_emu_config ec;
 	char name[16];

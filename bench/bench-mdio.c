@@ -195,7 +195,8 @@ static int bench_setup_fec(struct bench *b, const struct opts *o)
 				  .mac = { 0x02, 0, 0, 0, 0xB0, 1 },
 				  .clk_ipg_hz = IPG_HZ,
 				  .mdio_bus_hz = o->mdc_hz,
-				  .mdio_no_preamble = o->no_preamble };
+				  .mdio_no_preamble = o->no_preamble,
+				  .phy_irq_fd = -1 };
 	int err = fdx_line_new(NULL, &f->line);
 
 	if (!err)

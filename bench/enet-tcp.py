@@ -92,10 +92,13 @@ def iperf(seg, args, seconds):
                   timeout=seconds + 60, check=False)
     eb.stop_proc(server)
     end = json.loads(r.stdout)["end"]
-    dirs = {"enet0 -> enet1": end["sum_received"]}
+    dirs = {"enet0 -> enet1": (end["sum_received"], end["sum_sent"])}
     if "sum_received_bidir_reverse" in end:
-        dirs["enet1 -> enet0"] = end["sum_received_bidir_reverse"]
-    return {k: {"bytes": v["bytes"], "seconds": v["seconds"]} for k, v in dirs.items()}
+        dirs["enet1 -> enet0"] = (end["sum_received_bidir_reverse"],
+                                  end["sum_sent_bidir_reverse"])
+    # sent - received: the data at the edges of the receiver's interval (TOLERANCE_FORMULA)
+    return {k: {"bytes": rx["bytes"], "seconds": rx["seconds"], "edge": tx["bytes"] - rx["bytes"]}
+            for k, (rx, tx) in dirs.items()}
 
 
 def seg_addr(k):
@@ -146,8 +149,10 @@ def summarise(label, both, run, lim):
         lim_acks = lim["bps"] * lim["wire_bytes"] / (lim["wire_bytes"] +
                                                      (run["ratio"] if both else 0) *
                                                      lim["ack_bytes"])
+        tol = eb.tolerance(d["edge"], lim["bps"] / 8, d["seconds"])
         rows.append({"case": label, "dir": name, "mbps": bps / 1e6, "limit": lim["bps"] / 1e6,
-                     "pct": 100 * bps / lim["bps"], "limit_acks": lim_acks / 1e6,
+                     "pct": 100 * bps / lim["bps"], "tol": 100 * tol,
+                     "verdict": eb.verdict(bps, lim["bps"], tol), "limit_acks": lim_acks / 1e6,
                      "pct_acks": 100 * bps / lim_acks,
                      "idle": 100 * run["idle_ns"][sender] / 1e9 / run["span"]})
     for r in rows:
@@ -177,19 +182,24 @@ def main():
             res.append({"device": device, "runs": runs, "median": runs[len(runs) // 2]})
     bar.close()
     write(a, sets, res, load)
+    if any(r["verdict"] != "ok" for c in res for run in c["runs"] for r in run):
+        sys.exit(f"{NAME}: a goodput above its limit beyond the measurement's tolerance: "
+                 "refused (see the result)")
 
 
 def write(a, sets, res, load):
     head = ["case", "direction", "goodput Mb/s", "line-rate limit Mb/s", "% of limit",
-            "limit with the ACKs Mb/s", "% of that", "ACKs per data segment", "TCP retransmits",
-            "frames dropped", "lost without a BD: driver/lab/steal", "sender's line idle %",
+            "tolerance %", "verdict", "limit with the ACKs Mb/s", "% of that",
+            "ACKs per data segment", "TCP retransmits", "frames dropped",
+            "lost without a BD: driver/lab/steal", "sender's line idle %",
             "enet0 CPU ms/MB", "enet1 CPU ms/MB", "line engine CPU ms/MB", "VM steal ms",
             "load", "% of limit in each run", *nm.LAB_HEAD]
     rows = []
     for c in res:
         for i, r in enumerate(c["median"]):
             rows.append([r["case"], r["dir"], f"{r['mbps']:.1f}", f"{r['limit']:.2f}",
-                         f"{r['pct']:.1f}", f"{r['limit_acks']:.2f}", f"{r['pct_acks']:.1f}",
+                         f"{r['pct']:.1f}", f"{r['tol']:.4f}", r["verdict"],
+                         f"{r['limit_acks']:.2f}", f"{r['pct_acks']:.1f}",
                          f"{r['ratio']:.3f}", r["retrans"], r["drops"],
                          eb.causes_text(r["causes"]), f"{r['idle']:.1f}",
                          f"{r['cpu'][0]:.2f}",
@@ -227,10 +237,18 @@ irq_lateness_ns (bucket bounds), slips and slip ms the time the line's clock
 paused because its engine was late beyond the bound.
 
 {eb.md_table(head, rows)}
+Verdict (every run): {eb.verdict_text([r["verdict"] for c in res for run in c["runs"] for r in run])}.
+
 ## The limit
 
 ```
 {LIMIT_FORMULA}
+```
+
+## The measurement's tolerance
+
+```
+{eb.TOLERANCE_FORMULA}
 ```
 
 ![plot]({NAME}.png)

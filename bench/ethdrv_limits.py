@@ -66,6 +66,49 @@ class LimitError(ValueError):
     """A run whose limits cannot be computed (a segment set-up they do not model)."""
 
 
+# ---- the measurement's tolerance: when a goodput above its limit is refused ----------------
+
+TOLERANCE_FORMULA = """\
+A goodput may exceed its limit only by what the measurement cannot place in
+time. iperf3 counts the bytes its receiver read over the receiver's own
+interval; the data at the interval's edges (in flight when it started, or
+written by the sender and read after the sender's interval ended) is at most
+what the sender wrote and the receiver had not read, plus one segment:
+    tolerance = (|bytes sent - bytes received| + MTU) / (limit * seconds)
+A transfer timed from its request to its last byte (a download) has no such
+edge: tolerance = MTU / (limit * seconds). A goodput above
+limit * (1 + tolerance) is REFUSED: the limit or the measurement is wrong."""
+
+TOLERANCE_MTU = 1500  # one full-size segment, the granularity of both counts
+
+
+def tolerance(edge_bytes, limit_bytes_per_s, seconds, mtu=TOLERANCE_MTU):
+    """The measurement's tolerance (a fraction of the limit, TOLERANCE_FORMULA)."""
+    if limit_bytes_per_s <= 0 or seconds <= 0:
+        return float("inf")
+    return (abs(edge_bytes) + mtu) / (limit_bytes_per_s * seconds)
+
+
+def verdict(goodput, limit, tol):
+    """"ok" or "REFUSED": GOODPUT above LIMIT (same unit) beyond TOL (a fraction)."""
+    return "REFUSED" if goodput > limit * (1 + tol) else "ok"
+
+
+def refuse_above(name, lims):
+    """Exit (status 1) when any limits() result LIMS was refused (TOLERANCE_FORMULA)."""
+    if any(lim["verdict"] != "ok" for lim in lims):
+        raise SystemExit(f"{name}: a goodput above its limit beyond the measurement's "
+                         "tolerance: refused (see the result)")
+
+
+def verdict_text(verdicts):
+    """One sentence for a result over every row's verdict."""
+    if all(v == "ok" for v in verdicts):
+        return "every goodput is at or below its limit within the measurement's tolerance"
+    return ("a goodput is ABOVE its limit beyond the measurement's tolerance: REFUSED, "
+            "the limit or the measurement is wrong")
+
+
 def frame_wire_bits(l2_bytes, ifg_bt):
     """Bits a frame of L2_BYTES (without FCS) occupies: preamble+SFD, the frame
     with FCS padded to 64 bytes, the inter-frame gap."""
@@ -189,10 +232,12 @@ def apriori_limit(mtu, timestamps, ratio, flows, nodes, plca, ifg_bt, bit_ns):
             "frames": f}
 
 
-def limits(before, after, payload_bytes, seconds, flows):
+def limits(before, after, payload_bytes, seconds, flows, edge_bytes=0):
     """Goodput of a transfer of PAYLOAD_BYTES in SECONDS against both limits
     (LIMIT_FORMULA): the a-priori limit of FLOWS at the measured ACK ratio, and
-    the wire utilisation. Raises LimitError for set-ups they do not model."""
+    the wire utilisation; with the measurement's tolerance (TOLERANCE_FORMULA;
+    EDGE_BYTES 0 for a transfer timed end to end) and the verdict against the
+    a-priori limit. Raises LimitError for set-ups they do not model."""
     nodes = after["nodes"]
     plca = same_setup(before, after)
     acks = ack_ratio(before, after)
@@ -200,9 +245,11 @@ def limits(before, after, payload_bytes, seconds, flows):
                        acks["ratio"], flows, len(nodes), plca, after["ifg_bt"], after["bit_ns"])
     wire = medium_limit(before, after, payload_bytes)
     goodput = payload_bytes / seconds if seconds else 0.0
+    tol = tolerance(edge_bytes, ap["limit"], seconds)
     return {"goodput": goodput, "apriori": ap, "wire": wire, "acks": acks, "plca": plca,
             "pct_apriori": 100 * goodput / ap["limit"],
-            "utilisation": 100 * goodput / wire["limit"] if wire["limit"] else 0.0}
+            "utilisation": 100 * goodput / wire["limit"] if wire["limit"] else 0.0,
+            "tolerance_pct": 100 * tol, "verdict": verdict(goodput, ap["limit"], tol)}
 
 
 def describe_limits(lim):
@@ -225,7 +272,8 @@ def describe_limits(lim):
         f"({w['cycles']:.0f} cycles; the medium paid {w['paid_bits']}) = {w['t_min']:.3f} s",
         f"goodput {lim['goodput'] / 1024:.1f} KiB/s = {lim['pct_apriori']:.1f} % of the "
         f"a-priori limit ({ap['limit'] / 1024:.1f} KiB/s); wire utilisation "
-        f"{lim['utilisation']:.1f} %",
+        f"{lim['utilisation']:.1f} %; the measurement's tolerance "
+        f"{lim['tolerance_pct']:.4f} %: {lim['verdict']}",
     ]
 
 

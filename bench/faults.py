@@ -196,6 +196,8 @@ def verdict(r):
         bad.append(f"{r['csum']} corrupted packets")
     if not r["balanced"]:
         bad.append("IMBALANCE")
+    if r["lim"]["verdict"] != "ok":  # above the a-priori limit beyond the tolerance
+        bad.append("ABOVE THE LIMIT")
     return ", ".join(bad) or "OK"
 
 

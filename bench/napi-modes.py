@@ -330,6 +330,9 @@ def main():
         readme = eb.SOURCE_DIR / "docs" / "benchmarks.md"
         readme.write_text(nm.readme_update(readme.read_text(), main_table(tcp_rows, udp_rows)))
     print(out.read_text())
+    if any(r["verdict"] != "ok" for *_, r in tcp_rows):
+        sys.exit(f"{NAME}: a goodput above its limit beyond the measurement's tolerance: "
+                 "refused (see the result)")
 
 
 def device_spec(a, speed):
@@ -391,6 +394,12 @@ of the full-duplex line):
 
 {lim_lines}
 {nm.tcp_table(tcp_rows)}
+Verdict: {eb.verdict_text([r["verdict"] for *_, r in tcp_rows])}. The tolerance:
+
+```
+{eb.TOLERANCE_FORMULA}
+```
+
 ### Targets at 1000 Mb/s
 
 {nm.tcp_target_table(nm.tcp_target(tcp_rows))}

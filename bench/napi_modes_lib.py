@@ -49,9 +49,11 @@ def iperf_result(text):
     if "error" in j:
         raise RuntimeError(f"iperf3: {j['error']}")
     end = j["end"]
-    recv = end["sum_received"]
+    recv, sent = end["sum_received"], end.get("sum_sent", {})
     return {"bytes": int(recv["bytes"]), "seconds": float(recv["seconds"]),
-            "retransmits": int(end.get("sum_sent", {}).get("retransmits", 0))}
+            # sent - received: the data at the receiver interval's edges (eb.TOLERANCE_FORMULA)
+            "edge": int(sent.get("bytes", recv["bytes"])) - int(recv["bytes"]),
+            "retransmits": int(sent.get("retransmits", 0))}
 
 
 def ping_rtts(text):
@@ -94,7 +96,9 @@ def tcp_row(res, tx, rx, link, limit_mbps, steady=None):
     TCP limit, STEADY a steady_state() of the run."""
     mb = res["bytes"] / MB
     mbps = res["bytes"] * 8 / res["seconds"] / 1e6 if res["seconds"] else 0.0
+    tol = eb.tolerance(res.get("edge", 0), limit_mbps * 1e6 / 8, res["seconds"])
     return {"mbps": mbps, "pct": 100 * mbps / limit_mbps if limit_mbps else 0.0,
+            "tol": 100 * tol, "verdict": eb.verdict(mbps, limit_mbps, tol),
             "tx_cpu_ms_mb": _node_cpu_ns(tx) / 1e6 / mb if mb else 0.0,
             "rx_cpu_ms_mb": _node_cpu_ns(rx) / 1e6 / mb if mb else 0.0,
             # the model's events applied by register accesses, in either node's threads
@@ -180,7 +184,7 @@ def fmt(v, spec=".1f"):
 
 
 TCP_HEAD = ["line Mb/s", "pollers", "BQL", "CPUs", "goodput Mb/s", "limit Mb/s",
-            "% of limit", "tx node CPU ms/MB", "rx node CPU ms/MB",
+            "% of limit", "tolerance %", "verdict", "tx node CPU ms/MB", "rx node CPU ms/MB",
             "model in node threads ms/MB", "IRQs/MB (tx node)",
             "wakeups/MB (tx node)", "TX ring-full stops", "wire busy %", "tx MAC idle %",
             "TCP retransmits",
@@ -191,7 +195,8 @@ def tcp_table(rows):
     """ROWS: [(speed, split, bql, cpus, limit_mbps, row)] as markdown."""
     return eb.md_table(TCP_HEAD, [
         [s, "split" if split else "combined", "on" if bql else "off", cpus,
-         fmt(r["mbps"]), fmt(lim), fmt(r["pct"], ".2f"), fmt(r["tx_cpu_ms_mb"], ".2f"),
+         fmt(r["mbps"]), fmt(lim), fmt(r["pct"], ".2f"), fmt(r["tol"], ".4f"), r["verdict"],
+         fmt(r["tx_cpu_ms_mb"], ".2f"),
          fmt(r["rx_cpu_ms_mb"], ".2f"), fmt(r["model_ms_mb"], ".2f"), fmt(r["irqs_mb"], ".0f"),
          fmt(r["wakeups_mb"], ".0f"),
          r["ring_full"], fmt(r["wire_pct"], ".2f"), fmt(r["tx_idle_pct"], ".2f"), r["retransmits"], fmt(r["rtt_p50"], ".2f"),

@@ -253,6 +253,7 @@ def main():
                               body, a.results)
         plot(res, sweep, ovf, ovf_delay, clean_limit, str(out.with_suffix(".png")))
         print(out.read_text())
+        eb.refuse_above(NAME, [r["lim"] for rs in res.values() for r in rs if "lim" in r])
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

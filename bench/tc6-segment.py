@@ -141,6 +141,7 @@ collisions and backoff show as the gap).
                           body, a.results)
     plot(res, str(out.with_suffix(".png")))
     print(out.read_text())
+    eb.refuse_above(NAME, [r["lim"] for r in res])
 
 
 def plot(res, png):

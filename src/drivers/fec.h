@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "ethdrv/driver.h"
+#include "ethdrv/enet_soc.h"
 #include "ethdrv/knob.h"
 #include "ethdrv/mmio.h"
 
@@ -42,8 +43,10 @@ struct fec_config {
 				 (IEEE); faster only if every device on the bus takes it;
 				 MII_SPEED must come out 1..63 (docs/mdio.md §3.1) */
 	int phy_irq_fd; /* the PHY's INT line (a level fd: a GPIO on a board, the
-			   model's enet_emu_phy_irq_fd()); 0 or -1: none */
+			   model's enet_emu_phy_irq_fd()); -1 (any negative): none */
 	bool enhanced_bd; /* 32-byte descriptors (ECR.EN1588) */
+	enum ethdrv_enet_soc soc; /* the part (ethdrv/enet_soc.h), default imx8m: how the
+				     controller is reset and the MIB cleared (docs/enet.md §15) */
 	bool combined_napi; /* start with one poller for RX and TX (napi_split=0) */
 };
 

@@ -107,9 +107,29 @@ void fec__stats_free(struct fec_priv *priv)
 	free(priv->mib_desc);
 }
 
-/* The MIB counts from zero again (after ECR.RESET, docs/enet.md §10 item 6). */
-void fec__mib_rebase(struct fec_priv *priv)
+/* MIBC.MIB_CLEAR exists on the i.MX6 parts (FreeBSD, docs/enet.md §15). */
+static bool fec_soc_mib_clear(enum ethdrv_enet_soc soc)
 {
+	return soc == ETHDRV_ENET_SOC_IMX6Q || soc == ETHDRV_ENET_SOC_IMX6SX ||
+	       soc == ETHDRV_ENET_SOC_IMX6UL;
+}
+
+/*
+ * Zero the MIB block and count from zero again (docs/enet.md §7, §15):
+ * MIB_CLEAR where the part has it, else Linux's and FreeBSD's way, each
+ * counter written 0 while MIB_DIS is set (the reserved words are skipped).
+ * Counting stays off until fec_hw_config() writes MIBC = 0.
+ */
+void fec__mib_clear(struct fec_priv *priv)
+{
+	if (fec_soc_mib_clear(priv->cfg.soc)) {
+		fec_wr(priv, FEC_REG_MIBC, FEC_MIBC_DIS | FEC_MIBC_CLEAR);
+		fec_wr(priv, FEC_REG_MIBC, FEC_MIBC_DIS);
+	} else {
+		fec_wr(priv, FEC_REG_MIBC, FEC_MIBC_DIS);
+		for (size_t i = 0; i < FEC_MIB_COUNT; i++)
+			fec_wr(priv, fec_mib_regs[i].reg, 0);
+	}
 	memset(priv->mib_last, 0, FEC_MIB_COUNT * sizeof(*priv->mib_last));
 }
 

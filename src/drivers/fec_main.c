@@ -90,6 +90,8 @@ static int fec_check(const struct fec_config *c, const struct ethdrv_mmio_bus *b
 	if (c->fixed_link_mbps && c->fixed_link_mbps != 10 && c->fixed_link_mbps != 100 &&
 	    c->fixed_link_mbps != 1000)
 		return -EINVAL;
+	if ((unsigned)c->soc >= ETHDRV_ENET_SOC_COUNT)
+		return -EINVAL;
 	/* Descriptors hold 32-bit bus addresses (docs/enet.md §3.2); int0 must
 	 * exist (docs/enet.md §8). */
 	if (!bus || !bus->ops || !bus->dma.virt || (uintptr_t)bus->dma.virt % FEC_ALIGN ||
@@ -107,14 +109,26 @@ static int fec_read_reg(struct fec_priv *priv, uint32_t off, uint32_t *val)
 	return 0;
 }
 
-/* docs/enet.md §9.1 step 1: reset, and wait for RESET to self-clear
- * (docs/enet.md §4.1). Linux writes ECR=0 instead on AXI parts; the
- * documented RESET works on all. */
+/* The multi-queue AXI parts, where a RESET can hang the bus (docs/enet.md §15). */
+static bool fec_soc_axi(enum ethdrv_enet_soc soc)
+{
+	return soc == ETHDRV_ENET_SOC_IMX8M || soc == ETHDRV_ENET_SOC_IMX6SX;
+}
+
+/* docs/enet.md §9.1 step 1 per part (docs/enet.md §15): on the AXI parts
+ * Linux and FreeBSD write ECR = 0 and never RESET; the others RESET and
+ * wait for it to self-clear (docs/enet.md §4.1). Everything the driver
+ * relies on is written again by fec_hw_config(); the MIB is cleared on its
+ * own (fec__mib_clear()), not by the reset. */
 static int fec_hw_reset(struct fec_priv *priv)
 {
 	uint32_t ecr;
 	int ret;
 
+	if (fec_soc_axi(priv->cfg.soc)) {
+		fec_wr(priv, FEC_REG_ECR, 0);
+		return 0;
+	}
 	fec_wr(priv, FEC_REG_ECR, FEC_ECR_RESET);
 	ret = ethdrv_poll_timeout(fec_read_reg, ecr, !(ecr & FEC_ECR_RESET), 1,
 				  FEC_RESET_TIMEOUT_US, priv, FEC_REG_ECR);
@@ -207,8 +221,7 @@ static void fec_hw_config(struct fec_priv *priv)
 		/* 2: station address. */
 		{ FEC_REG_PALR, fec_palr(priv->dev.mac) },
 		{ FEC_REG_PAUR, fec_paur(priv->dev.mac) },
-		/* 3: events off and clear; MII belongs to the MDIO bus (docs/enet.md §5). */
-		{ FEC_REG_EIMR, __atomic_load_n(&priv->eimr, __ATOMIC_RELAXED) & FEC_EV_MII },
+		/* 3: events clear; MII belongs to the MDIO bus (docs/enet.md §5). */
 		{ FEC_REG_EIR, ~FEC_EV_MII },
 		/* 5: rings and RX buffer size. */
 		{ FEC_REG_RDSR, priv->rx.bd_bus },
@@ -234,6 +247,8 @@ static void fec_hw_config(struct fec_priv *priv)
 		{ FEC_REG_RDAR, FEC_DAR_ACTIVE },
 	};
 
+	/* 3: events off but MII (ECR = 0 keeps EIMR), under imask_lock. */
+	fec__imask_clear(priv, ~FEC_EV_MII);
 	for (size_t i = 0; i < ETHDRV_ARRAY_SIZE(seq); i++)
 		fec_wr(priv, seq[i].reg, seq[i].val);
 	/* 19: interrupt coalescing (18, unmasking, follows in fec__irq_start()). */
@@ -275,7 +290,7 @@ static int fec_up(struct fec_priv *priv)
 	fec__mdio_hw_unlock(priv);
 	if (ret)
 		return ret;
-	fec__mib_rebase(priv);
+	fec__mib_clear(priv);
 	ret = fec__rx_init(priv);
 	if (ret) {
 		ethdrv_err(&priv->dev, "no buffers for the RX ring: %d", ret);

@@ -157,7 +157,7 @@ void fec__mdio_hw_lock(struct fec_priv *priv)
 void fec__mdio_hw_unlock(struct fec_priv *priv)
 {
 	fec_mdio_clock(priv);
-	fec_wr(priv, FEC_REG_EIMR, __atomic_load_n(&priv->eimr, __ATOMIC_RELAXED) & FEC_EV_MII);
+	fec__imask_clear(priv, ~FEC_EV_MII); /* under imask_lock, as every EIMR write */
 	ethdrv_mdio_unlock(priv->mii_bus);
 }
 
@@ -223,7 +223,7 @@ static int fec_phy_probe(struct fec_priv *priv)
 	if (ret)
 		return ret;
 	pc.drivers = ethdrv_phy_drivers;
-	pc.irq_fd = priv->cfg.phy_irq_fd > 0 ? priv->cfg.phy_irq_fd : -1;
+	pc.irq_fd = priv->cfg.phy_irq_fd >= 0 ? priv->cfg.phy_irq_fd : -1;
 	pc.link_change = fec_adjust_link;
 	pc.link_arg = priv;
 	return ethdrv_phy_probe(priv->mii_bus, priv->dev.loop, &pc, &priv->dev.phydev);
@@ -294,7 +294,7 @@ void fec__phy_stop(struct fec_priv *priv)
 
 static void fec_phy_knobs(struct fec_priv *priv, struct ethdrv_phy_knobs *k)
 {
-	bool line = priv->cfg.phy_irq_fd > 0;
+	bool line = priv->cfg.phy_irq_fd >= 0;
 
 	*k = (struct ethdrv_phy_knobs){ .bus = priv->mii_bus,
 					.phy = priv->dev.phydev,

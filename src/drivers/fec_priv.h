@@ -11,8 +11,9 @@
  *   split, the RX poller when combined). NAPI ownership orders the
  *   handover when napi_split changes (both pollers are disabled then).
  *   Pollers may run in their own threads (threaded=1).
- * - EIMR is shared by the handler and both pollers: imask_lock protects it
- *   (gianfar's shared mask register, docs/napi.md §4.1).
+ * - EIMR is shared by the handler, both pollers and the MDIO bus: every
+ *   write of it goes through fec__imask_set()/fec__imask_clear() under
+ *   imask_lock (gianfar's shared mask register, docs/napi.md §4.1).
  */
 #ifndef ETHDRV_DRIVERS_FEC_PRIV_H
 #define ETHDRV_DRIVERS_FEC_PRIV_H
@@ -159,7 +160,7 @@ void fec__imask_clear(struct fec_priv *priv, uint32_t bits);
 int fec__stats_register(struct fec_priv *priv);
 void fec__stats_free(struct fec_priv *priv);
 void fec__mib_harvest(struct fec_priv *priv);
-void fec__mib_rebase(struct fec_priv *priv);
+void fec__mib_clear(struct fec_priv *priv);
 void fec__coal_defaults(struct fec_priv *priv);
 void fec__coal_apply(struct fec_priv *priv, unsigned dir);
 void fec__dim_sample(struct fec_priv *priv, unsigned dir);

@@ -65,6 +65,10 @@
 #define FEC_RCR_CRCFWD ETHDRV_BIT(14) /* the MAC strips the FCS */
 #define FEC_RCR_MAX_FL ETHDRV_GENMASK(29, 16)
 
+/* MIBC (docs/enet.md §7). */
+#define FEC_MIBC_DIS ETHDRV_BIT(31)
+#define FEC_MIBC_CLEAR ETHDRV_BIT(29) /* i.MX6 only (docs/enet.md §15) */
+
 /* TCR (docs/enet.md §4.3). */
 #define FEC_TCR_GTS ETHDRV_BIT(0)
 #define FEC_TCR_FDEN ETHDRV_BIT(2)

@@ -45,7 +45,8 @@ static int reg_fec_create(const struct ethdrv_driver_args *a, struct ethdrv_netd
 	struct fec_config cfg = { .name = a->name,
 				  .rx_ring = a->rx_ring,
 				  .tx_ring = a->tx_ring,
-				  .phy_irq_fd = a->phy_irq_fd };
+				  .phy_irq_fd = a->phy_irq_fd,
+				  .soc = a->soc };
 
 	memcpy(cfg.mac, a->mac, sizeof(cfg.mac));
 	return fec_create(&cfg, a->mmio, a->loop, out);

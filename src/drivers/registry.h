@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "ethdrv/driver.h"
+#include "ethdrv/enet_soc.h"
 #include "ethdrv/mmio.h"
 
 struct ethdrv_loop;
@@ -37,6 +38,7 @@ struct ethdrv_driver_args {
 	unsigned poll_us; /* SPI bus without an IRQ line: poll period; 0 = default */
 	const char *spi_trace; /* SPI device: trace from the first transfer to this file, or NULL */
 	int phy_irq_fd; /* MMIO MAC: the PHY's INT line (level fd), or -1: the PHY is polled */
+	enum ethdrv_enet_soc soc; /* ENET MAC: the i.MX part (ethdrv/enet_soc.h), default imx8m */
 	unsigned rx_ring; /* MMIO MAC: RX descriptors; 0 = the driver's default */
 	unsigned tx_ring; /* MMIO MAC: TX descriptors; 0 = the driver's default */
 };

@@ -20,13 +20,17 @@
 #define DMA_SIZE_MIN 4096u
 #define DMA_SIZE_MAX (1ull << 30)
 #define DMA_ALIGN 4096u
-#define FIFO_MAX 4096u
+#define FIFO_BYTES_MAX 65536u
+#define FIFO_SLOT_BYTES 64u /* the shortest frame: the most frames the FIFO holds */
+#define FETCH_NS_MAX 100000u
 
 const struct ethdrv_stat_desc enet_emu_stats_desc[] = {
 	ETHDRV_STAT_DESC(struct enet_emu_stats, reg_reads),
 	ETHDRV_STAT_DESC(struct enet_emu_stats, reg_writes),
 	ETHDRV_STAT_DESC(struct enet_emu_stats, bad_accesses),
 	ETHDRV_STAT_DESC(struct enet_emu_stats, resets),
+	ETHDRV_STAT_DESC(struct enet_emu_stats, resets_axi),
+	ETHDRV_STAT_DESC(struct enet_emu_stats, gra_no_link),
 	ETHDRV_STAT_DESC(struct enet_emu_stats, tx_frames),
 	ETHDRV_STAT_DESC(struct enet_emu_stats, tx_bytes),
 	ETHDRV_STAT_DESC(struct enet_emu_stats, tx_bad_len),
@@ -151,7 +155,9 @@ void enet_emu_config_default(struct enet_emu_config *cfg)
 					 .dma_size = 8u << 20,
 					 .mmio_latency_ns = 100,
 					 .clk_ahb_hz = 125000000u,
-					 .tx_fifo_frames = 64,
+					 .tx_fifo_bytes = 4096,
+					 .tx_fetch_ns = 100,
+					 .soc = ETHDRV_ENET_SOC_IMX8M,
 					 .phy_addr = 1 };
 	enet_mdio_config_default(&cfg->mdio);
 	phy_emu_config_default(&cfg->phy);
@@ -164,7 +170,9 @@ static int emu_check_config(const struct enet_emu_config *c)
 	/* Descriptors carry 32-bit bus addresses (docs/enet.md §3.2). */
 	if (c->dma_bus % DMA_ALIGN || c->dma_bus + c->dma_size > (1ull << 32))
 		return -EINVAL;
-	if (!c->clk_ahb_hz || !c->tx_fifo_frames || c->tx_fifo_frames > FIFO_MAX)
+	if (!c->clk_ahb_hz || c->tx_fifo_bytes < ENET_EMU_FRAME_MAX ||
+	    c->tx_fifo_bytes > FIFO_BYTES_MAX || c->tx_fetch_ns > FETCH_NS_MAX ||
+	    (unsigned)c->soc >= ETHDRV_ENET_SOC_COUNT)
 		return -EINVAL;
 	if (!c->mdio.ipg_hz || c->phy_addr > ENET_EMU_NO_PHY)
 		return -EINVAL;
@@ -210,7 +218,8 @@ static void emu_release(struct enet_emu *emu)
 
 static int emu_alloc(struct enet_emu *emu)
 {
-	emu->fifo = calloc(emu->cfg.tx_fifo_frames, sizeof(*emu->fifo));
+	emu->fifo_slots = emu->cfg.tx_fifo_bytes / FIFO_SLOT_BYTES;
+	emu->fifo = calloc(emu->fifo_slots, sizeof(*emu->fifo));
 	emu->dma.virt = aligned_alloc(DMA_ALIGN, emu->cfg.dma_size);
 	if (!emu->fifo || !emu->dma.virt)
 		return -ENOMEM;

@@ -45,21 +45,30 @@
  * - TIPG values 8..26 set the gap in bytes; other values mean 12.
  * - FIFO thresholds (RSFL..TAFL), TFWR, OPD, TACC, RCR.FCE/PADEN/NLC and
  *   the 1588 registers are storage without effect. The multi-queue
- *   registers (docs/enet.md §1.2) read as zero and ignore writes. Accesses to offsets
+ *   registers (docs/enet.md §1.2), FRBR/FRSR and the reserved MIB words
+ *   (docs/enet.md §15) read as zero and ignore writes. Accesses to offsets
  *   outside the table, unaligned or outside the 0x4000 window read 0,
  *   write nothing and are counted (bad_accesses).
- * - TX: the DMA fetches every ready BD when TDAR is written (or when GTS
- *   is cleared, or when a FIFO slot frees while TDAR is active) into a TX
- *   FIFO of cfg.tx_fifo_frames whole frames of up to 2048 bytes
- *   (store-and-forward; docs/enet.md §3.4 "faithful model"): TDAR reads 0 once the walk
- *   met a BD with R=0, usually before the last R clears (as U-Boot saw). A
- *   frame whose BDs are not all ready (R=0 before L) waits for the next
- *   TDAR write. R clears, TXB/TXF are raised and MIB counts when the frame's
- *   last bit has left the MAC. Frames shorter than 60 bytes are padded with
- *   zeros when TC=1; TC=0 sends the buffer as is (the last 4 bytes are the
- *   FCS); ABC sends a bad FCS. A frame longer than MAX_FL is sent and raises
- *   BABT (docs/enet.md §10 item 10); one longer than 2048 bytes or of length 0 is not sent:
- *   its BDs complete, UN is raised and IEEE_T_MACERR counts it.
+ * - The part (cfg.soc, docs/enet.md §15): MIBC.MIB_CLEAR on the i.MX6 parts
+ *   only; ECR.RESET is performed on every part and counted in resets_axi on
+ *   the AXI ones (imx8m, imx6sx), where Linux and FreeBSD write ECR=0.
+ * - TX: the DMA walks the ready BDs when TDAR is written (or when GTS is
+ *   cleared, or when FIFO space frees while the walk waits) into a TX FIFO
+ *   of cfg.tx_fifo_bytes (default 4096, docs/enet.md §12) of whole frames
+ *   of up to 2048 bytes (store-and-forward; docs/enet.md §3.4 "faithful
+ *   model"), each fetched in cfg.tx_fetch_ns per BD plus its data at 8
+ *   bytes per clk_ahb_hz cycle; a frame starts once fetched and the wire is
+ *   free. TDAR reads 0 from tx_fetch_ns after the walk's last fetch, when it
+ *   has read a BD with R=0, usually before the last R clears (as U-Boot
+ *   saw). A frame whose BDs are not all ready (R=0 before L) waits for the
+ *   next TDAR write. R clears, TXB/TXF are raised and MIB counts when the
+ *   frame's last bit has left the MAC. Frames shorter than 60 bytes are
+ *   padded with zeros when TC=1; TC=0 sends the buffer as is (the last 4
+ *   bytes are the FCS); ABC (legacy BDs only, docs/enet.md §3.2) sends a bad
+ *   FCS, counted in RMON_T_CRC_ALIGN and not in IEEE_T_FRAME_OK. A frame
+ *   longer than MAX_FL is sent and raises BABT (docs/enet.md §10 item 10);
+ *   one longer than 2048 bytes or of length 0 is not sent: its BDs
+ *   complete, UN is raised and IEEE_T_MACERR counts it.
  * - RX: the length in the last BD is the frame's total length (MCUX, docs/enet.md §3.5,
  *   docs/enet.md §11) including the FCS unless RCR.CRCFWD=1, plus 2 with RACC.SHIFT16;
  *   non-last BDs hold MRBR bytes. A frame that finds the current BD not
@@ -72,20 +81,22 @@
  *   unicast passes on PALR/PAUR or the individual hash, multicast on the
  *   group hash. Refused frames use no BD and count in rx_dropped_filter.
  * - MIB: RMON_R_* count every frame that reaches the MAC, IEEE_R_FRAME_OK
- *   and IEEE_R_OCTETS_OK those written to memory without error; octets
+ *   and IEEE_R_OCTETS_OK those written to memory without error, IEEE_R_CRC
+ *   every frame of 64 bytes or more with a bad FCS (BD or not); octets
  *   include the FCS; counting only while MIBC.MIB_DIS=0; counters are
- *   writable while MIB_DIS=1; MIB_CLEAR zeroes them and reads back 0;
+ *   writable while MIB_DIS=1; MIB_CLEAR (i.MX6) zeroes them and reads back 0;
  *   MIB_IDLE always reads 1.
  * - Coalescing (docs/enet.md §6): with ICEN the frame event (RXF or TXF) is raised when
  *   ICFT frames completed or ICTT x 64 clock periods passed since the first
  *   unsignalled one; ICFT=0 or ICTT=0 disables that trigger. ICCS=1 counts
- *   cfg.clk_ahb_hz; ICCS=0 the MII TX clock (125/25/2.5 MHz at
- *   1000/100/10 Mb/s). Clearing ICEN with frames pending raises the event.
+ *   cfg.clk_ahb_hz; ICCS=0 the MII/GMII TX clock (125/25/2.5 MHz at
+ *   1000/100/10 Mb/s: GMII a byte, MII a nibble per clock). Clearing ICEN
+ *   with frames pending raises the event.
  *   TXB/RXB are never coalesced.
  * - Graceful stop (docs/enet.md §4.3, §10 item 7): GTS drops the fetched frames that have not
  *   started (their BDs stay R=1 and are fetched again after GTS clears) and
  *   raises GRA when the frame on the wire has ended, at once if none, never
- *   without link.
+ *   without link (gra_no_link counts those stops).
  * - ETHEREN 1->0 (also by EBERR) and 0->1 rewind both rings and clear
  *   RDAR/TDAR (docs/enet.md §3.4); a frame on the wire then ends early with a bad FCS
  *   (the peer counts a CRC error), its BDs are not written back.
@@ -102,7 +113,8 @@
  *   that MAC are lost (lost_loopback). Half duplex (TCR.FDEN=0,
  *   RCR.DRT) is not modelled.
  * - Enhanced BDs: TX write-back sets BDU and clears the ESC error bits;
- *   RX write-back sets BDU, UC for unicast, ME on a frame error; checksum,
+ *   RX write-back sets BDU, UC for unicast, ME on CR or OV (not for LG
+ *   alone: docs/enet.md §12); checksum,
  *   VLAN and timestamp fields are written 0. Events of a BD without its INT
  *   bit are not raised (docs/enet.md §3.3).
  * - MDIO (docs/enet.md §5, §11, docs/mdio.md §3): MMFR and MSCR are the ENET MDIO block
@@ -139,6 +151,7 @@
 #include <stdint.h>
 #include "enet_mdio.h"
 #include "emu_loss.h"
+#include "ethdrv/enet_soc.h"
 #include "ethdrv/mmio.h"
 #include "ethdrv/stats.h"
 #include "fdx_line.h"
@@ -157,8 +170,10 @@ struct enet_emu_config {
 	size_t dma_size; /* bytes of DMA memory; default 8 MiB, 4 KiB..1 GiB, below 4 GiB */
 	unsigned mmio_latency_ns; /* per register access in real time; default 100 */
 	uint32_t clk_ahb_hz; /* ENET system clock for ICCS=1; default 125000000 */
-	unsigned tx_fifo_frames; /* TX FIFO depth in frames; default 64, 1..4096 */
-	uint8_t node_id; /* for log messages */
+	unsigned tx_fifo_bytes; /* TX FIFO size in bytes; default 4096, 2048..65536 (assumption) */
+	unsigned tx_fetch_ns; /* TX DMA: one descriptor read; default 100, 0..100000 (assumption) */
+	enum ethdrv_enet_soc soc; /* the part (ethdrv/enet_soc.h): its reset and MIB rules;
+				     default imx8m (docs/enet.md §15) */
 	struct enet_mdio_config mdio; /* the MDIO block: module clock, MSCR-write frame */
 	unsigned phy_addr; /* the AR8031's MDIO address; default 1; ENET_EMU_NO_PHY: none */
 	struct phy_emu_config phy; /* the AR8031 (reset, autoneg times); defaults */
@@ -183,6 +198,10 @@ struct enet_emu_stats {
 	ethdrv_counter_t reg_writes; /* register writes */
 	ethdrv_counter_t bad_accesses; /* unaligned, outside the window or unknown offset */
 	ethdrv_counter_t resets; /* ECR.RESET writes */
+	ethdrv_counter_t resets_axi; /* of them on an AXI part (imx8m, imx6sx), where Linux and
+					FreeBSD write ECR=0 instead: it can hang the bus there
+					(docs/enet.md §15); the model performs it */
+	ethdrv_counter_t gra_no_link; /* graceful stops completed without link: no GRA */
 	ethdrv_counter_t tx_frames; /* frames that left the MAC */
 	ethdrv_counter_t tx_bytes; /* their bytes incl. FCS and padding */
 	ethdrv_counter_t tx_bad_len; /* frames of length 0 or over 2048 bytes (not sent) */

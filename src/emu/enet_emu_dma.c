@@ -109,7 +109,32 @@ void enet__dma_reset(struct enet_emu *emu)
 	emu->tx_fetch = 0;
 	emu->regs[R_RDAR / 4] = 0;
 	emu->regs[R_TDAR / 4] = 0;
+	emu->tdar_clear_at = 0;
+	emu->tx_dma_at = 0;
 	emu->gra_pending = false;
+}
+
+/* The walk stopped at a BD it does not own: TDAR clears once the DMA has
+ * read that BD (docs/enet.md §3.4, fetch latency: enet_emu.h). */
+static void tdar_stop_at(struct enet_emu *emu, uint64_t t)
+{
+	emu->tdar_clear_at = t;
+	emu->tx_dma_at = t;
+}
+
+uint32_t enet__tdar_read(struct enet_emu *emu, uint64_t now)
+{
+	if (emu->tdar_clear_at && now >= emu->tdar_clear_at) {
+		emu->regs[R_TDAR / 4] = 0;
+		emu->tdar_clear_at = 0;
+	}
+	return emu->regs[R_TDAR / 4];
+}
+
+/* TDAR is active and the walk has not met R=0: a freed FIFO slot walks on. */
+static bool tx_walking(const struct enet_emu *emu)
+{
+	return (emu->regs[R_TDAR / 4] & DAR_ACTIVE) && !emu->tdar_clear_at;
 }
 
 void enet__dma_error(struct enet_emu *emu, uint64_t now)
@@ -126,7 +151,7 @@ void enet__dma_error(struct enet_emu *emu, uint64_t now)
 
 static struct enet_txf *fifo_at(struct enet_emu *emu, unsigned i)
 {
-	return &emu->fifo[(emu->fifo_head + i) % emu->cfg.tx_fifo_frames];
+	return &emu->fifo[(emu->fifo_head + i) % emu->fifo_slots];
 }
 
 /* What a walk over one frame's BDs found. */
@@ -137,6 +162,21 @@ struct tx_scan {
 	uint16_t last_status; /* status of the L BD */
 	bool irq; /* events allowed (enhanced: INT of the L BD) */
 };
+
+/* The bytes a frame takes in the FIFO: padded to 60 unless sent as is. */
+static uint32_t tx_fifo_len(const struct tx_scan *s)
+{
+	return (s->last_status & TXBD_TC) ? ETHDRV_MAX(s->len, ETH_ZLEN) : s->len;
+}
+
+/* The DMA's time to fetch a frame (assumption, enet_emu.h): one bus read per
+ * BD, then the data at 8 bytes per system clock. */
+static uint64_t tx_fetch_cost(const struct enet_emu *emu, const struct tx_scan *s)
+{
+	uint64_t beats = (s->len + 7u) / 8u, hz = emu->cfg.clk_ahb_hz;
+
+	return (uint64_t)emu->cfg.tx_fetch_ns * s->nbd + (beats * 1000000000ull + hz - 1) / hz;
+}
 
 enum scan_result { SCAN_READY, SCAN_NOT_READY, SCAN_LAPPED, SCAN_ERROR };
 
@@ -217,7 +257,7 @@ static void tx_reject(struct enet_emu *emu, const struct tx_scan *s)
 static void tx_load(struct enet_emu *emu, struct enet_txf *f, const struct tx_scan *s, uint64_t now)
 {
 	uint32_t off = emu->tx_fetch, wire;
-	uint64_t byte_ns = enet__mac_byte_ns(emu);
+	uint64_t byte_ns = enet__mac_byte_ns(emu), fetched;
 
 	f->len = 0;
 	f->nbd = 0;
@@ -234,7 +274,8 @@ static void tx_load(struct enet_emu *emu, struct enet_txf *f, const struct tx_sc
 		off = bd_next(emu, off, bd.status);
 	}
 	f->fcs = (s->last_status & TXBD_TC) ? FDX_FCS_APPEND : FDX_FCS_RAW;
-	if (s->last_status & TXBD_ABC)
+	/* ABC (append a bad CRC) is a legacy-BD bit (docs/enet.md §3.2). */
+	if ((s->last_status & TXBD_ABC) && !bd_enhanced(emu))
 		f->fcs = FDX_FCS_BAD;
 	/* The MAC pads short frames with zeros before the FCS (assumption). */
 	if (f->fcs != FDX_FCS_RAW && f->len < ETH_ZLEN) {
@@ -244,15 +285,19 @@ static void tx_load(struct enet_emu *emu, struct enet_txf *f, const struct tx_sc
 	f->irq = s->irq;
 	f->aborted = false;
 	wire = f->len + (f->fcs == FDX_FCS_RAW ? 0 : FCS_LEN);
-	/* Preamble+SFD, frame, then the gap before the next one (docs/enet.md §12). */
+	/* Store and forward: the frame starts once fetched and the wire is free;
+	 * preamble+SFD, frame, then the gap before the next one (docs/enet.md §12). */
+	fetched = ETHDRV_MAX(now, emu->tx_dma_at) + tx_fetch_cost(emu, s);
+	emu->tx_dma_at = fetched;
 	/* The transmitter waited for this frame (the host had none ready). */
-	if (emu->tx_free_at && now > emu->tx_free_at)
-		ethdrv_counter_add(&emu->st.tx_idle_ns, now - emu->tx_free_at);
-	f->start = ETHDRV_MAX(now, emu->tx_free_at);
+	if (emu->tx_free_at && fetched > emu->tx_free_at)
+		ethdrv_counter_add(&emu->st.tx_idle_ns, fetched - emu->tx_free_at);
+	f->start = ETHDRV_MAX(fetched, emu->tx_free_at);
 	f->end = f->start + (uint64_t)(8 + wire) * byte_ns;
 	emu->tx_free_at = f->end + (uint64_t)enet__gap_bytes(emu) * byte_ns;
 	emu->tx_fetch = s->next;
 	emu->fifo_count++;
+	emu->fifo_bytes += f->len;
 }
 
 void enet__tx_fetch(struct enet_emu *emu, uint64_t now)
@@ -260,14 +305,10 @@ void enet__tx_fetch(struct enet_emu *emu, uint64_t now)
 	struct tx_scan s;
 
 	while (enet__enabled(emu) && !(emu->regs[R_TCR / 4] & TCR_GTS)) {
-		if (emu->fifo_count == emu->cfg.tx_fifo_frames) {
-			ethdrv_counter_inc(&emu->st.tx_fetch_waits);
-			return; /* TDAR stays active: a freed slot resumes the walk */
-		}
 		switch (tx_scan(emu, &s, now)) {
 		case SCAN_NOT_READY:
-			emu->regs[R_TDAR / 4] =
-				0; /* stopped at a BD it does not own (docs/enet.md §10 item 2) */
+			/* Stopped at a BD it does not own (docs/enet.md §10 item 2). */
+			tdar_stop_at(emu, ETHDRV_MAX(now, emu->tx_dma_at) + emu->cfg.tx_fetch_ns);
 			return;
 		case SCAN_LAPPED: /* TDAR stays active: the next frame end walks on */
 		case SCAN_ERROR:
@@ -275,23 +316,39 @@ void enet__tx_fetch(struct enet_emu *emu, uint64_t now)
 		default:
 			break;
 		}
-		if (s.nbd > FIFO_MAX_BDS || s.len == 0 || s.len > ENET_EMU_FRAME_MAX)
+		if (s.nbd > FIFO_MAX_BDS || s.len == 0 || s.len > ENET_EMU_FRAME_MAX) {
 			tx_reject(emu, &s);
-		else
-			tx_load(emu, fifo_at(emu, emu->fifo_count), &s, now);
+			continue;
+		}
+		if (emu->fifo_count == emu->fifo_slots ||
+		    emu->fifo_bytes + tx_fifo_len(&s) > emu->cfg.tx_fifo_bytes) {
+			ethdrv_counter_inc(&emu->st.tx_fetch_waits);
+			return; /* TDAR stays active: a frame leaving the FIFO resumes the walk */
+		}
+		tx_load(emu, fifo_at(emu, emu->fifo_count), &s, now);
 	}
 }
 
 /* Drop fetched frames that have not started; a started one is cut if @abort. */
+/* The generator towards the peer books this MAC's direction of the wire
+ * (fdx_line_gen.c, the set_tx_free_at port op): the MAC's next frame never
+ * starts before it is free. */
+static uint64_t tx_wire_booked(const struct enet_emu *emu)
+{
+	return emu->tx_booked_at;
+}
+
 void enet__tx_stop(struct enet_emu *emu, uint64_t now, bool abort)
 {
 	unsigned keep = 0;
+	uint32_t bytes = 0;
 
 	for (unsigned i = 0; i < emu->fifo_count; i++) {
 		struct enet_txf *f = fifo_at(emu, i);
 
 		if (f->start <= now) {
 			keep = i + 1;
+			bytes += f->len;
 			if (abort && !f->aborted) {
 				f->aborted = true;
 				f->fcs = FDX_FCS_BAD;
@@ -305,9 +362,28 @@ void enet__tx_stop(struct enet_emu *emu, uint64_t now, bool abort)
 		ethdrv_counter_inc(&emu->st.tx_unstarted_dropped);
 	}
 	emu->fifo_count = keep;
+	emu->fifo_bytes = bytes;
+	emu->tx_dma_at = ETHDRV_MIN(emu->tx_dma_at, now); /* fetches of dropped frames end */
 	emu->tx_free_at =
 		keep ? fifo_at(emu, keep - 1)->end + enet__gap_bytes(emu) * enet__mac_byte_ns(emu) :
 		       ETHDRV_MIN(emu->tx_free_at, now);
+	/* One frame at a time on the wire: a generator frame booked meanwhile stays. */
+	emu->tx_free_at = ETHDRV_MAX(emu->tx_free_at, tx_wire_booked(emu));
+}
+
+/* The graceful stop completed: GRA, unless the link is down (docs/enet.md §10 item 7). */
+static void tx_raise_gra(struct enet_emu *emu)
+{
+	if (fdx__link_ok(emu->line))
+		enet__event(emu, EV_GRA);
+	else
+		ethdrv_counter_inc(&emu->st.gra_no_link);
+}
+
+void enet__tx_resume(struct enet_emu *emu, uint64_t now)
+{
+	if (tx_walking(emu))
+		enet__tx_fetch(emu, now);
 }
 
 void enet__graceful_stop(struct enet_emu *emu, uint64_t now)
@@ -316,13 +392,16 @@ void enet__graceful_stop(struct enet_emu *emu, uint64_t now)
 
 	enet__tx_stop(emu, now, false);
 	/* Frames put back keep the DMA active: clearing GTS sends them. */
-	if (ethdrv_counter_get(&emu->st.tx_unstarted_dropped) != dropped)
+	if (ethdrv_counter_get(&emu->st.tx_unstarted_dropped) != dropped) {
 		emu->regs[R_TDAR / 4] = DAR_ACTIVE;
-	/* GRA once the frame on the wire has ended; never without link (docs/enet.md §10 item 7). */
+		emu->tdar_clear_at = 0;
+	}
+	/* GRA once the frame on the wire has ended; never without link (docs/enet.md §4.3,
+	 * docs/enet.md §10 item 7: Linux does not wait for it then). */
 	if (emu->fifo_count)
 		emu->gra_pending = true;
-	else if (fdx__link_ok(emu->line))
-		enet__event(emu, EV_GRA);
+	else
+		tx_raise_gra(emu);
 }
 
 static bool is_multicast(const uint8_t *da)
@@ -347,6 +426,11 @@ static void tx_mib(struct enet_emu *emu, const struct enet_txf *f, uint32_t wire
 	else if (is_multicast(f->data))
 		enet__mib_inc(emu, MIB_T_MC, 1);
 	enet__mib_bucket(emu, MIB_T_P64, wire);
+	/* A frame sent with a bad FCS (ABC) is a CRC error, not a good frame (assumption). */
+	if (f->fcs == FDX_FCS_BAD) {
+		enet__mib_inc(emu, MIB_T_CRC_ALIGN, 1);
+		return;
+	}
 	enet__mib_inc(emu, MIB_T_FRAME_OK, 1);
 	enet__mib_inc(emu, MIB_T_OCTETS_OK, wire);
 }
@@ -357,8 +441,9 @@ void enet__tx_frame_end(struct enet_emu *emu, uint64_t t)
 	uint32_t wire = f->len + (f->fcs == FDX_FCS_RAW ? 0 : FCS_LEN);
 
 	/* Off the FIFO first: delivering may reach this MAC again (LOOP, errors). */
-	emu->fifo_head = (emu->fifo_head + 1) % emu->cfg.tx_fifo_frames;
+	emu->fifo_head = (emu->fifo_head + 1) % emu->fifo_slots;
 	emu->fifo_count--;
+	emu->fifo_bytes -= f->len;
 	enet__line_deliver(emu, f, t);
 	if (!f->aborted && enet__enabled(emu)) {
 		for (unsigned i = 0; i < f->nbd; i++)
@@ -373,10 +458,10 @@ void enet__tx_frame_end(struct enet_emu *emu, uint64_t t)
 	}
 	if (emu->gra_pending && !emu->fifo_count) {
 		emu->gra_pending = false;
-		enet__event(emu, EV_GRA);
+		tx_raise_gra(emu);
 	}
-	/* A FIFO slot is free: an active TDAR walks on (assumption). */
-	if (emu->regs[R_TDAR / 4] & DAR_ACTIVE)
+	/* FIFO space is free: an active TDAR walks on (assumption). */
+	if (tx_walking(emu))
 		enet__tx_fetch(emu, t);
 }
 
@@ -431,6 +516,9 @@ static void rx_mib_rmon(struct enet_emu *emu, const uint8_t *da, uint32_t flen, 
 	enet__mib_bucket(emu, MIB_R_P64, flen);
 	if (!good)
 		enet__mib_inc(emu, MIB_R_CRC_ALIGN, 1);
+	/* A CRC error is the MAC's finding, whether or not a BD takes the frame. */
+	if (!good && flen >= ETH_MIN_FRAME)
+		enet__mib_inc(emu, MIB_R_CRC, 1);
 	if (flen < ETH_MIN_FRAME)
 		enet__mib_inc(emu, good ? MIB_R_UNDERSIZE : MIB_R_FRAG, 1);
 	else if (flen > max_fl)
@@ -501,7 +589,9 @@ static void rx_bd_done(struct enet_emu *emu, uint8_t *bd, uint16_t old, uint16_t
 
 		if (unicast)
 			esc |= RXESC_UC;
-		if (st & (RXBD_CR | RXBD_OV | RXBD_TR | RXBD_LG))
+		/* ME: the MAC's own receive errors, CRC and FIFO overrun; a length
+		 * violation alone (LG, TR) has its own bits (assumption, enet_emu.h). */
+		if (st & (RXBD_CR | RXBD_OV))
 			esc |= RXESC_ME;
 		bdx_store(emu, bd, BDX_ESC, esc);
 		bdx_store(emu, bd, BDX_BDU_WORD, BDX_BDU);
@@ -658,7 +748,6 @@ void enet__rx_frame(struct enet_emu *emu, uint8_t *data, uint32_t len, enum fdx_
 	ethdrv_counter_add(&emu->st.rx_bytes, s.total);
 	if (!good) {
 		ethdrv_counter_inc(&emu->st.rx_crc_errors);
-		enet__mib_inc(emu, MIB_R_CRC, 1);
 	} else if (!(st & (RXBD_LG | RXBD_TR))) {
 		enet__mib_inc(emu, MIB_R_FRAME_OK, 1);
 		enet__mib_inc(emu, MIB_R_OCTETS_OK, flen);

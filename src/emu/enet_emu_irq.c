@@ -75,8 +75,11 @@ static uint64_t coal_clock_hz(const struct enet_emu *emu, uint32_t ic)
 {
 	if (ic & IC_CS)
 		return emu->cfg.clk_ahb_hz;
-	/* 125 MHz GMII, 25 MHz MII at 100, 2.5 MHz at 10 Mb/s (assumption). */
-	return 1000000000ull / enet__mac_byte_ns(emu);
+	/* The TX clock: GMII moves a byte per clock (125 MHz at 1000 Mb/s), MII a
+	 * nibble (25 MHz at 100, 2.5 MHz at 10 Mb/s): docs/enet.md §6. */
+	if (enet__mac_byte_ns(emu) == 8)
+		return 125000000ull;
+	return 2ull * 1000000000ull / enet__mac_byte_ns(emu);
 }
 
 static void coal_fire(struct enet_emu *emu, unsigned dir)
@@ -113,9 +116,8 @@ void enet__coal_frame(struct enet_emu *emu, unsigned dir, uint64_t t)
 	}
 }
 
-void enet__coal_expire(struct enet_emu *emu, unsigned dir, uint64_t t)
+void enet__coal_expire(struct enet_emu *emu, unsigned dir)
 {
-	(void)t;
 	ethdrv_counter_inc(&emu->st.coal_timer_fires);
 	coal_fire(emu, dir);
 }

@@ -82,15 +82,15 @@ static void enet_run_event(void *ctx, uint64_t t)
 		enet__tx_frame_end(emu, t);
 		break;
 	case EEV_COAL_RX:
-		enet__coal_expire(emu, COAL_RX, t);
+		enet__coal_expire(emu, COAL_RX);
 		break;
 	case EEV_COAL_TX:
-		enet__coal_expire(emu, COAL_TX, t);
+		enet__coal_expire(emu, COAL_TX);
 		break;
 	case EEV_MDIO:
 		/* docs/mdio.md §3.1: the frame ends, MMFR holds the data, MII is set. */
 		if (enet_mdio_advance(&emu->mdio, t))
-			enet_emu_raise_mii(emu);
+			enet__raise_mii(emu);
 		break;
 	default:
 		break;
@@ -103,7 +103,7 @@ static void enet_advance(void *ctx, uint64_t t)
 	struct enet_emu *emu = ctx;
 
 	if (enet_mdio_advance(&emu->mdio, t))
-		enet_emu_raise_mii(emu);
+		enet__raise_mii(emu);
 }
 
 const struct emu_engine_ops enet__engine_ops = {
@@ -149,6 +149,7 @@ static void enet_port_set_tx_free_at(void *ctx, uint64_t t)
 	struct enet_emu *emu = ctx;
 
 	emu->tx_free_at = t;
+	emu->tx_booked_at = t; /* kept when the MAC stops (enet__tx_stop()) */
 }
 
 const struct fdx_port_ops enet__port_ops = {

@@ -111,6 +111,7 @@ enum enet_mib {
 	MIB_T_PACKETS = 0x204,
 	MIB_T_BC = 0x208,
 	MIB_T_MC = 0x20C,
+	MIB_T_CRC_ALIGN = 0x210,
 	MIB_T_P64 = 0x228,
 	MIB_T_OCTETS = 0x244,
 	MIB_T_FRAME_OK = 0x24C,
@@ -214,9 +215,14 @@ struct enet_emu {
 	/* TX DMA. */
 	uint32_t tx_fetch; /* next BD to fetch, offset from TDSR */
 	uint64_t tx_free_at; /* the MAC may start the next frame (end + gap) */
-	struct enet_txf *fifo; /* TX FIFO ring of cfg.tx_fifo_frames */
+	uint64_t tx_dma_at; /* the TX DMA has fetched everything it took by then */
+	uint64_t tx_booked_at; /* the line's generator booked this direction up to then */
+	uint64_t tdar_clear_at; /* the walk met R=0: TDAR reads 0 from then; 0 = walking */
+	struct enet_txf *fifo; /* TX FIFO ring of fifo_slots frames */
+	unsigned fifo_slots; /* cfg.tx_fifo_bytes / 64: the most frames it can hold */
 	unsigned fifo_head; /* oldest frame */
 	unsigned fifo_count; /* frames in it */
+	uint32_t fifo_bytes; /* their bytes, at most cfg.tx_fifo_bytes */
 	bool gra_pending; /* GTS: raise GRA when the frame on the wire ends */
 
 	struct enet_coal coal[2]; /* COAL_RX, COAL_TX */
@@ -253,7 +259,7 @@ void enet__mib_inc(struct enet_emu *emu, enum enet_mib reg, uint32_t n);
 /* Count a frame of @len bytes (FCS incl.) in the size buckets from @p64. */
 void enet__mib_bucket(struct enet_emu *emu, uint32_t p64, uint32_t len);
 /* The MDIO block raised its completion event (docs/enet.md §5); the one place EIR.MII is set. */
-void enet_emu_raise_mii(struct enet_emu *emu);
+void enet__raise_mii(struct enet_emu *emu);
 
 static inline bool enet__enabled(const struct enet_emu *emu)
 {
@@ -264,12 +270,14 @@ static inline bool enet__enabled(const struct enet_emu *emu)
 void enet__event(struct enet_emu *emu, uint32_t bits);
 void enet__irq_update(struct enet_emu *emu);
 void enet__coal_frame(struct enet_emu *emu, unsigned dir, uint64_t t);
-void enet__coal_expire(struct enet_emu *emu, unsigned dir, uint64_t t);
+void enet__coal_expire(struct enet_emu *emu, unsigned dir);
 void enet__coal_written(struct enet_emu *emu, unsigned dir);
 void enet__coal_reset(struct enet_emu *emu);
 
 /* enet_emu_dma.c */
 void enet__dma_reset(struct enet_emu *emu);
+/* TDAR as a read at @now sees it: the walk's end clears it (fetch latency). */
+uint32_t enet__tdar_read(struct enet_emu *emu, uint64_t now);
 void enet__tx_fetch(struct enet_emu *emu, uint64_t now);
 void enet__tx_stop(struct enet_emu *emu, uint64_t now, bool abort);
 void enet__tx_frame_end(struct enet_emu *emu, uint64_t t);
@@ -277,6 +285,8 @@ void enet__rx_frame(struct enet_emu *emu, uint8_t *data, uint32_t len, enum fdx_
 		    uint64_t t);
 void enet__dma_error(struct enet_emu *emu, uint64_t now);
 void enet__graceful_stop(struct enet_emu *emu, uint64_t now);
+/* GTS cleared: a walk the stop interrupted goes on. */
+void enet__tx_resume(struct enet_emu *emu, uint64_t now);
 
 /* enet_emu_line.c: the ENET on the line (engine client, port ops) */
 extern const struct emu_engine_ops enet__engine_ops;

@@ -80,6 +80,10 @@ static const struct enet_reg enet_regs[] = {
 	RW(R_GALR, "GALR", 0, ~0u),
 	/* docs/enet.md §1.1: STRFWD and watermark, stored only. */
 	RW(R_TFWR, "TFWR", 0, ETHDRV_BIT(8) | ETHDRV_GENMASK(5, 0)),
+	/* docs/enet.md §1.1: FRBR/FRSR exist on i.MX25/27/28 only; i.MX6 init code still
+	 * writes FRSR: reads 0, writes ignored, not an error (docs/enet.md §15). */
+	RZ(0x14C, "FRBR"),
+	RZ(0x150, "FRSR"),
 	/* docs/enet.md §1.2: rings 1 and 2, RAZ/WI in this single-queue model. */
 	RZ(0x160, "RDSR1"),
 	RZ(0x164, "TDSR1"),
@@ -146,6 +150,10 @@ static const struct enet_reg enet_regs[] = {
 	MIB(0x26C, "IEEE_T_SQE"),
 	MIB(0x270, "IEEE_T_FDXFC"),
 	MIB(0x274, "IEEE_T_OCTETS_OK"),
+	/* docs/enet.md §15: reserved words inside the MIB block that U-Boot's clear loop
+	 * writes on i.MX6: read 0, writes ignored, not an error. */
+	RZ(0x278, "MIB_RESVD_278"),
+	RZ(0x27C, "MIB_RESVD_27C"),
 	/* docs/enet.md §7: 0x280 (R_DROP on old parts) and 0x2A4 reserved on i.MX8M. */
 	RZ(0x280, "RMON_R_DROP"),
 	MIB(0x284, "RMON_R_PACKETS"),
@@ -172,6 +180,13 @@ static const struct enet_reg enet_regs[] = {
 	MIB(0x2D8, "IEEE_R_MACERR"),
 	MIB(0x2DC, "IEEE_R_FDXFC"),
 	MIB(0x2E0, "IEEE_R_OCTETS_OK"),
+	RZ(0x2E4, "MIB_RESVD_2E4"),
+	RZ(0x2E8, "MIB_RESVD_2E8"),
+	RZ(0x2EC, "MIB_RESVD_2EC"),
+	RZ(0x2F0, "MIB_RESVD_2F0"),
+	RZ(0x2F4, "MIB_RESVD_2F4"),
+	RZ(0x2F8, "MIB_RESVD_2F8"),
+	RZ(0x2FC, "MIB_RESVD_2FC"),
 	/* docs/enet.md §1.1: IEEE 1588 timer, storage only (ATPER resets to 10^9). */
 	RW(0x400, "ATCR", 0, ~0u),
 	RW(0x404, "ATVR", 0, ~0u),
@@ -224,6 +239,19 @@ void enet__mib_bucket(struct enet_emu *emu, uint32_t p64, uint32_t len)
 	enet__mib_inc(emu, (enum enet_mib)(p64 + 4 * i), 1);
 }
 
+/* MIBC.MIB_CLEAR exists on the i.MX6 parts only (FreeBSD, docs/enet.md §15). */
+static bool soc_has_mib_clear(enum ethdrv_enet_soc soc)
+{
+	return soc == ETHDRV_ENET_SOC_IMX6Q || soc == ETHDRV_ENET_SOC_IMX6SX ||
+	       soc == ETHDRV_ENET_SOC_IMX6UL;
+}
+
+/* The multi-queue AXI parts, where Linux and FreeBSD never use ECR.RESET (docs/enet.md §15). */
+static bool soc_is_axi(enum ethdrv_enet_soc soc)
+{
+	return soc == ETHDRV_ENET_SOC_IMX8M || soc == ETHDRV_ENET_SOC_IMX6SX;
+}
+
 static void mib_clear(struct enet_emu *emu)
 {
 	for (uint32_t off = R_MIB_FIRST; off <= R_MIB_LAST; off += 4)
@@ -235,22 +263,12 @@ static void mib_clear(struct enet_emu *emu)
 /*
  * MMFR and MSCR belong to the MDIO block (src/emu/enet_mdio.c,
  * docs/mdio.md §3, docs/enet.md §11). The block keeps the MII event latch; EIR bit 23
- * mirrors it: the engine calls enet_emu_raise_mii() when a frame ends (the
+ * mirrors it: the engine calls enet__raise_mii() when a frame ends (the
  * one place the bit is set), an EIR write of bit 23 acknowledges it in
  * both, ECR.RESET resets both. Every access first runs the events due, so
  * the block never completes a frame the engine has not seen.
  */
-static uint32_t enet_emu_mdio_read(struct enet_emu *emu, uint32_t off, uint64_t now)
-{
-	return enet_mdio_read(&emu->mdio, off, now);
-}
-
-static void enet_emu_mdio_write(struct enet_emu *emu, uint32_t off, uint32_t val, uint64_t now)
-{
-	enet_mdio_write(&emu->mdio, off, val, now);
-}
-
-void enet_emu_raise_mii(struct enet_emu *emu)
+void enet__raise_mii(struct enet_emu *emu)
 {
 	enet__event(emu, EV_MII);
 }
@@ -262,7 +280,6 @@ uint32_t enet__reg_read(struct enet_emu *emu, uint32_t off, uint64_t now)
 	const struct enet_reg *r = reg_find(emu, off);
 	uint32_t v;
 
-	(void)now;
 	if (!r) {
 		ethdrv_counter_inc(&emu->st.bad_accesses);
 		return 0;
@@ -271,7 +288,9 @@ uint32_t enet__reg_read(struct enet_emu *emu, uint32_t off, uint64_t now)
 	switch (off) {
 	case R_MMFR:
 	case R_MSCR:
-		return enet_emu_mdio_read(emu, off, now);
+		return enet_mdio_read(&emu->mdio, off, now);
+	case R_TDAR:
+		return enet__tdar_read(emu, now);
 	case R_MIBC:
 		return (v & MIBC_DIS) | MIBC_IDLE;
 	case R_RCR:
@@ -306,6 +325,8 @@ static void ecr_write(struct enet_emu *emu, uint32_t val, uint64_t now)
 
 	if (val & ECR_RESET) {
 		ethdrv_counter_inc(&emu->st.resets);
+		if (soc_is_axi(emu->cfg.soc))
+			ethdrv_counter_inc(&emu->st.resets_axi);
 		enet__tx_stop(emu, now, true);
 		enet_mdio_reset(&emu->mdio, now); /* frame aborted, MSCR 0, MMFR kept */
 		enet__regs_reset(emu);
@@ -333,8 +354,7 @@ static void tcr_write(struct enet_emu *emu, uint32_t val, const struct enet_reg 
 		enet__graceful_stop(emu, now);
 	else if ((old & TCR_GTS) && !(val & TCR_GTS)) {
 		emu->gra_pending = false;
-		if (emu->regs[R_TDAR / 4] & DAR_ACTIVE)
-			enet__tx_fetch(emu, now);
+		enet__tx_resume(emu, now);
 	}
 }
 
@@ -351,6 +371,7 @@ static void reg_write_special(struct enet_emu *emu, const struct enet_reg *r, ui
 	case R_TDAR:
 		if (enet__enabled(emu)) {
 			emu->regs[R_TDAR / 4] = DAR_ACTIVE;
+			emu->tdar_clear_at = 0;
 			enet__tx_fetch(emu, now);
 		}
 		break;
@@ -359,11 +380,11 @@ static void reg_write_special(struct enet_emu *emu, const struct enet_reg *r, ui
 		break;
 	case R_MMFR:
 	case R_MSCR:
-		enet_emu_mdio_write(emu, r->off, val, now);
+		enet_mdio_write(&emu->mdio, r->off, val, now);
 		break;
 	case R_MIBC:
 		emu->regs[R_MIBC / 4] = (val & r->wmask) | MIBC_IDLE;
-		if (val & MIBC_CLEAR)
+		if ((val & MIBC_CLEAR) && soc_has_mib_clear(emu->cfg.soc))
 			mib_clear(emu);
 		break;
 	case R_TCR:

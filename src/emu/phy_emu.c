@@ -14,8 +14,9 @@
 
 #define D(f) ETHDRV_STAT_DESC(struct phy_emu_stats, f)
 const struct ethdrv_stat_desc phy_emu_stats_desc[] = {
-	D(reads),    D(writes),	    D(writes_ignored), D(resets),      D(aneg_restarts),
-	D(link_ups), D(link_downs), D(mmd_accesses),   D(irq_asserts),
+	D(reads),      D(writes),	   D(writes_ignored), D(resets),
+	D(hw_resets),  D(hw_resets_short), D(aneg_restarts),  D(link_ups),
+	D(link_downs), D(mmd_accesses),	   D(irq_asserts),
 };
 #undef D
 const size_t phy_emu_stats_desc_count = ETHDRV_ARRAY_SIZE(phy_emu_stats_desc);
@@ -25,6 +26,7 @@ void phy_emu_config_default(struct phy_emu_config *cfg)
 	*cfg = (struct phy_emu_config){
 		.phy_id = PHY_EMU_ID_AR8031,
 		.reset_ns = 1000000u,
+		.hw_reset_min_ns = 10000000u,
 		.aneg_ns = 3000000000u,
 		.forced_link_ns = 50000000u,
 	};
@@ -72,7 +74,7 @@ static bool phy_in_reset(const struct phy_emu *p, uint64_t now)
 
 bool phy_emu__ready(const struct phy_emu *p)
 {
-	return !p->reset_until_ns && !(p->reg[R_BMCR] & BMCR_PDOWN);
+	return !p->reset_until_ns && !p->rst_pin && !(p->reg[R_BMCR] & BMCR_PDOWN);
 }
 
 static struct phy_emu_mmd_reg *phy_mmd_find(struct phy_emu *p, unsigned devad, uint16_t reg,
@@ -266,7 +268,7 @@ static uint16_t phy_c22_read(void *dev, unsigned reg, uint64_t now)
 	pthread_mutex_lock(&p->wire->lock);
 	phy_emu__wire_advance(p->wire, now);
 	ethdrv_counter_inc(&p->st.reads);
-	v = phy_read_reg(p, reg & 31u, p->wire->now_ns);
+	v = p->rst_pin ? 0xFFFFu : phy_read_reg(p, reg & 31u, p->wire->now_ns);
 	pthread_mutex_unlock(&p->wire->lock);
 	return v;
 }
@@ -278,7 +280,7 @@ static void phy_c22_write(void *dev, unsigned reg, uint16_t val, uint64_t now)
 	pthread_mutex_lock(&p->wire->lock);
 	phy_emu__wire_advance(p->wire, now);
 	ethdrv_counter_inc(&p->st.writes);
-	if (phy_in_reset(p, p->wire->now_ns))
+	if (p->rst_pin || phy_in_reset(p, p->wire->now_ns))
 		ethdrv_counter_inc(&p->st.writes_ignored);
 	else
 		phy_write_reg(p, reg & 31u, val, p->wire->now_ns);
@@ -391,6 +393,31 @@ void phy_emu_free(struct phy_emu *p)
 	pthread_mutex_unlock(&w->lock);
 	emu_line_close(&p->irq);
 	free(p);
+}
+
+void phy_emu_set_reset_pin(struct phy_emu *p, bool asserted, uint64_t now_ns)
+{
+	struct phy_emu_wire *w = p->wire;
+
+	pthread_mutex_lock(&w->lock);
+	phy_emu__wire_advance(w, now_ns);
+	if (asserted && !p->rst_pin) {
+		p->rst_pin = true;
+		p->rst_since_ns = w->now_ns;
+	} else if (!asserted && p->rst_pin) {
+		p->rst_pin = false;
+		if (w->now_ns - p->rst_since_ns >= p->cfg.hw_reset_min_ns) {
+			ethdrv_counter_inc(&p->st.hw_resets);
+			phy_reset_regs(p);
+			p->reset_until_ns = 0;
+		} else {
+			ethdrv_counter_inc(&p->st.hw_resets_short);
+		}
+	}
+	/* Held: no link; released: it trains again. */
+	phy_emu__wire_retrain(w, w->now_ns);
+	pthread_cond_signal(&w->cond);
+	pthread_mutex_unlock(&w->lock);
 }
 
 int phy_emu_irq_fd(const struct phy_emu *phy)

@@ -99,7 +99,9 @@
 
 struct phy_emu_config {
 	uint32_t phy_id; /* PHYSID1:PHYSID2; default PHY_EMU_ID_AR8031 */
-	uint64_t reset_ns; /* BMCR.RESET reads 1 this long; default 1 ms */
+	uint64_t reset_ns; /* BMCR.RESET reads 1 this long; default 1 ms (assumption) */
+	uint64_t hw_reset_min_ns; /* RESET_N low at least this long for a reset; default
+				     10 ms (AR8031 datasheet, docs/mdio.md §8.4) */
 	uint64_t aneg_ns; /* autoneg (re)start to link up; default 3 s */
 	uint64_t forced_link_ns; /* forced 10/100 link-up time; default 50 ms */
 	uint64_t anrestart_ns; /* BMCR.ANRESTART reads 1 this long; default 0 */
@@ -112,6 +114,8 @@ struct phy_emu_stats {
 	ethdrv_counter_t writes; /* clause-22 writes */
 	ethdrv_counter_t writes_ignored; /* writes during a reset */
 	ethdrv_counter_t resets; /* soft resets */
+	ethdrv_counter_t hw_resets; /* RESET_N pulses long enough: the chip was reset */
+	ethdrv_counter_t hw_resets_short; /* pulses shorter than hw_reset_min_ns: no reset */
 	ethdrv_counter_t aneg_restarts; /* ANRESTART writes */
 	ethdrv_counter_t link_ups; /* link up events seen by this PHY */
 	ethdrv_counter_t link_downs; /* link down events */
@@ -178,6 +182,22 @@ bool phy_emu_wire_link_up(struct phy_emu_wire *wire, uint64_t now_ns);
 
 /** phy_emu_config_default() - fill @cfg with the defaults above. */
 void phy_emu_config_default(struct phy_emu_config *cfg);
+
+/**
+ * phy_emu_set_reset_pin() - drive the chip's RESET_N input (a board GPIO)
+ * @phy: the PHY
+ * @asserted: true: reset held (the pin low); false: released
+ * @now_ns: the time of the edge
+ *
+ * While held the chip drives nothing: MDIO reads return 0xFFFF (the bus's
+ * pull-up), writes are ignored (counted) and it has no link. Released after
+ * at least cfg.hw_reset_min_ns (10 ms, the AR8031 datasheet's reset-low time
+ * for a reliable reset), every register is back at its reset value and the
+ * link trains again (hw_resets); a shorter pulse is not a reliable reset:
+ * the registers keep their values (hw_resets_short). The chip answers MDIO
+ * again at the release (assumption: no post-reset delay is documented).
+ */
+void phy_emu_set_reset_pin(struct phy_emu *phy, bool asserted, uint64_t now_ns);
 
 /**
  * phy_emu_new() - a PHY in its reset state, plugged into @wire

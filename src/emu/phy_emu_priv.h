@@ -90,6 +90,8 @@ struct phy_emu {
 	unsigned idx; /* 0 or 1 on the wire */
 	uint16_t reg[32]; /* storage (BMCR, ANAR, CTRL1000, INT_ENABLE, MMD_CTRL, others) */
 	uint64_t reset_until_ns; /* BMCR.RESET reads 1 before this; 0 = not resetting */
+	bool rst_pin; /* RESET_N held (phy_emu_set_reset_pin()) */
+	uint64_t rst_since_ns; /* when it was asserted */
 	uint64_t anrestart_until_ns; /* BMCR.ANRESTART reads 1 before this */
 	bool lstatus_low; /* a link failure since the last BMSR read (latched low) */
 	bool aner_page; /* ANER page received, latched high */

@@ -2,9 +2,10 @@
 /*
  * Known-answer tests of the ENET model in time, from docs/enet.md alone
  * (constants in tests/helpers/enet_kat.h), on a virtual clock: TX line
- * timing exact to the nanosecond (frame, preamble, gap) at 1000 and 100
- * Mb/s, an interrupt after exactly N frames or T us of coalescing, the MIB
- * counts, bit errors and link flaps on the line.
+ * timing exact to the nanosecond (fetch, frame, preamble, gap) at 1000, 100
+ * and 10 Mb/s, an interrupt after exactly N frames or T us of coalescing
+ * (ICCS=0 at all three speeds), the MIB counts, bit errors and link flaps
+ * on the line.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -20,11 +21,12 @@
 
 static void check_tx_timing(struct kat *k, unsigned len, uint64_t byte_ns)
 {
-	uint64_t t0 = now(k), end1 = t0 + wire_ns(len, byte_ns);
+	uint64_t t0 = now(k), end1 = t0 + first_end_ns(len, byte_ns);
 	uint64_t end2 = end1 + 12 * byte_ns + wire_ns(len, byte_ns);
 	unsigned a = tx(k, 0, len), b = tx(k, 0, len);
 
-	/* Preamble+SFD, frame (padded to 60), FCS; then a 12-byte gap (TIPG). */
+	/* Fetched, then preamble+SFD, frame (padded to 60), FCS; then a 12-byte gap
+	 * (TIPG). The second frame is fetched while the first is on the wire. */
 	advance_to(k, end1 - 1);
 	assert_true(bd_status(k, 0, TX_RING, a) & TX_R);
 	assert_true(bd_status(k, 1, RX_RING, k->rx_next[1] % k->rx_n) & RX_E);
@@ -38,7 +40,7 @@ static void check_tx_timing(struct kat *k, unsigned len, uint64_t byte_ns)
 	assert_false(bd_status(k, 0, TX_RING, b) & TX_R);
 	for (unsigned i = 0; i < 2; i++)
 		rx_arm(k, 1, k->rx_next[1]++ % k->rx_n);
-	advance(k, 1000);
+	advance(k, 12 * byte_ns + 1000); /* past the gap: the next check starts on a free wire */
 }
 
 static void test_tx_timing_1g(void **state)
@@ -47,13 +49,13 @@ static void test_tx_timing_1g(void **state)
 
 	macs_up(k, 4, RCR_CRCFWD);
 	advance(k, 1000);
-	check_tx_timing(k, 1514, 8); /* 12208 ns + 96 ns gap */
+	check_tx_timing(k, 1514, 8); /* 1620 ns fetch, 12208 ns + 96 ns gap */
 	check_tx_timing(k, 60, 8); /* 576 ns */
 	check_tx_timing(k, 42, 8); /* padded to 60 */
 	/* TIPG sets the gap in bytes. */
 	wr(k, 0, TIPG, 20);
 	{
-		uint64_t t0 = now(k), end2 = t0 + 2 * wire_ns(100, 8) + 20 * 8;
+		uint64_t t0 = now(k), end2 = t0 + fetch_ns(100) + 2 * wire_ns(100, 8) + 20 * 8;
 		unsigned b;
 
 		tx(k, 0, 100);
@@ -75,6 +77,17 @@ static void test_tx_timing_100m(void **state)
 	advance(k, 1000);
 	check_tx_timing(k, 1514, 80); /* 122080 ns + 960 ns gap */
 	check_tx_timing(k, 60, 80);
+}
+
+static void test_tx_timing_10m(void **state)
+{
+	struct kat *k = *state;
+
+	/* 10 Mb/s: RCR.RMII_10T (docs/enet.md §4.2). */
+	macs_up_at(k, 4, RCR_CRCFWD, 800);
+	advance(k, 1000);
+	check_tx_timing(k, 1514, 800); /* 1220800 ns + 9600 ns gap */
+	check_tx_timing(k, 60, 800);
 }
 
 static void test_speed_mismatch(void **state)
@@ -103,7 +116,7 @@ static void test_coalesce_frames(void **state)
 	/* ICFT 4 frames, a long timer: RXF exactly when the 4th frame is in. */
 	wr(k, 1, RXIC0, IC_EN | IC_CS | IC_FT(4) | 0xFFFF);
 	advance(k, 1000);
-	end4 = now(k) + 4 * wire_ns(100, 8) + 3 * 96;
+	end4 = now(k) + fetch_ns(100) + 4 * wire_ns(100, 8) + 3 * 96;
 	for (unsigned i = 0; i < 4; i++)
 		tx(k, 0, 100);
 	advance_to(k, end4 - 1);
@@ -126,7 +139,7 @@ static void test_coalesce_timer(void **state)
 	macs_up(k, 8, RCR_CRCFWD);
 	wr(k, 1, RXIC0, IC_EN | IC_CS | IC_FT(200) | ictt);
 	advance(k, 1000);
-	t_frame = now(k) + wire_ns(100, 8);
+	t_frame = now(k) + first_end_ns(100, 8);
 	t_fire = t_frame + 99840;
 	tx(k, 0, 100);
 	advance_to(k, t_frame);
@@ -137,7 +150,7 @@ static void test_coalesce_timer(void **state)
 	assert_int_equal(rd(k, 1, EIR) & EV_RXF, EV_RXF);
 	/* The timer starts at the first unsignalled frame, not at later ones. */
 	wr(k, 1, EIR, EV_RXF);
-	t_frame = now(k) + wire_ns(100, 8);
+	t_frame = now(k) + first_end_ns(100, 8);
 	tx(k, 0, 100);
 	advance_to(k, t_frame + 50000);
 	tx(k, 0, 100);
@@ -145,15 +158,44 @@ static void test_coalesce_timer(void **state)
 	assert_int_equal(rd(k, 1, EIR) & EV_RXF, 0);
 	advance_to(k, t_frame + 99840);
 	assert_int_equal(rd(k, 1, EIR) & EV_RXF, EV_RXF);
-	/* ICCS=0 counts the 125 MHz GMII TX clock at 1000 Mb/s: the same here. */
-	wr(k, 1, RXIC0, IC_EN | IC_FT(200) | ictt);
-	wr(k, 1, EIR, EV_RXF);
-	t_frame = now(k) + wire_ns(100, 8);
+}
+
+/*
+ * ICCS=0: ICTT counts the MII/GMII TX clock (docs/enet.md §6), 125 MHz at
+ * 1000 Mb/s (GMII, a byte per clock), 25 MHz at 100 and 2.5 MHz at 10 Mb/s
+ * (MII, a nibble per clock). 195 units of 64 clocks: 99.84 us, 499.2 us,
+ * 4992 us.
+ */
+static void check_iccs0(struct kat *k, uint64_t byte_ns, uint64_t fire_ns)
+{
+	uint64_t t_frame;
+
+	macs_up_at(k, 8, RCR_CRCFWD, byte_ns);
+	wr(k, 1, RXIC0, IC_EN | IC_FT(200) | 195);
+	advance(k, 1000);
+	t_frame = now(k) + first_end_ns(100, byte_ns);
 	tx(k, 0, 100);
-	advance_to(k, t_frame + 99840 - 1);
+	advance_to(k, t_frame);
+	assert_false(bd_status(k, 1, RX_RING, 0) & RX_E);
+	advance_to(k, t_frame + fire_ns - 1);
 	assert_int_equal(rd(k, 1, EIR) & EV_RXF, 0);
-	advance_to(k, t_frame + 99840);
+	advance_to(k, t_frame + fire_ns);
 	assert_int_equal(rd(k, 1, EIR) & EV_RXF, EV_RXF);
+}
+
+static void test_iccs0_1g(void **state)
+{
+	check_iccs0(*state, 8, 99840);
+}
+
+static void test_iccs0_100m(void **state)
+{
+	check_iccs0(*state, 80, 499200);
+}
+
+static void test_iccs0_10m(void **state)
+{
+	check_iccs0(*state, 800, 4992000);
 }
 
 /* ---- MIB (docs/enet.md §7) ---- */
@@ -189,7 +231,12 @@ static void test_mib(void **state)
 	assert_int_equal(rd(k, 0, T_PACKETS), 3);
 	wr(k, 0, T_PACKETS, 100);
 	assert_int_equal(rd(k, 0, T_PACKETS), 100);
+	/* No MIB_CLEAR on the i.MX8M (docs/enet.md §15): the Linux way, zero each
+	 * counter while disabled (docs/enet.md §7). */
 	wr(k, 0, MIBC, MIB_DIS | MIB_CLEAR);
+	assert_int_equal(rd(k, 0, T_PACKETS), 100);
+	wr(k, 0, T_PACKETS, 0);
+	wr(k, 0, T_OCTETS, 0);
 	assert_int_equal(rd(k, 0, T_PACKETS), 0);
 	assert_int_equal(rd(k, 0, T_OCTETS), 0);
 	assert_int_equal(rd(k, 0, MIBC), 0xC0000000);
@@ -229,6 +276,10 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_tx_timing_1g, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tx_timing_100m, setup_100, teardown),
+		cmocka_unit_test_setup_teardown(test_tx_timing_10m, setup_10, teardown),
+		cmocka_unit_test_setup_teardown(test_iccs0_1g, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_iccs0_100m, setup_100, teardown),
+		cmocka_unit_test_setup_teardown(test_iccs0_10m, setup_10, teardown),
 		cmocka_unit_test_setup_teardown(test_speed_mismatch, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_coalesce_frames, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_coalesce_timer, setup, teardown),

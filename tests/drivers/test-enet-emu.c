@@ -4,7 +4,8 @@
  * docs/enet.md alone (constants in tests/helpers/enet_kat.h): reset values,
  * write-1-to-clear, ownership, wrap, last and error bits, RDAR stop and
  * resume, bad descriptors, graceful stop, filters, enhanced and big-endian
- * descriptors. Timing, coalescing and the MIB: test-enet-emu-timing.c.
+ * descriptors, each at 1000, 100 and 10 Mb/s (waits scale with the byte
+ * time). Timing, coalescing and the MIB: test-enet-emu-timing.c.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -40,7 +41,7 @@ static void test_reset_values(void **state)
 	wr(k, 0, PALR, 0x11223344);
 	wr(k, 0, PAUR, 0x55660000);
 	wr(k, 0, MSCR, 0x1A);
-	wr(k, 0, RCR, RCR_MAX_FL(1984) | RCR_MII_MODE);
+	wr(k, 0, RCR, RCR_MAX_FL(1984) | RCR_MII_MODE | kat_rcr(k));
 	wr(k, 0, TIPG, 20);
 	assert_int_equal(rd(k, 0, PAUR), 0x55668808); /* TYPE stays 0x8808 */
 	wr(k, 0, ECR, ECR_RESET);
@@ -106,7 +107,7 @@ static void test_tx_rx_bits_and_wrap(void **state)
 		unsigned i = f % 4, t = tx(k, 0, 100 + f);
 
 		assert_true(bd_status(k, 0, TX_RING, t) & TX_R);
-		advance(k, 20000);
+		settle(k, 20000);
 		assert_false(bd_status(k, 0, TX_RING, t) &
 			     TX_R); /* cleared when sent (docs/enet.md §10 item 3) */
 		assert_int_equal(bd_status(k, 1, RX_RING, i), RX_L | (i == 3 ? RX_W : 0));
@@ -115,14 +116,14 @@ static void test_tx_rx_bits_and_wrap(void **state)
 		rx_arm(k, 1, i);
 	}
 	/* Broadcast: BC; without CRCFWD the length includes the FCS (docs/enet.md §3.5). */
-	wr(k, 1, RCR, RCR_MAX_FL(1518) | RCR_MII_MODE);
+	wr(k, 1, RCR, RCR_MAX_FL(1518) | RCR_MII_MODE | kat_rcr(k));
 	tx_to(k, 0, 80, bc, 0);
-	advance(k, 20000);
+	settle(k, 20000);
 	assert_int_equal(bd_status(k, 1, RX_RING, 2), RX_L | RX_BC);
 	assert_int_equal(bd_len(k, 1, RX_RING, 2), 84);
 	/* A bad CRC asked for with ABC arrives with CR (docs/enet.md §3.2). */
 	tx_to(k, 0, 80, mac_of[1], TX_ABC);
-	advance(k, 20000);
+	settle(k, 20000);
 	assert_int_equal(bd_status(k, 1, RX_RING, 3), RX_L | RX_CR | RX_W);
 	assert_int_equal(rd(k, 1, R_CRC), 1);
 }
@@ -136,7 +137,7 @@ static void test_rx_multi_bd_and_lg(void **state)
 	 * the last the total (docs/enet.md §3.5, MCUX). RXB per non-last BD, RXF once. */
 	wr(k, 1, MRBR, 256);
 	tx(k, 0, 1000);
-	advance(k, 20000);
+	settle(k, 20000);
 	for (unsigned i = 0; i < 3; i++) {
 		assert_int_equal(bd_status(k, 1, RX_RING, i), 0);
 		assert_int_equal(bd_len(k, 1, RX_RING, i), 256);
@@ -146,10 +147,10 @@ static void test_rx_multi_bd_and_lg(void **state)
 	assert_int_equal(rd(k, 1, EIR) & (EV_RXF | EV_RXB), EV_RXF | EV_RXB);
 	/* Longer than MAX_FL: received with LG and BABR (docs/enet.md §3.5, §10 item 10). */
 	wr(k, 1, MRBR, MRBR_VAL);
-	wr(k, 1, RCR, RCR_MAX_FL(500) | RCR_MII_MODE | RCR_CRCFWD);
+	wr(k, 1, RCR, RCR_MAX_FL(500) | RCR_MII_MODE | RCR_CRCFWD | kat_rcr(k));
 	wr(k, 1, EIR, 0xFFFFFFFF);
 	tx(k, 0, 600);
-	advance(k, 20000);
+	settle(k, 20000);
 	assert_int_equal(bd_status(k, 1, RX_RING, 4), RX_L | RX_LG);
 	assert_true(rd(k, 1, EIR) & EV_BABR);
 }
@@ -164,7 +165,7 @@ static void test_rdar_stop_resume(void **state)
 	tx(k, 0, 200);
 	tx(k, 0, 200);
 	tx(k, 0, 200);
-	advance(k, 100000);
+	settle(k, 100000);
 	/* Two BDs filled, the third frame found none: dropped, counted, RDAR cleared (docs/enet.md §3.4). */
 	assert_int_equal(bd_status(k, 1, RX_RING, 0), RX_L);
 	assert_int_equal(bd_status(k, 1, RX_RING, 1), RX_L | RX_W);
@@ -176,26 +177,26 @@ static void test_rdar_stop_resume(void **state)
 	rx_arm(k, 1, 0);
 	rx_arm(k, 1, 1);
 	tx(k, 0, 200);
-	advance(k, 20000);
+	settle(k, 20000);
 	assert_int_equal(bd_status(k, 1, RX_RING, 0), RX_E);
 	assert_int_equal(rd(k, 1, R_DROP), 2);
 	/* Writing RDAR (any value) resumes at the next BD. */
 	wr(k, 1, RDAR, 0);
 	assert_int_equal(rd(k, 1, RDAR), DAR);
 	tx(k, 0, 200);
-	advance(k, 20000);
+	settle(k, 20000);
 	assert_int_equal(bd_status(k, 1, RX_RING, 0), RX_L);
 	/* The injected fault drops and counts the same way, without stopping
 	 * the DMA: the next frame goes into the empty BD. */
 	rx_arm(k, 1, 0);
 	assert_int_equal(enet_emu_inject(k->emu[1], ENET_EMU_FAULT_RX_EXHAUST, 1), 0);
 	tx(k, 0, 200);
-	advance(k, 20000);
+	settle(k, 20000);
 	assert_int_equal(rd(k, 1, R_DROP), 3);
 	assert_int_equal(rd(k, 1, RDAR), DAR);
 	assert_int_equal(bd_status(k, 1, RX_RING, 1), RX_E | RX_W);
 	tx(k, 0, 200);
-	advance(k, 20000);
+	settle(k, 20000);
 	assert_int_equal(bd_status(k, 1, RX_RING, 1), RX_L | RX_W);
 	/* Whose losses (docs/design.md §4.8): on the virtual clock every frame
 	 * arrives on time and nothing is stolen, so the two ring-exhaustion
@@ -223,7 +224,7 @@ static void test_tx_full_ring_once(void **state)
 		       bus_addr(k, 0, TX_BUF(i)));
 	}
 	wr(k, 0, TDAR, DAR);
-	advance(k, 100000);
+	settle(k, 100000);
 	for (unsigned i = 0; i < 16; i++) {
 		assert_false(bd_status(k, 0, TX_RING, i) & TX_R);
 		n += !(bd_status(k, 1, RX_RING, i) & RX_E);
@@ -250,16 +251,16 @@ static void test_bad_tx_address(void **state)
 	enet_emu_get_stats(k->emu[0], &st);
 	assert_int_equal(ethdrv_counter_get(&st.dma_errors), 1);
 	assert_int_equal(ethdrv_counter_get(&st.tx_frames), 0);
-	advance(k, 100000);
+	settle(k, 100000);
 	assert_true(bd_status(k, 1, RX_RING, 0) & RX_E); /* nothing sent */
 	/* A TX ring outside the region. */
-	mac_up(k, 0, 4, RCR_CRCFWD, ECR_SPEED);
+	mac_up(k, 0, 4, RCR_CRCFWD | kat_rcr(k), kat_ecr(k));
 	wr(k, 0, TDSR, end);
 	wr(k, 0, TDAR, DAR);
 	enet_emu_get_stats(k->emu[0], &st);
 	assert_int_equal(ethdrv_counter_get(&st.dma_errors), 2);
 	/* The injected bus error. */
-	mac_up(k, 0, 4, RCR_CRCFWD, ECR_SPEED);
+	mac_up(k, 0, 4, RCR_CRCFWD | kat_rcr(k), kat_ecr(k));
 	assert_int_equal(enet_emu_inject(k->emu[0], ENET_EMU_FAULT_TX_BUS_ERROR, 0), 0);
 	tx(k, 0, 100);
 	assert_true(rd(k, 0, EIR) & EV_EBERR);
@@ -277,7 +278,7 @@ static void test_bad_rx_address(void **state)
 	/* An RX buffer the frame would run past the end of the region. */
 	bd_put(k, 1, RX_RING, 0, RX_E, 0, end - 10);
 	tx(k, 0, 64);
-	advance(k, 20000);
+	settle(k, 20000);
 	assert_true(rd(k, 1, EIR) & EV_EBERR);
 	assert_int_equal(rd(k, 1, ECR) & ECR_ETHEREN, 0);
 	enet_emu_get_stats(k->emu[1], &st);
@@ -285,7 +286,7 @@ static void test_bad_rx_address(void **state)
 	assert_int_equal(ethdrv_counter_get(&st.rx_frames), 0);
 	/* Frames arriving while disabled are dropped and counted. */
 	tx(k, 0, 64);
-	advance(k, 20000);
+	settle(k, 20000);
 	enet_emu_get_stats(k->emu[1], &st);
 	assert_int_equal(ethdrv_counter_get(&st.rx_dropped_disabled), 1);
 	/* An empty TX frame completes without being sent. */
@@ -305,10 +306,10 @@ static void test_graceful_stop(void **state)
 
 	macs_up(k, 8, RCR_CRCFWD);
 	advance(k, 1000);
-	end = now(k) + wire_ns(1514, 8);
+	end = now(k) + first_end_ns(1514, k->byte_ns);
 	a = tx(k, 0, 1514);
 	b = tx(k, 0, 1514);
-	advance(k, 100);
+	advance(k, fetch_ns(1514) + 100);
 	/* GTS with a frame on the wire: GRA when it has left, the next stays queued. */
 	wr(k, 0, TCR, TCR_FDEN | TCR_GTS);
 	advance_to(k, end - 1);
@@ -316,11 +317,11 @@ static void test_graceful_stop(void **state)
 	advance_to(k, end);
 	assert_true(rd(k, 0, EIR) & EV_GRA);
 	assert_false(bd_status(k, 0, TX_RING, a) & TX_R);
-	advance(k, 100000);
+	settle(k, 100000);
 	assert_true(bd_status(k, 0, TX_RING, b) & TX_R);
 	/* Clearing GTS resumes. */
 	wr(k, 0, TCR, TCR_FDEN);
-	advance(k, 100000);
+	settle(k, 100000);
 	assert_false(bd_status(k, 0, TX_RING, b) & TX_R);
 	/* No GRA without link (docs/enet.md §10 item 7). */
 	fdx_line_set_link(k->line, false);
@@ -335,16 +336,16 @@ static void test_disable_rewinds(void **state)
 
 	macs_up(k, 4, RCR_CRCFWD);
 	tx(k, 0, 100);
-	advance(k, 20000);
+	settle(k, 20000);
 	assert_int_equal(bd_status(k, 1, RX_RING, 0), RX_L);
 	/* ETHEREN 1->0 clears RDAR and rewinds to RDSR (docs/enet.md §3.4, §10 item 5). */
-	wr(k, 1, ECR, ECR_DBSWP | ECR_SPEED);
+	wr(k, 1, ECR, ECR_DBSWP | kat_ecr(k));
 	assert_int_equal(rd(k, 1, RDAR), 0);
 	rx_arm(k, 1, 0);
-	wr(k, 1, ECR, ECR_ETHEREN | ECR_DBSWP | ECR_SPEED);
+	wr(k, 1, ECR, ECR_ETHEREN | ECR_DBSWP | kat_ecr(k));
 	wr(k, 1, RDAR, DAR);
 	tx(k, 0, 100);
-	advance(k, 20000);
+	settle(k, 20000);
 	assert_int_equal(bd_status(k, 1, RX_RING, 0), RX_L);
 	assert_true(bd_status(k, 1, RX_RING, 1) & RX_E);
 }
@@ -358,32 +359,32 @@ static void test_loopback_and_filter(void **state)
 	uint32_t crc = 0xFFFFFFFF, idx;
 
 	/* RCR.LOOP (its reset value): frames come back to the sender. */
-	mac_up(k, 0, 4, RCR_CRCFWD | RCR_LOOP, ECR_SPEED);
-	mac_up(k, 1, 4, RCR_CRCFWD, ECR_SPEED);
+	mac_up(k, 0, 4, RCR_CRCFWD | RCR_LOOP | kat_rcr(k), kat_ecr(k));
+	mac_up(k, 1, 4, RCR_CRCFWD | kat_rcr(k), kat_ecr(k));
 	tx_to(k, 0, 100, mac_of[0], 0);
-	advance(k, 20000);
+	settle(k, 20000);
 	assert_int_equal(bd_status(k, 0, RX_RING, 0), RX_L);
 	assert_true(bd_status(k, 1, RX_RING, 0) & RX_E);
 	/* Its receiver is then deaf to the line. */
 	tx(k, 1, 100);
-	advance(k, 20000);
+	settle(k, 20000);
 	assert_true(bd_status(k, 0, RX_RING, 1) & RX_E);
-	wr(k, 0, RCR, RCR_MAX_FL(1518) | RCR_MII_MODE | RCR_CRCFWD);
+	wr(k, 0, RCR, RCR_MAX_FL(1518) | RCR_MII_MODE | RCR_CRCFWD | kat_rcr(k));
 	/* Unicast to another station: refused, no BD used. */
 	tx_to(k, 1, 100, other, 0);
-	advance(k, 20000);
+	settle(k, 20000);
 	enet_emu_get_stats(k->emu[0], &st);
 	assert_int_equal(ethdrv_counter_get(&st.rx_dropped_filter), 1);
 	/* Promiscuous: accepted with M (docs/enet.md §3.2). */
-	wr(k, 0, RCR, RCR_MAX_FL(1518) | RCR_MII_MODE | RCR_CRCFWD | RCR_PROM);
+	wr(k, 0, RCR, RCR_MAX_FL(1518) | RCR_MII_MODE | RCR_CRCFWD | RCR_PROM | kat_rcr(k));
 	tx_to(k, 1, 100, other, 0);
-	advance(k, 20000);
+	settle(k, 20000);
 	assert_int_equal(bd_status(k, 0, RX_RING, 1), RX_L | RX_M);
 	/* Multicast through the group hash: CRC-32 (reflected, no final
 	 * inversion) of the address, top 6 bits select the bit (docs/enet.md §1.1). */
-	wr(k, 0, RCR, RCR_MAX_FL(1518) | RCR_MII_MODE | RCR_CRCFWD);
+	wr(k, 0, RCR, RCR_MAX_FL(1518) | RCR_MII_MODE | RCR_CRCFWD | kat_rcr(k));
 	tx_to(k, 1, 100, mc, 0);
-	advance(k, 20000);
+	settle(k, 20000);
 	enet_emu_get_stats(k->emu[0], &st);
 	assert_int_equal(ethdrv_counter_get(&st.rx_dropped_filter), 2);
 	for (unsigned i = 0; i < 6; i++) {
@@ -394,7 +395,7 @@ static void test_loopback_and_filter(void **state)
 	idx = crc >> 26;
 	wr(k, 0, idx >= 32 ? GAUR : GALR, 1u << (idx % 32));
 	tx_to(k, 1, 100, mc, 0);
-	advance(k, 20000);
+	settle(k, 20000);
 	assert_int_equal(bd_status(k, 0, RX_RING, 2), RX_L | RX_MC);
 }
 
@@ -404,10 +405,10 @@ static void test_enhanced_bd(void **state)
 
 	/* EN1588: 32-byte BDs, events only for BDs with INT, BDU written (docs/enet.md §3.3). */
 	k->bd_size = 32;
-	mac_up(k, 0, 4, RCR_CRCFWD, ECR_SPEED | ECR_EN1588);
-	mac_up(k, 1, 4, RCR_CRCFWD, ECR_SPEED | ECR_EN1588);
+	mac_up(k, 0, 4, RCR_CRCFWD | kat_rcr(k), kat_ecr(k) | ECR_EN1588);
+	mac_up(k, 1, 4, RCR_CRCFWD | kat_rcr(k), kat_ecr(k) | ECR_EN1588);
 	tx(k, 0, 100);
-	advance(k, 20000);
+	settle(k, 20000);
 	assert_int_equal(bd_status(k, 1, RX_RING, 0), RX_L);
 	assert_int_equal(bd_word(k, 1, RX_RING, 0, 16), BDU);
 	assert_true(bd_word(k, 1, RX_RING, 0, 8) & (1u << 24)); /* UC */
@@ -418,7 +419,7 @@ static void test_enhanced_bd(void **state)
 	wr(k, 1, EIR, 0xFFFFFFFF);
 	bd_set_word(k, 1, RX_RING, 1, 8, 0);
 	tx(k, 0, 100);
-	advance(k, 20000);
+	settle(k, 20000);
 	assert_int_equal(bd_status(k, 1, RX_RING, 1), RX_L);
 	assert_int_equal(rd(k, 1, EIR) & EV_RXF, 0);
 }
@@ -429,10 +430,10 @@ static void test_big_endian_bd(void **state)
 
 	/* DBSWP=0: status BE16 at +0, length BE16 at +2, address BE32 (docs/enet.md §3.1). */
 	k->big_endian = true;
-	mac_up(k, 0, 4, RCR_CRCFWD, ECR_SPEED);
-	mac_up(k, 1, 4, RCR_CRCFWD, ECR_SPEED);
+	mac_up(k, 0, 4, RCR_CRCFWD | kat_rcr(k), kat_ecr(k));
+	mac_up(k, 1, 4, RCR_CRCFWD | kat_rcr(k), kat_ecr(k));
 	tx(k, 0, 300);
-	advance(k, 20000);
+	settle(k, 20000);
 	assert_int_equal(bd_status(k, 1, RX_RING, 0), RX_L);
 	assert_int_equal(bd_len(k, 1, RX_RING, 0), 300);
 	assert_memory_equal(mem(k, 1, RX_BUF(0)), mem(k, 0, TX_BUF(0)), 300);
@@ -463,22 +464,25 @@ static void test_bad_arguments(void **state)
 	assert_null(enet_emu_fault_name(ENET_EMU_FAULT_COUNT));
 }
 
+/* Every test at each line speed: 1000, 100 and 10 Mb/s (docs/enet.md §12). */
+#define AT_SPEEDS(t) KAT_AT_SPEEDS(t, setup, setup_100, setup_10)
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_reset_values, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_eir_w1c, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_tx_rx_bits_and_wrap, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_rx_multi_bd_and_lg, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_rdar_stop_resume, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_tx_full_ring_once, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_bad_tx_address, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_bad_rx_address, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_graceful_stop, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_disable_rewinds, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_loopback_and_filter, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_enhanced_bd, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_big_endian_bd, setup, teardown),
+		AT_SPEEDS(test_reset_values),
+		AT_SPEEDS(test_eir_w1c),
+		AT_SPEEDS(test_tx_rx_bits_and_wrap),
+		AT_SPEEDS(test_rx_multi_bd_and_lg),
+		AT_SPEEDS(test_rdar_stop_resume),
+		AT_SPEEDS(test_tx_full_ring_once),
+		AT_SPEEDS(test_bad_tx_address),
+		AT_SPEEDS(test_bad_rx_address),
+		AT_SPEEDS(test_graceful_stop),
+		AT_SPEEDS(test_disable_rewinds),
+		AT_SPEEDS(test_loopback_and_filter),
+		AT_SPEEDS(test_enhanced_bd),
+		AT_SPEEDS(test_big_endian_bd),
 		cmocka_unit_test_setup_teardown(test_bad_arguments, setup, teardown),
 	};
 

@@ -171,6 +171,37 @@ static void test_reset_self_clears(void **state)
 	assert_int_equal(ethdrv_counter_get(&st.writes_ignored), 1);
 }
 
+/* RESET_N: at least 10 ms low for a reliable reset (AR8031 datasheet, docs/mdio.md §8.4). */
+static void test_hw_reset_pin(void **state)
+{
+	struct fixture *f = *state;
+	uint64_t t = 10 * S;
+	struct phy_emu_stats st;
+
+	assert_true(phy_emu_wire_link_up(f->wire, t));
+	wr(f->a, 4, 0x0061, t);
+	/* Held: the chip does not drive MDIO (the bus reads its pull-up), no link. */
+	phy_emu_set_reset_pin(f->a, true, t);
+	assert_int_equal(rd(f->a, 2, t + 1), 0xFFFF);
+	wr(f->a, 0x10, 0x0123, t + 2);
+	assert_false(phy_emu_wire_link_up(f->wire, t + 3));
+	/* Released after 9.999 ms: not a reset, the registers keep their values. */
+	phy_emu_set_reset_pin(f->a, false, t + 10 * MS - 1);
+	assert_int_equal(rd(f->a, 4, t + 10 * MS), 0x0061);
+	assert_int_equal(rd(f->a, 0x10, t + 10 * MS), 0);
+	/* Held 10 ms: every register back at its reset value, the link trains again. */
+	phy_emu_set_reset_pin(f->a, true, t + 20 * MS);
+	phy_emu_set_reset_pin(f->a, false, t + 30 * MS);
+	assert_int_equal(rd(f->a, 4, t + 30 * MS), 0x1DE1);
+	assert_int_equal(rd(f->a, 2, t + 30 * MS), 0x004D);
+	assert_false(phy_emu_wire_link_up(f->wire, t + 30 * MS + ANEG - 1));
+	assert_true(phy_emu_wire_link_up(f->wire, t + 30 * MS + ANEG));
+	phy_emu_get_stats(f->a, &st);
+	assert_int_equal(ethdrv_counter_get(&st.hw_resets), 1);
+	assert_int_equal(ethdrv_counter_get(&st.hw_resets_short), 1);
+	assert_int_equal(ethdrv_counter_get(&st.writes_ignored), 1);
+}
+
 static void test_aneg_restart(void **state)
 {
 	struct fixture *f = *state;
@@ -404,6 +435,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_latched_low_bmsr, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reset_self_clears, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_hw_reset_pin, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_aneg_restart, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_anrestart_visible, setup_slow_restart,
 						teardown),

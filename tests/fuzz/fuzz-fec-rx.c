@@ -123,7 +123,8 @@ static void fz_init(void)
 				  .rx_ring = FZ_RING,
 				  .tx_ring = FZ_RING,
 				  .pool_size = FZ_POOL,
-				  .fixed_link_mbps = 1000 }; /* no PHY on the fake bus */
+				  .fixed_link_mbps = 1000, /* no PHY on the fake bus */
+				  .phy_irq_fd = -1 };
 	size_t need = fec_dma_size(&cfg);
 
 	ethdrv_log_set_sink(fz_log_discard, NULL); /* bad lengths are logged by design */

@@ -50,11 +50,13 @@
 /* MIB (docs/enet.md §7). */
 #define T_PACKETS 0x204
 #define T_BC 0x208
+#define T_CRC_ALIGN 0x210
 #define T_P64 0x228
 #define T_P65TO127 0x22C
 #define T_P1024TO2047 0x23C
 #define T_OCTETS 0x244
 #define T_FRAME_OK 0x24C
+#define T_OCTETS_OK 0x274
 #define R_PACKETS 0x284
 #define R_CRC_ALIGN 0x290
 #define R_P64 0x2A8
@@ -80,6 +82,7 @@
 #define RCR_LOOP (1u << 0)
 #define RCR_MII_MODE (1u << 2)
 #define RCR_PROM (1u << 3)
+#define RCR_RMII_10T (1u << 9)
 #define RCR_CRCFWD (1u << 14)
 #define RCR_MAX_FL(n) ((uint32_t)(n) << 16)
 #define TCR_GTS (1u << 0)
@@ -116,6 +119,9 @@
 #define TX_BUF(i) (0x80000u + (i)*BUF_SIZE)
 #define MRBR_VAL 1536u
 #define CLK_HZ 125000000u
+/* The TX DMA's fetch (the model's stated assumption, docs/enet.md §12): one
+ * 100 ns bus read per descriptor, the data at 8 bytes per CLK_HZ clock. */
+#define FETCH_BD_NS 100u
 
 static const uint8_t mac_of[2][6] = { { 0x02, 0, 0, 0, 0, 1 }, { 0x02, 0, 0, 0, 0, 2 } };
 
@@ -123,6 +129,7 @@ struct kat {
 	struct fdx_line *line;
 	struct enet_emu *emu[2];
 	struct ethdrv_mmio_bus bus[2];
+	uint64_t byte_ns; /* the line's ns per byte: 8, 80 or 800 */
 	unsigned bd_size; /* 8 legacy, 32 enhanced */
 	bool big_endian; /* DBSWP=0 */
 	unsigned rx_n; /* RX BDs in the ring */
@@ -131,12 +138,13 @@ struct kat {
 };
 
 /*
- * Two models at @speed on a virtual line. @with_phy: each board has its
- * AR8031 at the default address and the link comes up once they negotiate;
- * without, MAC to MAC, the link is up from t = 0 (the line timing KATs).
- * @mscr_frame: the MDIO block's MSCR-write frame (docs/mdio.md §3.2).
+ * Two models of @soc at @speed on a line, virtual unless @realtime. @with_phy:
+ * each board has its AR8031 at the default address and the link comes up once
+ * they negotiate; without, MAC to MAC, the link is up from t = 0 (the line
+ * timing KATs). @mscr_frame: the MDIO block's MSCR-write frame (docs/mdio.md §3.2).
  */
-static inline int setup_board(void **state, unsigned speed, bool with_phy, bool mscr_frame)
+static inline int setup_full(void **state, unsigned speed, bool with_phy, bool mscr_frame,
+			     enum ethdrv_enet_soc soc, bool realtime)
 {
 	struct kat *k = calloc(1, sizeof(*k));
 	struct fdx_line_config lc;
@@ -144,13 +152,14 @@ static inline int setup_board(void **state, unsigned speed, bool with_phy, bool 
 
 	assert_non_null(k);
 	fdx_line_config_default(&lc);
-	lc.realtime = false;
+	lc.realtime = realtime;
 	lc.speed_mbps = speed;
 	assert_int_equal(fdx_line_new(&lc, &k->line), 0);
 	enet_emu_config_default(&ec);
 	ec.dma_size = 1u << 20;
 	ec.clk_ahb_hz = CLK_HZ;
 	ec.mdio.mscr_starts_frame = mscr_frame;
+	ec.soc = soc;
 	if (!with_phy)
 		ec.phy_addr = ENET_EMU_NO_PHY;
 	for (unsigned i = 0; i < 2; i++) {
@@ -158,8 +167,14 @@ static inline int setup_board(void **state, unsigned speed, bool with_phy, bool 
 		enet_emu_get_bus(k->emu[i], &k->bus[i]);
 	}
 	k->bd_size = 8;
+	k->byte_ns = 8000u / speed;
 	*state = k;
 	return 0;
+}
+
+static inline int setup_board(void **state, unsigned speed, bool with_phy, bool mscr_frame)
+{
+	return setup_full(state, speed, with_phy, mscr_frame, ETHDRV_ENET_SOC_IMX8M, false);
 }
 
 static inline int setup_speed(void **state, unsigned speed)
@@ -175,6 +190,11 @@ static inline int setup(void **state)
 static inline int setup_100(void **state)
 {
 	return setup_speed(state, 100);
+}
+
+static inline int setup_10(void **state)
+{
+	return setup_speed(state, 10);
 }
 
 static inline int teardown(void **state)
@@ -221,6 +241,13 @@ static inline void advance_to(struct kat *k, uint64_t t)
 static inline void advance(struct kat *k, uint64_t ns)
 {
 	advance_to(k, now(k) + ns);
+}
+
+/* Advance @ns_at_1g scaled to the line's byte time: long enough for what
+ * takes @ns_at_1g at 1000 Mb/s to happen at 100 or 10 Mb/s too. */
+static inline void settle(struct kat *k, uint64_t ns_at_1g)
+{
+	advance(k, ns_at_1g * k->byte_ns / 8);
 }
 
 /* A BD in the layout of docs/enet.md §3.1: DBSWP=1 LE16 length, LE16 status, LE32 address. */
@@ -311,10 +338,34 @@ static inline void mac_up(struct kat *k, unsigned n, unsigned rx_n, uint32_t rcr
 	k->tx_next[n] = k->rx_next[n] = 0;
 }
 
+/* The speed bits of the line's speed: 1000 is ECR.SPEED, 10 is RCR.RMII_10T,
+ * 100 neither (docs/enet.md §4.1, §4.2). */
+static inline uint32_t kat_ecr(const struct kat *k)
+{
+	return k->byte_ns == 8 ? ECR_SPEED : 0;
+}
+
+static inline uint32_t kat_rcr(const struct kat *k)
+{
+	return k->byte_ns == 800 ? RCR_RMII_10T : 0;
+}
+
+/* Both MACs up at the line's speed. */
 static inline void macs_up(struct kat *k, unsigned rx_n, uint32_t rcr_extra)
 {
-	mac_up(k, 0, rx_n, rcr_extra, ECR_SPEED);
-	mac_up(k, 1, rx_n, rcr_extra, ECR_SPEED);
+	mac_up(k, 0, rx_n, rcr_extra | kat_rcr(k), kat_ecr(k));
+	mac_up(k, 1, rx_n, rcr_extra | kat_rcr(k), kat_ecr(k));
+}
+
+/* Both MACs up at the speed whose byte time is @byte_ns: 1000 is ECR.SPEED,
+ * 10 is RCR.RMII_10T, 100 neither (docs/enet.md §4.1, §4.2). */
+static inline void macs_up_at(struct kat *k, unsigned rx_n, uint32_t rcr_extra, uint64_t byte_ns)
+{
+	uint32_t ecr = byte_ns == 8 ? ECR_SPEED : 0;
+	uint32_t rcr = byte_ns == 800 ? RCR_RMII_10T : 0;
+
+	mac_up(k, 0, rx_n, rcr_extra | rcr, ecr);
+	mac_up(k, 1, rx_n, rcr_extra | rcr, ecr);
 }
 
 /* Frame @len bytes from n to the peer (or @da), byte i = seed + i after the header. */
@@ -363,5 +414,23 @@ static inline uint64_t wire_ns(unsigned len, uint64_t byte_ns)
 
 	return (8 + l + 4) * byte_ns;
 }
+
+/* The DMA's fetch of a one-BD frame of @len bytes (8-byte beats at 125 MHz). */
+static inline uint64_t fetch_ns(unsigned len)
+{
+	return FETCH_BD_NS + (uint64_t)((len + 7) / 8) * 8;
+}
+
+/* TDAR write to the end of a lone frame on an idle wire: fetch, then wire. */
+static inline uint64_t first_end_ns(unsigned len, uint64_t byte_ns)
+{
+	return fetch_ns(len) + wire_ns(len, byte_ns);
+}
+
+/* Test @t once per line speed, with the setups of 1000, 100 and 10 Mb/s. */
+#define KAT_AT_SPEEDS(t, s1000, s100, s10)                          \
+	cmocka_unit_test_setup_teardown(t, s1000, teardown),        \
+		cmocka_unit_test_setup_teardown(t, s100, teardown), \
+		cmocka_unit_test_setup_teardown(t, s10, teardown)
 
 #endif /* ETHDRV_TESTS_ENET_KAT_H */

@@ -184,9 +184,11 @@ static inline void node_setup(struct fixture *f, unsigned i, const struct fec_co
 	memcpy(cfg.mac, nd->mac, ETHDRV_ETH_ALEN);
 	if (!cfg.fixed_link_mbps)
 		cfg.fixed_link_mbps = 1000;
+	cfg.phy_irq_fd = -1; /* no PHY on these boards */
 	enet_emu_config_default(&ec);
 	ec.dma_size = 8u << 20;
 	ec.phy_addr = ENET_EMU_NO_PHY;
+	ec.soc = cfg.soc; /* the board is the part the driver was told */
 	nd->flows = f->flows;
 	nd->lock = &f->lock;
 	assert_int_equal(ethdrv_loop_new(&nd->loop), 0);

@@ -134,6 +134,20 @@ assert "ACK ratio 0.485 (500 pure ACKs / 1030 data segments" in eb.describe_limi
 lo = lambda s: {**s, "nodes": [s["nodes"][0], {**s["nodes"][1], "mtu": 576,  # noqa: E731
                                                 "timestamps": False}]}
 assert eb.limits(lo(b4), lo(af), 1000, 1e-3, [(1, 0)])["apriori"]["mss"] == 536
+# The measurement's tolerance (TOLERANCE_FORMULA): edge bytes plus one MTU over limit x time.
+assert close(eb.tolerance(500, 1e6, 1.0), 2000 / 1e6)
+assert close(eb.tolerance(-500, 1e6, 1.0), 2000 / 1e6)
+assert eb.verdict(1.002e6, 1e6, 0.002) == "ok" and eb.verdict(1.0021e6, 1e6, 0.002) == "REFUSED"
+assert close(lim["tolerance_pct"], 100 * 1500 / (exp * 1e-3)), lim
+assert lim["verdict"] == ("ok" if 1e6 <= exp * (1 + 1500 / (exp * 1e-3)) else "REFUSED")
+fast = eb.limits(b4, af, 10**6, 1e-3, [(1, 0)])  # 1 GB/s: far beyond the tolerance
+assert fast["verdict"] == "REFUSED", fast
+try:
+    eb.refuse_above("x", [fast])
+    raise AssertionError("refuse_above accepted a refused result")
+except SystemExit:
+    pass
+assert "REFUSED" in eb.verdict_text(["ok", "REFUSED"])
 
 # Set-ups the limits do not model are refused with a reason.
 def refused(before, after, flows=((1, 0),), why=""):

@@ -56,6 +56,10 @@ static const struct ethdrv_knob cli_enet_spec_keys[] = {
 	ETHDRV_KNOB_TEXT("ber", "0..0.01", "", "bit error rate of both directions"),
 	ETHDRV_KNOB_UINT("rx-ring", 16, 4096, "descriptors", "RX ring, a power of two"),
 	ETHDRV_KNOB_UINT("tx-ring", 16, 4096, "descriptors", "TX ring, a power of two"),
+	ETHDRV_KNOB_ENUM(
+		"soc", "imx8m|imx6sx|imx6q|imx6ul",
+		"the i.MX part of both MACs and drivers: reset and MIB rules (default imx8m)"),
+	ETHDRV_KNOB_UINT("tx-fifo", 2048, 65536, "bytes", "the model's TX FIFO (default 4096)"),
 };
 
 static const struct ethdrv_knob_table cli_enet_spec_table =
@@ -342,6 +346,14 @@ static int cli_enet_key(const char *cmd, char *kv, struct cli_enet_spec *enet)
 		return cli_enet_ring(cmd, kv, val, &enet->rx_ring);
 	if (!strcmp(kv, "tx-ring"))
 		return cli_enet_ring(cmd, kv, val, &enet->tx_ring);
+	if (!strcmp(kv, "soc")) {
+		if (ethdrv_enet_soc_parse(val, &enet->soc))
+			return cli_error(cmd, "device spec: soc: bad value '%s': use %s", val,
+					 ETHDRV_ENET_SOC_NAMES);
+		return 0;
+	}
+	if (!strcmp(kv, "tx-fifo"))
+		return cli_spec_uint(cmd, &cli_enet_spec_table, kv, val, &enet->tx_fifo_bytes);
 	return cli_error(cmd, "device spec: unknown key '%s': use %s", kv,
 			 cli_keys(&cli_enet_spec_table, keys, sizeof(keys)));
 }
@@ -359,7 +371,9 @@ static int cli_parse_enet(const char *cmd, const char *rest, struct cli_enet_spe
 					.lab_cpu = -1,
 					.mmio_ns = 100,
 					.rx_ring = CLI_ENET_RX_RING,
-					.tx_ring = CLI_ENET_TX_RING };
+					.tx_ring = CLI_ENET_TX_RING,
+					.soc = ETHDRV_ENET_SOC_IMX8M,
+					.tx_fifo_bytes = 4096 };
 	snprintf(buf, sizeof(buf), "%s", rest);
 	tok = strtok_r(buf, ",", &save); /* "enet" */
 	while (!err && (tok = strtok_r(NULL, ",", &save)))

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ethdrv/enet_soc.h"
 #include "ethdrv/knob.h"
 #include "platform/linux/platform.h"
 
@@ -55,6 +56,9 @@ struct cli_enet_spec {
 	double ber; /* ber=: bit error rate of both directions, 0..0.01 */
 	uint32_t rx_ring; /* rx-ring=: RX descriptors per MAC, a power of two 16..4096 */
 	uint32_t tx_ring; /* tx-ring=: TX descriptors per MAC, a power of two 16..4096 */
+	enum ethdrv_enet_soc soc; /* soc=: the i.MX part of both MACs and drivers, default imx8m */
+	uint32_t tx_fifo_bytes; /* tx-fifo=: the model's TX FIFO in bytes, 2048..65536, default
+				   4096 (docs/enet.md §12) */
 };
 
 enum cli_dev_kind {

@@ -48,7 +48,8 @@ static int enet_link_model(struct enet_link *l, const struct cli_enet_spec *spec
 	enet_emu_config_default(&ec);
 	ec.mmio_latency_ns = spec->mmio_ns;
 	ec.dma_size = enet_link_dma_size(spec);
-	ec.node_id = (uint8_t)port;
+	ec.soc = spec->soc;
+	ec.tx_fifo_bytes = spec->tx_fifo_bytes;
 	err = enet_emu_new(&ec, l->line, port, &l->emu[port]);
 	if (!err)
 		err = fdx_line_set_ber(l->line, port, spec->ber);

@@ -239,6 +239,7 @@ static void node_driver_args(struct node *n, struct ethdrv_driver_args *args)
 	args->name = n->cfg.ifname;
 	memcpy(args->mac, n->cfg.mac, sizeof(args->mac));
 	args->loop = n->loop;
+	args->phy_irq_fd = -1; /* none unless the backend has one */
 }
 
 /* Create the device on the backend's bus and open it with the configured knobs. */

@@ -44,6 +44,7 @@ static int enet_open(struct node *n, struct ethdrv_driver_args *args)
 	args->phy_irq_fd = enet_emu_phy_irq_fd(n->cfg.enet);
 	args->rx_ring = n->cfg.dev.enet.rx_ring;
 	args->tx_ring = n->cfg.dev.enet.tx_ring;
+	args->soc = n->cfg.dev.enet.soc;
 	n->enet_ber = n->cfg.dev.enet.ber;
 	return 0;
 }
@@ -232,6 +233,8 @@ static void enet_info(struct node *n, struct ctl_reply *r)
 
 	ctl_reply_printf(r, "bus=%s\nport=%u\nline_mbps=%u\nbatch_us=%u\nmmio_ns=%u\n",
 			 n->mmio.desc, n->cfg.index, e->speed_mbps, e->batch_us, e->mmio_ns);
+	ctl_reply_printf(r, "soc=%s\ntx_fifo_bytes=%u\n", ethdrv_enet_soc_name(e->soc),
+			 e->tx_fifo_bytes);
 	ctl_reply_printf(r, "rx_ring=%u\ntx_ring=%u\nirq=model\n", e->rx_ring, e->tx_ring);
 	/* The lab's clock (docs/design.md §5b.2, §5b.3); lab_cpu -1: sleeps on timers. */
 	ctl_reply_printf(r, "slip_us=%u\nlab_cpu=%d\n", e->slip_us, e->lab_cpu);
