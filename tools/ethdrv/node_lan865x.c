@@ -50,8 +50,10 @@ static int lan865x_bus_open(struct node *n)
 		return err;
 	lan865x_emu_get_bus(n->emu, &n->model_bus);
 	node_metrics_time_model_bus(n);
-	if (n->cfg.dev.emu.irq_none)
+	if (n->cfg.dev.emu.irq_none) {
 		n->bus.irq_fd = -1; /* the model's IRQ_N left unconnected: polled mode */
+		n->bus.irq_edge_fd = -1;
+	}
 	return n->cfg.medium ? lan865x_emu_attach(n->emu, n->cfg.medium, n->cfg.port) : 0;
 }
 
