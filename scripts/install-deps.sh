@@ -19,6 +19,9 @@ pkgs=(
 	"valgrind:valgrind"
 	"cmake:cmake"
 	"clang-format:clang-format"
+	# Linux's oa_tc6/lan865x/microchip_t1s for the Linux-driver build
+	# (docs/linux-driver.md); only four files are extracted from it.
+	"linux-source-6.12:/usr/src/linux-source-6.12.tar.xz"
 )
 
 missing=()
