@@ -21,6 +21,8 @@ struct kshim_host_cfg {
 	const uint8_t *mac; /* the DT "local-mac-address" property, or NULL (random) */
 	/* netif_rx(): the frame as the driver hands it up (no FCS). */
 	void (*rx)(void *ctx, const uint8_t *frame, size_t len);
+	/* netif_wake_queue(): the driver has room again (any thread); may be NULL. */
+	void (*tx_wake)(void *ctx);
 	void *ctx;
 };
 
@@ -41,10 +43,12 @@ int kshim_lan865x_probe(const struct kshim_host_cfg *cfg, struct kshim_lan865x *
 int kshim_lan865x_open(struct kshim_lan865x *k);
 int kshim_lan865x_stop(struct kshim_lan865x *k);
 /* dev_queue_xmit(): waits up to @timeout_ms while the queue is stopped.
- * 0, -ETIMEDOUT, -ENOMEM, or -ENETDOWN after the driver disabled traffic. */
+ * 0, -ETIMEDOUT (-EAGAIN with @timeout_ms 0), -ENOMEM, or -ENETDOWN after
+ * the driver disabled traffic. */
 int kshim_lan865x_xmit(struct kshim_lan865x *k, const uint8_t *frame, size_t len, int timeout_ms);
 /* ndo_set_rx_mode with IFF_PROMISC / IFF_ALLMULTI (runs in the driver's work). */
 void kshim_lan865x_set_rx_mode(struct kshim_lan865x *k, bool promisc, bool allmulti);
+bool kshim_lan865x_queue_stopped(struct kshim_lan865x *k);
 void kshim_lan865x_stats(struct kshim_lan865x *k, struct kshim_netdev_stats *st);
 const char *kshim_lan865x_name(struct kshim_lan865x *k);
 void kshim_lan865x_mac(struct kshim_lan865x *k, uint8_t mac[6]);
@@ -59,5 +63,31 @@ void kshim_lan865x_remove(struct kshim_lan865x *k);
 /* Every line the kernel code prints goes to @fn (and to stderr unless
  * @quiet); NULL restores stderr only. */
 void kshim_set_log(void (*fn)(void *ctx, const char *line), void *ctx, bool quiet);
+
+/* Where the kernel files came from (the origin line of linux-src/SOURCE). */
+extern const char kshim_linux_origin[];
+
+/*
+ * The plugin (liblinux-lan865x.so): the calls above in one table, the only
+ * symbol a program that dlopen()s it looks up (KSHIM_HOST_OPS_SYMBOL).
+ */
+#define KSHIM_HOST_OPS_SYMBOL "kshim_host_ops"
+#define KSHIM_HOST_OPS_VERSION 1
+struct kshim_host_ops {
+	unsigned version; /* KSHIM_HOST_OPS_VERSION */
+	const char *origin; /* kshim_linux_origin */
+	int (*probe)(const struct kshim_host_cfg *cfg, struct kshim_lan865x **out);
+	int (*open)(struct kshim_lan865x *k);
+	int (*stop)(struct kshim_lan865x *k);
+	int (*xmit)(struct kshim_lan865x *k, const uint8_t *frame, size_t len, int timeout_ms);
+	bool (*queue_stopped)(struct kshim_lan865x *k);
+	void (*set_rx_mode)(struct kshim_lan865x *k, bool promisc, bool allmulti);
+	void (*stats)(struct kshim_lan865x *k, struct kshim_netdev_stats *st);
+	int (*set_plca)(struct kshim_lan865x *k, const struct kshim_plca *p);
+	int (*get_plca)(struct kshim_lan865x *k, struct kshim_plca *p);
+	const char *(*phy_driver)(struct kshim_lan865x *k, uint32_t *phy_id);
+	void (*remove)(struct kshim_lan865x *k);
+	void (*set_log)(void (*fn)(void *ctx, const char *line), void *ctx, bool quiet);
+};
 
 #endif /* KSHIM_HOST_H */

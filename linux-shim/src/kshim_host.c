@@ -77,6 +77,7 @@ void kshim_host_registered(struct net_device *dev)
 	if (probing->name)
 		snprintf(dev->name, sizeof(dev->name), "%s", probing->name);
 	dev->host->rx = probing->rx;
+	dev->host->tx_wake = probing->tx_wake;
 	dev->host->ctx = probing->ctx;
 	probed = dev;
 }
@@ -159,12 +160,12 @@ static int wait_queue(struct kshim_netdev_host *h, int timeout_ms)
 		ts.tv_nsec -= 1000000000L;
 	}
 	pthread_mutex_lock(&h->lock);
-	while (h->queue_stopped && !h->tx_disabled && !ret)
+	while (h->queue_stopped && !h->tx_disabled && !ret && timeout_ms)
 		ret = pthread_cond_timedwait(&h->cond, &h->lock, &ts);
 	if (h->tx_disabled)
 		ret = -ENETDOWN;
-	else if (ret)
-		ret = -ETIMEDOUT;
+	else if (ret || h->queue_stopped)
+		ret = timeout_ms ? -ETIMEDOUT : -EAGAIN;
 	pthread_mutex_unlock(&h->lock);
 	return ret;
 }
@@ -204,6 +205,11 @@ void kshim_lan865x_set_rx_mode(struct kshim_lan865x *k, bool promisc, bool allmu
 		     (allmulti ? IFF_ALLMULTI : 0);
 	if (dev->netdev_ops->ndo_set_rx_mode)
 		dev->netdev_ops->ndo_set_rx_mode(dev);
+}
+
+bool kshim_lan865x_queue_stopped(struct kshim_lan865x *k)
+{
+	return netif_queue_stopped(k->netdev);
 }
 
 void kshim_lan865x_stats(struct kshim_lan865x *k, struct kshim_netdev_stats *st)
@@ -266,3 +272,27 @@ int kshim_lan865x_get_plca(struct kshim_lan865x *k, struct kshim_plca *p)
 	p->burst_tmr = c.burst_tmr;
 	return 0;
 }
+
+/* ---- the plugin's table ---- */
+
+#ifndef KSHIM_LINUX_ORIGIN
+#define KSHIM_LINUX_ORIGIN "unknown"
+#endif
+const char kshim_linux_origin[] = KSHIM_LINUX_ORIGIN;
+
+__attribute__((visibility("default"))) const struct kshim_host_ops kshim_host_ops = {
+	.version = KSHIM_HOST_OPS_VERSION,
+	.origin = kshim_linux_origin,
+	.probe = kshim_lan865x_probe,
+	.open = kshim_lan865x_open,
+	.stop = kshim_lan865x_stop,
+	.xmit = kshim_lan865x_xmit,
+	.queue_stopped = kshim_lan865x_queue_stopped,
+	.set_rx_mode = kshim_lan865x_set_rx_mode,
+	.stats = kshim_lan865x_stats,
+	.set_plca = kshim_lan865x_set_plca,
+	.get_plca = kshim_lan865x_get_plca,
+	.phy_driver = kshim_lan865x_phy_driver,
+	.remove = kshim_lan865x_remove,
+	.set_log = kshim_set_log,
+};

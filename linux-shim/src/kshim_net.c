@@ -170,11 +170,15 @@ int netif_rx(struct sk_buff *skb)
 static void queue_set(struct net_device *dev, bool stopped)
 {
 	struct kshim_netdev_host *h = dev->host;
+	bool woke;
 
 	pthread_mutex_lock(&h->lock);
+	woke = h->queue_stopped && !stopped && !h->tx_disabled;
 	h->queue_stopped = stopped;
 	pthread_cond_broadcast(&h->cond);
 	pthread_mutex_unlock(&h->lock);
+	if (woke && h->tx_wake)
+		h->tx_wake(h->ctx);
 }
 
 void netif_start_queue(struct net_device *dev)

@@ -10,6 +10,7 @@ struct kshim_netdev_host {
 	pthread_cond_t cond; /* queue state changes */
 	bool queue_stopped, tx_disabled, registered, up;
 	void (*rx)(void *ctx, const uint8_t *frame, size_t len);
+	void (*tx_wake)(void *ctx);
 	void *ctx;
 };
 

@@ -11,8 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define EMU_KEYS \
-	"hz, rx-buf, setup-ns, mosi-ber, miso-ber, rev, irq, poll_us, slack_us, sv-open, errata-s3"
+#define EMU_KEYS                                                                                      \
+	"hz, rx-buf, setup-ns, mosi-ber, miso-ber, rev, irq, poll_us, slack_us, sv-open, errata-s3, " \
+	"driver"
 #define ENET_KEYS "speed, batch-us, mmio-ns, ber, rx-ring, tx-ring"
 #define DEV_FORMS                                                                             \
 	"emu:lan8650[,key=value...] (keys: " EMU_KEYS "), "                                   \
@@ -151,6 +152,15 @@ static int cli_emu_key(const char *cmd, char *kv, struct cli_emu_spec *emu)
 		return emu->errata_s3 || !strcmp(val, "0") ?
 			       0 :
 			       cli_error(cmd, "device spec: errata-s3: bad value '%s': use 0 or 1",
+					 val);
+	}
+	/* docs/linux-driver.md: whose driver runs the node. */
+	if (!strcmp(kv, "driver")) {
+		emu->linux_driver = !strcmp(val, "linux");
+		return emu->linux_driver || !strcmp(val, "ethdrv") ?
+			       0 :
+			       cli_error(cmd,
+					 "device spec: driver: bad value '%s': use ethdrv or linux",
 					 val);
 	}
 	/* docs/tc6.md §2.4.1: what the model does with an SV while a frame is open. */

@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: MIT
+/*
+ * driver=linux: a LAN8650 node run by Linux's own oa_tc6 + lan865x (+ the
+ * microchip_t1s PHY driver) instead of ethdrv's (docs/linux-driver.md).
+ * The Linux files are GPL-2.0 and never part of this program: they are
+ * built, with the kshim kernel-API shim, into the plugin
+ * liblinux-lan865x.so (linux-shim/), which this file dlopen()s at run time
+ * and reaches through its one table, struct kshim_host_ops. The device is
+ * an ethdrv_netdev like any other, so the node (TAP, counters, control
+ * socket) needs no branch for it:
+ * - start_xmit copies the frame into an skb (dev_queue_xmit); when the
+ *   driver's queue is stopped the frame stays with the node and
+ *   netif_wake_queue() wakes the queue again;
+ * - netif_rx() copies the frame into a packet of the node's pool and hands
+ *   it up (from the driver's IRQ thread, the device's poll context here);
+ * - the knobs plca, node-id and node-cnt go to the PHY driver's PLCA
+ *   configuration (ethtool --set-plca-cfg), so a Linux node on a segment
+ *   gets its node id and count;
+ * - `ethdrv stats` shows the driver's net_device counters (group "linux").
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ethdrv/err.h"
+#include "ethdrv/log.h"
+#include "ethdrv/netdev.h"
+#include "ethdrv/pkt.h"
+#include "ethdrv/stats.h"
+#include "kshim_host.h"
+#include "node_priv.h"
+
+ETHDRV_LOG_MODULE(node);
+
+#ifndef ETHDRV_LINUX_PLUGIN
+#define ETHDRV_LINUX_PLUGIN ""
+#endif
+#ifndef ETHDRV_LINUX_SKIP
+#define ETHDRV_LINUX_SKIP "not configured"
+#endif
+
+/* The driver's net_device counters, as counters of a stats group. */
+struct linux_stats {
+	ethdrv_counter_t rx_packets, tx_packets, rx_bytes, tx_bytes, rx_dropped, tx_dropped;
+	ethdrv_counter_t xmit_busy; /* ndo_start_xmit said NETDEV_TX_BUSY */
+	ethdrv_counter_t rx_no_buffer; /* frames netif_rx() gave with the node's pool empty */
+	ethdrv_counter_t messages; /* lines the kernel code printed */
+};
+
+#define D(f) ETHDRV_STAT_DESC(struct linux_stats, f)
+static const struct ethdrv_stat_desc linux_stats_desc[] = {
+	D(rx_packets), D(tx_packets), D(rx_bytes),     D(tx_bytes), D(rx_dropped),
+	D(tx_dropped), D(xmit_busy),  D(rx_no_buffer), D(messages),
+};
+#undef D
+
+struct linux_dev {
+	struct ethdrv_netdev dev; /* first (docs/style.md S3) */
+	const struct kshim_host_ops *ops;
+	struct kshim_lan865x *k;
+	struct ethdrv_pkt_pool *pool; /* RX packets */
+	struct kshim_plca plca; /* what the knobs set */
+	struct linux_stats st;
+	ethdrv_counter_t rx_no_buffer;
+};
+
+static struct linux_dev *to_ld(struct ethdrv_netdev *dev)
+{
+	return ethdrv_container_of(dev, struct linux_dev, dev);
+}
+
+/* The plugin, loaded once: ETHDRV_LINUX_PLUGIN=FILE or the build's own. */
+static const struct kshim_host_ops *linux_plugin(void)
+{
+	static const struct kshim_host_ops *ops;
+	const char *path = getenv("ETHDRV_LINUX_PLUGIN");
+	void *so;
+
+	if (ops)
+		return ops;
+	if (!path || !*path)
+		path = ETHDRV_LINUX_PLUGIN;
+	if (!*path) {
+		ethdrv_err(NULL, "driver=linux: the Linux driver was not built (%s)",
+			   ETHDRV_LINUX_SKIP);
+		return NULL;
+	}
+	so = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (!so) {
+		ethdrv_err(NULL, "driver=linux: %s (set ETHDRV_LINUX_PLUGIN=FILE)", dlerror());
+		return NULL;
+	}
+	ops = dlsym(so, KSHIM_HOST_OPS_SYMBOL);
+	if (!ops || ops->version != KSHIM_HOST_OPS_VERSION) {
+		ethdrv_err(NULL, "driver=linux: %s: no %s of version %u", path,
+			   KSHIM_HOST_OPS_SYMBOL, KSHIM_HOST_OPS_VERSION);
+		ops = NULL;
+		dlclose(so);
+	}
+	return ops;
+}
+
+/* netif_rx(): the driver's IRQ thread. */
+static void linux_rx(void *ctx, const uint8_t *frame, size_t len)
+{
+	struct linux_dev *ld = ctx;
+	struct ethdrv_pkt *pkt = ethdrv_pkt_alloc(ld->pool);
+
+	if (!pkt || len > ETHDRV_PKT_DATA_MAX) {
+		ethdrv_counter_inc(&ld->rx_no_buffer);
+		ethdrv_pkt_free(pkt);
+		return;
+	}
+	memcpy(pkt->data, frame, len);
+	pkt->len = (uint32_t)len;
+	ethdrv_netdev_receive(&ld->dev, pkt);
+}
+
+/* netif_wake_queue(): any thread. */
+static void linux_tx_wake(void *ctx)
+{
+	ethdrv_netdev_tx_wake(&((struct linux_dev *)ctx)->dev);
+}
+
+static int linux_open(struct ethdrv_netdev *dev)
+{
+	struct linux_dev *ld = to_ld(dev);
+	int err = ld->ops->open(ld->k);
+
+	if (!err)
+		ethdrv_netdev_carrier_on(dev); /* the PHY driver reports the link always up */
+	return err;
+}
+
+static int linux_stop(struct ethdrv_netdev *dev)
+{
+	struct linux_dev *ld = to_ld(dev);
+
+	ethdrv_netdev_carrier_off(dev);
+	return ld->ops->stop(ld->k);
+}
+
+static int linux_start_xmit(struct ethdrv_netdev *dev, struct ethdrv_pkt *pkt)
+{
+	struct linux_dev *ld = to_ld(dev);
+	unsigned len = pkt->len;
+	int err = ld->ops->xmit(ld->k, pkt->data, len, 0);
+
+	if (err == -EAGAIN) {
+		ethdrv_netdev_tx_stop(dev);
+		if (!ld->ops->queue_stopped(ld->k))
+			ethdrv_netdev_tx_wake(dev); /* it woke in between */
+		return ETHDRV_TX_BUSY;
+	}
+	/* The skb is the driver's now (sent, or dropped and counted by it). */
+	ethdrv_netdev_tx_sent(dev, len);
+	if (err)
+		ethdrv_netdev_tx_completed_dropped(dev, 0, 0, 1, len);
+	else
+		ethdrv_netdev_tx_completed(dev, 1, len);
+	ethdrv_pkt_free(pkt);
+	return ETHDRV_TX_OK;
+}
+
+static int linux_set_rx_mode(struct ethdrv_netdev *dev)
+{
+	struct linux_dev *ld = to_ld(dev);
+
+	ld->ops->set_rx_mode(ld->k, dev->rx_flags & ETHDRV_RXF_PROMISC,
+			     dev->rx_flags & ETHDRV_RXF_ALLMULTI);
+	return 0;
+}
+
+static int linux_get_link(struct ethdrv_netdev *dev, struct ethdrv_link_state *st)
+{
+	st->up = ethdrv_netdev_carrier_ok(dev);
+	st->speed_mbps = 10;
+	st->full_duplex = false;
+	return 0;
+}
+
+static int linux_get_stats(struct ethdrv_netdev *dev)
+{
+	struct linux_dev *ld = to_ld(dev);
+	struct kshim_netdev_stats s;
+
+	ld->ops->stats(ld->k, &s);
+	ethdrv_counter_set(&ld->st.rx_packets, s.rx_packets);
+	ethdrv_counter_set(&ld->st.tx_packets, s.tx_packets);
+	ethdrv_counter_set(&ld->st.rx_bytes, s.rx_bytes);
+	ethdrv_counter_set(&ld->st.tx_bytes, s.tx_bytes);
+	ethdrv_counter_set(&ld->st.rx_dropped, s.rx_dropped);
+	ethdrv_counter_set(&ld->st.tx_dropped, s.tx_dropped);
+	ethdrv_counter_set(&ld->st.xmit_busy, s.xmit_busy);
+	ethdrv_counter_set(&ld->st.messages, s.messages);
+	ethdrv_counter_set(&ld->st.rx_no_buffer, ethdrv_counter_get(&ld->rx_no_buffer));
+	return 0;
+}
+
+/* plca=on|off, node-id=0..255, node-cnt=1..255: ethtool --set-plca-cfg. */
+static int linux_set_param(struct ethdrv_netdev *dev, const char *key, const char *value)
+{
+	struct linux_dev *ld = to_ld(dev);
+	struct kshim_plca p = { -1, -1, -1, -1, -1, -1 };
+	char *end;
+	long v;
+
+	if (!strcmp(key, "plca")) {
+		if (strcmp(value, "on") && strcmp(value, "off"))
+			return -EINVAL;
+		p.enabled = !strcmp(value, "on");
+		return ld->ops->set_plca(ld->k, &p);
+	}
+	if (strcmp(key, "node-id") && strcmp(key, "node-cnt"))
+		return -ENOENT;
+	v = strtol(value, &end, 10);
+	if (*end || end == value || v < 0 || v > 255 || (key[5] == 'c' && v < 1))
+		return -EINVAL;
+	*(key[5] == 'c' ? &p.node_cnt : &p.node_id) = (int)v;
+	return ld->ops->set_plca(ld->k, &p);
+}
+
+static int linux_get_param(struct ethdrv_netdev *dev, const char *key, char *buf, size_t size)
+{
+	struct linux_dev *ld = to_ld(dev);
+	struct kshim_plca p;
+	int err;
+
+	if (strcmp(key, "plca") && strcmp(key, "node-id") && strcmp(key, "node-cnt"))
+		return -ENOENT;
+	err = ld->ops->get_plca(ld->k, &p);
+	if (err)
+		return err;
+	if (!strcmp(key, "plca"))
+		snprintf(buf, size, "%s", p.enabled ? "on" : "off");
+	else
+		snprintf(buf, size, "%d", key[5] == 'c' ? p.node_cnt : p.node_id);
+	return 0;
+}
+
+static void linux_destroy(struct ethdrv_netdev *dev)
+{
+	struct linux_dev *ld = to_ld(dev);
+
+	ld->ops->remove(ld->k);
+	free(ld);
+}
+
+static const struct ethdrv_netdev_ops linux_netdev_ops = {
+	.open = linux_open,
+	.stop = linux_stop,
+	.start_xmit = linux_start_xmit,
+	.set_rx_mode = linux_set_rx_mode,
+	.get_link = linux_get_link,
+	.get_stats = linux_get_stats,
+	.set_param = linux_set_param,
+	.get_param = linux_get_param,
+	.destroy = linux_destroy,
+};
+
+static int linux_create(const struct ethdrv_driver_args *a, struct ethdrv_netdev **out)
+{
+	const struct kshim_host_ops *ops = linux_plugin();
+	struct kshim_host_cfg hc = { 0 };
+	struct linux_dev *ld;
+	int err;
+
+	if (!ops)
+		return -ENOENT;
+	ld = calloc(1, sizeof(*ld));
+	if (!ld)
+		return -ENOMEM;
+	ld->ops = ops;
+	ld->pool = a->pool;
+	err = ethdrv_netdev_init(&ld->dev, a->name, &linux_netdev_ops, a->loop, a->pool);
+	if (err) {
+		free(ld);
+		return err;
+	}
+	hc.bus = a->spi;
+	hc.name = a->name;
+	hc.mac = a->mac;
+	hc.rx = linux_rx;
+	hc.tx_wake = linux_tx_wake;
+	hc.ctx = ld;
+	err = ops->probe(&hc, &ld->k);
+	if (!err && ethdrv_stats_add_group(ethdrv_netdev_stats(&ld->dev), "linux", linux_stats_desc,
+					   ETHDRV_ARRAY_SIZE(linux_stats_desc), &ld->st))
+		ethdrv_warn(&ld->dev, "the Linux driver's counters are not in the stats");
+	if (err) {
+		ethdrv_err(NULL, "%s: Linux lan865x probe: %s", a->name, ethdrv_strerror(err));
+		ethdrv_netdev_cleanup(&ld->dev);
+		free(ld);
+		return err;
+	}
+	*out = &ld->dev;
+	return 0;
+}
+
+static int linux_info(struct ethdrv_netdev *dev, char *buf, size_t size)
+{
+	struct linux_dev *ld = to_ld(dev);
+	uint32_t id;
+	const char *phy = ld->ops->phy_driver(ld->k, &id);
+
+	return snprintf(buf, size,
+			"driver_impl=linux oa_tc6+lan865x (GPL-2.0 plugin)\nlinux_source=%s\n"
+			"phy_driver=%s\nphy_id=0x%08x\n",
+			ld->ops->origin, *phy ? phy : "genphy", id);
+}
+
+const struct ethdrv_driver node_linux_driver = {
+	.name = "linux-lan865x",
+	.desc = "Linux's oa_tc6 + lan865x + microchip_t1s in user space (GPL-2.0 plugin)",
+	.bus = ETHDRV_BUS_SPI,
+	.create = linux_create,
+	.info = linux_info,
+};
