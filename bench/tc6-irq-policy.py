@@ -45,6 +45,13 @@ def parse():
                    help="also run each no-delay download with the client's loop and poller "
                         "threads at SCHED_FIFO N (knob rt_prio), alternating with SCHED_OTHER, "
                         "and compare the two (0 = off)")
+    p.add_argument("--driver", choices=["ethdrv", "linux"], default="ethdrv",
+                   help="linux: instead of the policy table, the download with Linux's own "
+                        "oa_tc6 + lan865x beside ethdrv's on the same model, clean and with "
+                        "RX overflows injected (bench/tc6_linux_driver.py)")
+    p.add_argument("--fault-ms", type=int, default=100,
+                   help="--driver linux: an RX overflow every this many ms in the "
+                        "overflow runs (100)")
     p.add_argument("--results", default=None, help="output directory (bench/results)")
     return p.parse_args()
 
@@ -182,6 +189,13 @@ def main():
     dev = f"emu:lan8650,hz={a.spi_hz},setup-ns={a.spi_setup_ns}"
     try:
         sha = eb.make_blob(os.path.join(tmp, "blob"), a.size)
+        if a.driver == "linux":
+            import tc6_linux_driver
+            out = eb.write_result(f"{NAME}-linux", "tc6-irq-policy --driver linux: seed 000's "
+                                  "download with Linux's own driver on the model",
+                                  tc6_linux_driver.compare(a, tmp, sha), a.results)
+            print(out.read_text())
+            return
         with eb.Segment(2, device=dev) as seg, \
                 eb.HttpServer(eb.netns(SERVER), eb.addr(SERVER), tmp, eb.netns(CLIENT)) as http:
             b = Bench(a, seg, http, sha, tmp)

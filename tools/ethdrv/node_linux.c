@@ -13,13 +13,15 @@
  *   netif_wake_queue() wakes the queue again;
  * - netif_rx() copies the frame into a packet of the node's pool and hands
  *   it up (from the driver's IRQ thread, the device's poll context here);
- * - the knobs plca, node-id and node-cnt go to the PHY driver's PLCA
+ * - the PLCA knobs (plca, node-id, node-cnt, to-tmr, burst-cnt, burst-tmr)
+ *   go to the PHY driver's PLCA
  *   configuration (ethtool --set-plca-cfg), so a Linux node on a segment
  *   gets its node id and count;
  * - `ethdrv stats` shows the driver's net_device counters (group "linux").
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -199,44 +201,69 @@ static int linux_get_stats(struct ethdrv_netdev *dev)
 	return 0;
 }
 
-/* plca=on|off, node-id=0..255, node-cnt=1..255: ethtool --set-plca-cfg. */
+/* The PLCA knobs (the names ethdrv's lan865x uses) and their ethtool field. */
+static const struct {
+	const char *key;
+	size_t off; /* in struct kshim_plca */
+	int min, max;
+} linux_plca_keys[] = {
+	{ "plca", offsetof(struct kshim_plca, enabled), 0, 1 },
+	{ "node-id", offsetof(struct kshim_plca, node_id), 0, 255 },
+	{ "node-cnt", offsetof(struct kshim_plca, node_cnt), 1, 255 },
+	{ "to-tmr", offsetof(struct kshim_plca, to_tmr), 0, 255 },
+	{ "burst-cnt", offsetof(struct kshim_plca, burst_cnt), 0, 255 },
+	{ "burst-tmr", offsetof(struct kshim_plca, burst_tmr), 0, 255 },
+};
+
+static int linux_plca_key(const char *key)
+{
+	for (size_t i = 0; i < ETHDRV_ARRAY_SIZE(linux_plca_keys); i++)
+		if (!strcmp(key, linux_plca_keys[i].key))
+			return (int)i;
+	return -ENOENT;
+}
+
+/* plca=on|off and the PLCA numbers: ethtool --set-plca-cfg through the PHY driver. */
 static int linux_set_param(struct ethdrv_netdev *dev, const char *key, const char *value)
 {
 	struct linux_dev *ld = to_ld(dev);
 	struct kshim_plca p = { -1, -1, -1, -1, -1, -1 };
+	int i = linux_plca_key(key);
 	char *end;
 	long v;
 
-	if (!strcmp(key, "plca")) {
+	if (i < 0)
+		return i;
+	if (i == 0) {
 		if (strcmp(value, "on") && strcmp(value, "off"))
 			return -EINVAL;
-		p.enabled = !strcmp(value, "on");
-		return ld->ops->set_plca(ld->k, &p);
+		v = !strcmp(value, "on");
+	} else {
+		v = strtol(value, &end, 10);
+		if (*end || end == value || v < linux_plca_keys[i].min ||
+		    v > linux_plca_keys[i].max)
+			return -EINVAL;
 	}
-	if (strcmp(key, "node-id") && strcmp(key, "node-cnt"))
-		return -ENOENT;
-	v = strtol(value, &end, 10);
-	if (*end || end == value || v < 0 || v > 255 || (key[5] == 'c' && v < 1))
-		return -EINVAL;
-	*(key[5] == 'c' ? &p.node_cnt : &p.node_id) = (int)v;
+	*(int *)((char *)&p + linux_plca_keys[i].off) = (int)v;
 	return ld->ops->set_plca(ld->k, &p);
 }
 
 static int linux_get_param(struct ethdrv_netdev *dev, const char *key, char *buf, size_t size)
 {
 	struct linux_dev *ld = to_ld(dev);
+	int i = linux_plca_key(key), err, v;
 	struct kshim_plca p;
-	int err;
 
-	if (strcmp(key, "plca") && strcmp(key, "node-id") && strcmp(key, "node-cnt"))
-		return -ENOENT;
+	if (i < 0)
+		return i;
 	err = ld->ops->get_plca(ld->k, &p);
 	if (err)
 		return err;
-	if (!strcmp(key, "plca"))
-		snprintf(buf, size, "%s", p.enabled ? "on" : "off");
+	v = *(const int *)((const char *)&p + linux_plca_keys[i].off);
+	if (i == 0)
+		snprintf(buf, size, "%s", v ? "on" : "off");
 	else
-		snprintf(buf, size, "%d", key[5] == 'c' ? p.node_cnt : p.node_id);
+		snprintf(buf, size, "%d", v);
 	return 0;
 }
 
