@@ -96,7 +96,7 @@ static void *irq_thread(void *arg)
 
 	for (;;) {
 		struct pollfd p[2] = { { .fd = l->kick_fd, .events = POLLIN }, { .fd = -1 } };
-		bool fire = false, run;
+		bool fire, run;
 
 		pthread_mutex_lock(&l->lock);
 		if (l->stop) {
@@ -111,17 +111,15 @@ static void *irq_thread(void *arg)
 			continue;
 		if (p[0].revents & POLLIN)
 			drain(l->kick_fd, 0);
-		if (p[1].fd >= 0 && (p[1].revents & POLLIN)) {
-			fire = true;
-			if (l->flags & IRQF_TRIGGER_FALLING)
-				drain(l->edge_fd, EDGE_RECORD);
-		}
 		pthread_mutex_lock(&l->lock);
 		if (l->stop) {
 			pthread_mutex_unlock(&l->lock);
 			break;
 		}
-		fire = fire && !l->depth;
+		/* Disabled meanwhile: the edges stay queued, pending for enable_irq(). */
+		fire = p[1].fd >= 0 && (p[1].revents & POLLIN) && !l->depth;
+		if (fire && (l->flags & IRQF_TRIGGER_FALLING))
+			drain(l->edge_fd, EDGE_RECORD);
 		run = l->wake;
 		l->wake = false;
 		l->running = fire || run;

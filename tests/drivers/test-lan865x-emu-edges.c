@@ -2,12 +2,11 @@
 /*
  * IRQ_N's falling edges (src/emu/lan865x_emu_edges.c): the stream an
  * edge-triggered host reads beside the level, and such a host's loop.
- * The medium here is the test's: when the model announces a TX frame (in
- * the middle of the transfer that completed it, between its processing and
- * its end on the bus), it pulls the frame and answers with an RX frame at
- * once, so IRQ_N is released by that transfer's data header and asserted
- * again before the transfer ends: the level fd is readable before and after
- * and shows no change, the edge stream shows the edge (docs/tc6.md §2.5).
+ * The medium answers each TX frame at once (fm_echo in the harness), in the
+ * middle of the transfer that completed it, so IRQ_N is released by that
+ * transfer's data header and asserted again before the transfer ends: the
+ * level fd is readable before and after and shows no change, the edge
+ * stream shows the edge (docs/tc6.md §2.5).
  */
 #include <errno.h>
 #include <poll.h>
@@ -15,39 +14,9 @@
 
 #include "lan865x_emu_harness.h"
 
-struct echo_medium {
-	struct fake_medium *fm; /* the fixture's (the harness helpers use it) */
-	unsigned echoed; /* RX frames answered to announcements */
-	bool echo; /* answer an announcement with an RX frame */
-	uint8_t seed;
-};
-
-static struct echo_medium *the_echo; /* the one the running test attached */
-
-static void echo_announce(struct emu_medium *m, unsigned port)
-{
-	struct echo_medium *e = the_echo;
-	uint8_t buf[EMU_FRAME_MAX], fr[128];
-	size_t len;
-	uint64_t tr;
-
-	(void)port;
-	(void)m;
-	if (!e->echo)
-		return;
-	while (e->fm->ops->tx_pull(e->fm->node, buf, sizeof(buf), &len, &tr)) {
-		e->fm->ops->tx_done(e->fm->node, 0);
-		len = make_frame(fr, 60, MAC_US, e->seed++);
-		e->fm->ops->rx(e->fm->node, fr, len, 0);
-		e->echoed++;
-	}
-}
-
-static const struct emu_medium_ops echo_ops = { fm_attach, fm_detach, echo_announce, fm_destroy };
-
 struct edge_fixture {
 	struct emu_fixture t; /* first */
-	struct echo_medium m;
+	unsigned echoed; /* RX frames the medium answered (fm_echo) */
 	struct ethdrv_spi_bus bus;
 };
 
@@ -61,9 +30,8 @@ static int edge_setup(void **state)
 	cfg.realtime = false;
 	cfg.irq_edges = true;
 	assert_int_equal(lan865x_emu_new(&cfg, &f->t.emu), 0);
-	f->t.fm.base.ops = &echo_ops;
-	f->m.fm = &f->t.fm;
-	the_echo = &f->m;
+	f->t.fm.base.ops = &fm_ops;
+	f->t.fm.hook_ctx = &f->echoed;
 	assert_int_equal(lan865x_emu_attach(f->t.emu, &f->t.fm.base, 0), 0);
 	lan865x_emu_get_bus(f->t.emu, &f->bus);
 	*state = f;
@@ -146,11 +114,11 @@ static void test_edge_within_one_transfer(void **state)
 	/* One transfer: a TX frame, which the medium answers before the
 	 * transfer's end, while its data header released IRQ_N and its
 	 * footer reported RCA 1 then the first frame read (RCA 0). */
-	f->m.echo = true;
+	f->t.fm.on_announce = fm_echo;
 	t0 = lan865x_emu_bus_time(t->emu);
 	len = make_frame(fr, 56, MAC_PEER, 3); /* 60 bytes: one chunk */
 	send_frame(t, fr, 56, &ftr);
-	assert_int_equal(f->m.echoed, 1);
+	assert_int_equal(f->echoed, 1);
 	assert_int_equal(F_RCA(ftr), 0);
 	assert_int_equal(F_EV(ftr), 1); /* the first frame came out whole */
 	/* The level: readable before, readable after: no change to see. */
@@ -185,7 +153,7 @@ static void test_edge_triggered_host(void **state)
 
 	read_edges(f, &seq, &last);
 	bring_up(t, 0);
-	f->m.echo = true;
+	f->t.fm.on_announce = fm_echo;
 	while (got < n && waits < 4 * n) {
 		struct pollfd p = { .fd = f->bus.irq_edge_fd, .events = POLLIN };
 		bool more = true;
