@@ -434,10 +434,10 @@ static void test_full_duplex(void **state)
 /*
  * An RX overflow (STATUS0.RXBOE) while frames are buffered: what the driver
  * prints, counts and recovers. The frames lost are measured, not assumed
- * (docs/linux-driver.md §5: Linux drops the frame in progress and, in the
- * versions we know, the rest of the transfer, without counting the intact
- * ones); the test asserts only what any correct version must do: it says
- * so, it does not hand up a corrupted frame, and traffic resumes.
+ * (docs/linux-driver.md §5.1: the Debian tree drops the frame in progress,
+ * counted; older trees are said to drop the rest of the transfer without
+ * counting it); the test asserts only what any correct version must do: it
+ * says so, it does not hand up a corrupted frame, and traffic resumes.
  */
 static void test_rx_overflow(void **state)
 {
