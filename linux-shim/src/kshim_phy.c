@@ -25,14 +25,11 @@
 #define MII_MMD_CTRL 13
 #define MII_MMD_DATA 14
 #define MII_MMD_CTRL_NOINCR 0x4000
-#define PLCA_IDVER 0xCA00
-#define PLCA_CTRL0 0xCA01
-#define PLCA_CTRL1 0xCA02
-#define PLCA_STATUS 0xCA03
-#define PLCA_TOTMR 0xCA04
-#define PLCA_BURST 0xCA05
-#define PLCA_CTRL0_EN 0x8000
-#define PLCA_STATUS_PST 0x8000
+/* The OPEN Alliance PLCA registers, MMD 31 0xCA00 + n (docs/tc6.md §3.6). */
+enum { PLCA_IDVER_N, PLCA_CTRL0_N, PLCA_CTRL1_N, PLCA_STATUS_N, PLCA_TOTMR_N, PLCA_BURST_N };
+#define PLCA_REG(n) (0xCA00u + (n))
+#define PLCA_EN_BIT 0x8000 /* CTRL0.EN */
+#define PLCA_PST_BIT 0x8000 /* STATUS.PST */
 
 const unsigned long kshim_phy_t1s_p2mp_features[1] = { 0 };
 
@@ -289,26 +286,26 @@ int genphy_c45_plca_get_cfg(struct phy_device *phydev, struct phy_plca_cfg *cfg)
 {
 	int r;
 
-	r = phy_read_mmd(phydev, MDIO_MMD_VEND2, PLCA_IDVER);
+	r = phy_read_mmd(phydev, MDIO_MMD_VEND2, PLCA_REG(PLCA_IDVER_N));
 	if (r < 0)
 		return r;
 	if ((r & 0xFF00) != 0x0A00)
 		return -ENODEV; /* not the OPEN Alliance map */
 	cfg->version = r & 0xFF;
-	r = phy_read_mmd(phydev, MDIO_MMD_VEND2, PLCA_CTRL0);
+	r = phy_read_mmd(phydev, MDIO_MMD_VEND2, PLCA_REG(PLCA_CTRL0_N));
 	if (r < 0)
 		return r;
-	cfg->enabled = !!(r & PLCA_CTRL0_EN);
-	r = phy_read_mmd(phydev, MDIO_MMD_VEND2, PLCA_CTRL1);
+	cfg->enabled = !!(r & PLCA_EN_BIT);
+	r = phy_read_mmd(phydev, MDIO_MMD_VEND2, PLCA_REG(PLCA_CTRL1_N));
 	if (r < 0)
 		return r;
 	cfg->node_cnt = (r >> 8) & 0xFF;
 	cfg->node_id = r & 0xFF;
-	r = phy_read_mmd(phydev, MDIO_MMD_VEND2, PLCA_TOTMR);
+	r = phy_read_mmd(phydev, MDIO_MMD_VEND2, PLCA_REG(PLCA_TOTMR_N));
 	if (r < 0)
 		return r;
 	cfg->to_tmr = r & 0xFF;
-	r = phy_read_mmd(phydev, MDIO_MMD_VEND2, PLCA_BURST);
+	r = phy_read_mmd(phydev, MDIO_MMD_VEND2, PLCA_REG(PLCA_BURST_N));
 	if (r < 0)
 		return r;
 	cfg->burst_cnt = (r >> 8) & 0xFF;
@@ -339,26 +336,28 @@ int genphy_c45_plca_set_cfg(struct phy_device *phydev, const struct phy_plca_cfg
 
 	/* Off first, on last: the other settings change while PLCA is off. */
 	if (cfg->enabled == 0)
-		ret = phy_modify_mmd(phydev, MDIO_MMD_VEND2, PLCA_CTRL0, PLCA_CTRL0_EN, 0);
+		ret = phy_modify_mmd(phydev, MDIO_MMD_VEND2, PLCA_REG(PLCA_CTRL0_N), PLCA_EN_BIT,
+				     0);
 	if (!ret)
-		ret = plca_pair(phydev, PLCA_CTRL1, cfg->node_cnt, cfg->node_id);
+		ret = plca_pair(phydev, PLCA_REG(PLCA_CTRL1_N), cfg->node_cnt, cfg->node_id);
 	if (!ret && cfg->to_tmr >= 0)
-		ret = phy_write_mmd(phydev, MDIO_MMD_VEND2, PLCA_TOTMR, (u16)(cfg->to_tmr & 0xFF));
+		ret = phy_write_mmd(phydev, MDIO_MMD_VEND2, PLCA_REG(PLCA_TOTMR_N),
+				    (u16)(cfg->to_tmr & 0xFF));
 	if (!ret)
-		ret = plca_pair(phydev, PLCA_BURST, cfg->burst_cnt, cfg->burst_tmr);
+		ret = plca_pair(phydev, PLCA_REG(PLCA_BURST_N), cfg->burst_cnt, cfg->burst_tmr);
 	if (!ret && cfg->enabled > 0)
-		ret = phy_modify_mmd(phydev, MDIO_MMD_VEND2, PLCA_CTRL0, PLCA_CTRL0_EN,
-				     PLCA_CTRL0_EN);
+		ret = phy_modify_mmd(phydev, MDIO_MMD_VEND2, PLCA_REG(PLCA_CTRL0_N), PLCA_EN_BIT,
+				     PLCA_EN_BIT);
 	return ret;
 }
 
 int genphy_c45_plca_get_status(struct phy_device *phydev, struct phy_plca_status *st)
 {
-	int r = phy_read_mmd(phydev, MDIO_MMD_VEND2, PLCA_STATUS);
+	int r = phy_read_mmd(phydev, MDIO_MMD_VEND2, PLCA_REG(PLCA_STATUS_N));
 
 	if (r < 0)
 		return r;
-	st->pst = !!(r & PLCA_STATUS_PST);
+	st->pst = !!(r & PLCA_PST_BIT);
 	return 0;
 }
 

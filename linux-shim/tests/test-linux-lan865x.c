@@ -363,32 +363,31 @@ static void rx_burst(struct rig *r)
 	}
 }
 
-static void check_tx_burst(struct rig *r)
+/* The BURST frames of a burst in @ring, in order and intact: frame i has
+ * 60 + (i * @stride) % 1455 bytes from @sa to @da, plus @fcs bytes of FCS. */
+static void check_burst(struct rig *r, unsigned *count, const struct captured *ring,
+			const uint8_t *da, const uint8_t *sa, unsigned stride, size_t fcs)
 {
 	uint8_t f[MAXF];
 
-	assert_true(rig_wait(r, &r->tx_n, BURST, 10000));
+	assert_true(rig_wait(r, count, BURST, 10000));
 	for (unsigned i = 0; i < BURST; i++) {
-		size_t len = 60 + (i * 97) % 1455;
+		size_t len = 60 + (i * stride) % 1455;
 
-		frame_fill(f, len, MAC_PEER, MAC_US, i);
-		assert_int_equal(r->tx[i].len, len + 4);
-		assert_memory_equal(r->tx[i].data, f, len); /* in order, intact */
+		frame_fill(f, len, da, sa, i);
+		assert_int_equal(ring[i].len, len + fcs);
+		assert_memory_equal(ring[i].data, f, len);
 	}
+}
+
+static void check_tx_burst(struct rig *r)
+{
+	check_burst(r, &r->tx_n, r->tx, MAC_PEER, MAC_US, 97, 4); /* the MAC added the FCS */
 }
 
 static void check_rx_burst(struct rig *r)
 {
-	uint8_t f[MAXF];
-
-	assert_true(rig_wait(r, &r->rx_n, BURST, 10000));
-	for (unsigned i = 0; i < BURST; i++) {
-		size_t len = 60 + (i * 89) % 1455;
-
-		frame_fill(f, len, MAC_US, MAC_PEER, i);
-		assert_int_equal(r->rx[i].len, len);
-		assert_memory_equal(r->rx[i].data, f, len);
-	}
+	check_burst(r, &r->rx_n, r->rx, MAC_US, MAC_PEER, 89, 0); /* FCS stripped */
 }
 
 static void test_tx_burst(void **state)
