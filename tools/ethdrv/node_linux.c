@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "ethdrv/err.h"
+#include "ethdrv/knob.h"
 #include "ethdrv/log.h"
 #include "ethdrv/netdev.h"
 #include "ethdrv/pkt.h"
@@ -201,50 +202,52 @@ static int linux_get_stats(struct ethdrv_netdev *dev)
 	return 0;
 }
 
-/* The PLCA knobs (the names ethdrv's lan865x uses) and their ethtool field. */
-static const struct {
-	const char *key;
-	size_t off; /* in struct kshim_plca */
-	int min, max;
-} linux_plca_keys[] = {
-	{ "plca", offsetof(struct kshim_plca, enabled), 0, 1 },
-	{ "node-id", offsetof(struct kshim_plca, node_id), 0, 255 },
-	{ "node-cnt", offsetof(struct kshim_plca, node_cnt), 1, 255 },
-	{ "to-tmr", offsetof(struct kshim_plca, to_tmr), 0, 255 },
-	{ "burst-cnt", offsetof(struct kshim_plca, burst_cnt), 0, 255 },
-	{ "burst-tmr", offsetof(struct kshim_plca, burst_tmr), 0, 255 },
+/* The PLCA knobs (the names of ethdrv's lan865x, knob.h), in the order of
+ * linux_plca_field[]: ethtool --set-plca-cfg through the PHY driver. */
+static const struct ethdrv_knob linux_plca_knobs[] = {
+	ETHDRV_KNOB_BOOL("plca", "PLCA on (off = CSMA/CD), through the PHY driver"),
+	ETHDRV_KNOB_UINT("node-id", 0, 255, "", "PLCA local node ID (0 = coordinator)"),
+	ETHDRV_KNOB_UINT("node-cnt", 1, 255, "", "PLCA node count (the coordinator's)"),
+	ETHDRV_KNOB_UINT("to-tmr", 0, 255, "bit times", "PLCA transmit opportunity timer"),
+	ETHDRV_KNOB_UINT("burst-cnt", 0, 255, "frames", "PLCA extra frames per opportunity"),
+	ETHDRV_KNOB_UINT("burst-tmr", 0, 255, "bit times", "PLCA burst timer"),
 };
+static const struct ethdrv_knob_table linux_plca_table =
+	ETHDRV_KNOB_TABLE("linux lan865x (driver=linux)", linux_plca_knobs);
+static const size_t linux_plca_field[] = {
+	offsetof(struct kshim_plca, enabled),	offsetof(struct kshim_plca, node_id),
+	offsetof(struct kshim_plca, node_cnt),	offsetof(struct kshim_plca, to_tmr),
+	offsetof(struct kshim_plca, burst_cnt), offsetof(struct kshim_plca, burst_tmr),
+};
+static const struct ethdrv_knob_table *const linux_knob_tables[] = { &linux_plca_table, NULL };
 
+/* The index of @key in linux_plca_knobs, or -ENOENT. */
 static int linux_plca_key(const char *key)
 {
-	for (size_t i = 0; i < ETHDRV_ARRAY_SIZE(linux_plca_keys); i++)
-		if (!strcmp(key, linux_plca_keys[i].key))
-			return (int)i;
-	return -ENOENT;
+	const struct ethdrv_knob *k = ethdrv_knob_find(&linux_plca_table, key);
+
+	return k ? (int)(k - linux_plca_knobs) : -ENOENT;
 }
 
-/* plca=on|off and the PLCA numbers: ethtool --set-plca-cfg through the PHY driver. */
 static int linux_set_param(struct ethdrv_netdev *dev, const char *key, const char *value)
 {
 	struct linux_dev *ld = to_ld(dev);
 	struct kshim_plca p = { -1, -1, -1, -1, -1, -1 };
-	int i = linux_plca_key(key);
-	char *end;
-	long v;
+	int i = linux_plca_key(key), err;
+	uint64_t v;
+	bool on;
 
 	if (i < 0)
 		return i;
 	if (i == 0) {
-		if (strcmp(value, "on") && strcmp(value, "off"))
-			return -EINVAL;
-		v = !strcmp(value, "on");
+		err = ethdrv_knob_bool(value, &on);
+		v = on;
 	} else {
-		v = strtol(value, &end, 10);
-		if (*end || end == value || v < linux_plca_keys[i].min ||
-		    v > linux_plca_keys[i].max)
-			return -EINVAL;
+		err = ethdrv_knob_uint(&linux_plca_knobs[i], value, &v);
 	}
-	*(int *)((char *)&p + linux_plca_keys[i].off) = (int)v;
+	if (err)
+		return err;
+	*(int *)((char *)&p + linux_plca_field[i]) = (int)v;
 	return ld->ops->set_plca(ld->k, &p);
 }
 
@@ -259,7 +262,7 @@ static int linux_get_param(struct ethdrv_netdev *dev, const char *key, char *buf
 	err = ld->ops->get_plca(ld->k, &p);
 	if (err)
 		return err;
-	v = *(const int *)((const char *)&p + linux_plca_keys[i].off);
+	v = *(const int *)((const char *)&p + linux_plca_field[i]);
 	if (i == 0)
 		snprintf(buf, size, "%s", v ? "on" : "off");
 	else
@@ -344,4 +347,5 @@ const struct ethdrv_driver node_linux_driver = {
 	.bus = ETHDRV_BUS_SPI,
 	.create = linux_create,
 	.info = linux_info,
+	.knobs = linux_knob_tables,
 };
