@@ -55,6 +55,9 @@ void kshim_lan865x_mac(struct kshim_lan865x *k, uint8_t mac[6]);
 /* ethtool --set-plca-cfg / --get-plca-cfg through the PHY driver. */
 int kshim_lan865x_set_plca(struct kshim_lan865x *k, const struct kshim_plca *p);
 int kshim_lan865x_get_plca(struct kshim_lan865x *k, struct kshim_plca *p);
+/* ethtool's link settings through the driver's ethtool_ops (get_link_ksettings):
+ * the link as phylib has it, speed in Mb/s, full duplex or not. 0 or -errno. */
+int kshim_lan865x_get_link(struct kshim_lan865x *k, bool *up, unsigned *speed, bool *full);
 /* The PHY driver bound by ID ("" if genphy), and its PHY ID. */
 const char *kshim_lan865x_phy_driver(struct kshim_lan865x *k, uint32_t *phy_id);
 /* remove(): unregister, oa_tc6_exit, free; NULL is ignored. */
@@ -86,6 +89,7 @@ struct kshim_host_ops {
 	int (*set_plca)(struct kshim_lan865x *k, const struct kshim_plca *p);
 	int (*get_plca)(struct kshim_lan865x *k, struct kshim_plca *p);
 	const char *(*phy_driver)(struct kshim_lan865x *k, uint32_t *phy_id);
+	int (*get_link)(struct kshim_lan865x *k, bool *up, unsigned *speed, bool *full);
 	void (*remove)(struct kshim_lan865x *k);
 	void (*set_log)(void (*fn)(void *ctx, const char *line), void *ctx, bool quiet);
 };

@@ -236,6 +236,23 @@ void kshim_lan865x_mac(struct kshim_lan865x *k, uint8_t mac[6])
 	memcpy(mac, k->netdev->dev_addr, ETH_ALEN);
 }
 
+int kshim_lan865x_get_link(struct kshim_lan865x *k, bool *up, unsigned *speed, bool *full)
+{
+	struct net_device *dev = k->netdev;
+	struct ethtool_link_ksettings ks;
+	int ret;
+
+	if (!dev->ethtool_ops || !dev->ethtool_ops->get_link_ksettings)
+		return -EOPNOTSUPP;
+	ret = dev->ethtool_ops->get_link_ksettings(dev, &ks);
+	if (ret)
+		return ret;
+	*up = dev->phydev && dev->phydev->link;
+	*speed = ks.base.speed;
+	*full = ks.base.duplex == DUPLEX_FULL;
+	return 0;
+}
+
 const char *kshim_lan865x_phy_driver(struct kshim_lan865x *k, uint32_t *phy_id)
 {
 	struct phy_device *phy = k->netdev->phydev;
@@ -293,6 +310,7 @@ __attribute__((visibility("default"))) const struct kshim_host_ops kshim_host_op
 	.set_plca = kshim_lan865x_set_plca,
 	.get_plca = kshim_lan865x_get_plca,
 	.phy_driver = kshim_lan865x_phy_driver,
+	.get_link = kshim_lan865x_get_link,
 	.remove = kshim_lan865x_remove,
 	.set_log = kshim_set_log,
 };

@@ -252,6 +252,16 @@ static void test_probe(void **state)
 	assert_int_equal(reg(r, 1, 0x23) & 0xFFFF, 0x0100);
 	assert_int_equal(reg(r, 1, 0x77), 0x28);
 	check_an1760(r, -3, 2);
+	/* ethtool's link settings through the driver's ethtool_ops. */
+	{
+		unsigned speed = 0;
+		bool up = false, full = true;
+
+		assert_int_equal(kshim_lan865x_get_link(r->k, &up, &speed, &full), 0);
+		assert_true(up); /* opened: phy_start() read the status */
+		assert_int_equal(speed, 10);
+		assert_false(full);
+	}
 	/* Other trim offsets in the chip, other values: the reads are real. */
 	kshim_set_log(NULL, NULL, true);
 	r2 = rig_new(5);

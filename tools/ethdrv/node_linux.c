@@ -176,12 +176,12 @@ static int linux_set_rx_mode(struct ethdrv_netdev *dev)
 	return 0;
 }
 
+/* ethtool's link settings: the driver's get_link_ksettings (phylib's view). */
 static int linux_get_link(struct ethdrv_netdev *dev, struct ethdrv_link_state *st)
 {
-	st->up = ethdrv_netdev_carrier_ok(dev);
-	st->speed_mbps = 10;
-	st->full_duplex = false;
-	return 0;
+	struct linux_dev *ld = to_ld(dev);
+
+	return ld->ops->get_link(ld->k, &st->up, &st->speed_mbps, &st->full_duplex);
 }
 
 static int linux_get_stats(struct ethdrv_netdev *dev)
