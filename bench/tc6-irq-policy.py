@@ -48,10 +48,11 @@ def parse():
     p.add_argument("--driver", choices=["ethdrv", "linux"], default="ethdrv",
                    help="linux: instead of the policy table, the download with Linux's own "
                         "oa_tc6 + lan865x beside ethdrv's on the same model, clean and with "
-                        "RX overflows injected (bench/tc6_linux_driver.py)")
-    p.add_argument("--fault-ms", type=int, default=100,
-                   help="--driver linux: an RX overflow every this many ms in the "
-                        "overflow runs (100)")
+                        "a host late to service IRQ_N (bench/tc6_linux_driver.py)")
+    p.add_argument("--fault-ms", type=int, default=0,
+                   help="--driver linux: also runs with an RX overflow injected every this "
+                        "many ms (0 = none); the host-delay runs use --overflow-delay-us "
+                        "(default 3000)")
     p.add_argument("--results", default=None, help="output directory (bench/results)")
     return p.parse_args()
 

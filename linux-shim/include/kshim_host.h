@@ -58,6 +58,9 @@ int kshim_lan865x_get_plca(struct kshim_lan865x *k, struct kshim_plca *p);
 /* ethtool's link settings through the driver's ethtool_ops (get_link_ksettings):
  * the link as phylib has it, speed in Mb/s, full duplex or not. 0 or -errno. */
 int kshim_lan865x_get_link(struct kshim_lan865x *k, bool *up, unsigned *speed, bool *full);
+/* A host late to service IRQ_N: each time the line fires, the IRQ thread
+ * sleeps @us first (0 = off), as irq_delay_us does for ethdrv's driver. */
+void kshim_lan865x_set_irq_delay(struct kshim_lan865x *k, unsigned us);
 /* The PHY driver bound by ID ("" if genphy), and its PHY ID. */
 const char *kshim_lan865x_phy_driver(struct kshim_lan865x *k, uint32_t *phy_id);
 /* remove(): unregister, oa_tc6_exit, free; NULL is ignored. */
@@ -90,6 +93,7 @@ struct kshim_host_ops {
 	int (*get_plca)(struct kshim_lan865x *k, struct kshim_plca *p);
 	const char *(*phy_driver)(struct kshim_lan865x *k, uint32_t *phy_id);
 	int (*get_link)(struct kshim_lan865x *k, bool *up, unsigned *speed, bool *full);
+	void (*set_irq_delay)(struct kshim_lan865x *k, unsigned us);
 	void (*remove)(struct kshim_lan865x *k);
 	void (*set_log)(void (*fn)(void *ctx, const char *line), void *ctx, bool quiet);
 };

@@ -253,6 +253,11 @@ int kshim_lan865x_get_link(struct kshim_lan865x *k, bool *up, unsigned *speed, b
 	return 0;
 }
 
+void kshim_lan865x_set_irq_delay(struct kshim_lan865x *k, unsigned us)
+{
+	kshim_irq_set_delay(k->spi.irq, us);
+}
+
 const char *kshim_lan865x_phy_driver(struct kshim_lan865x *k, uint32_t *phy_id)
 {
 	struct phy_device *phy = k->netdev->phydev;
@@ -311,6 +316,7 @@ __attribute__((visibility("default"))) const struct kshim_host_ops kshim_host_op
 	.get_plca = kshim_lan865x_get_plca,
 	.phy_driver = kshim_lan865x_phy_driver,
 	.get_link = kshim_lan865x_get_link,
+	.set_irq_delay = kshim_lan865x_set_irq_delay,
 	.remove = kshim_lan865x_remove,
 	.set_log = kshim_set_log,
 };

@@ -13,7 +13,9 @@
  *   stream (spidev today) refuses the request: an edge cannot be told from
  *   a level that stays low.
  * disable_irq()/enable_irq() nest (a depth); disable_irq() also waits for
- * running handlers, disable_irq_nosync() does not.
+ * running handlers, disable_irq_nosync() does not. kshim_irq_set_delay()
+ * makes the host late: each time the line fires, the thread sleeps that
+ * long before the primary handler (seed 000's slow host, for benchmarks).
  */
 #define _GNU_SOURCE
 #include <poll.h>
@@ -32,6 +34,7 @@ struct irq_line {
 	unsigned long flags;
 	void *data;
 	int depth; /* disable_irq() nesting */
+	unsigned delay_us; /* a host late to service the line: sleep this long first */
 	bool wake; /* irq_wake_thread() pending */
 	bool running;
 	pthread_t thread;
@@ -124,6 +127,8 @@ static void *irq_thread(void *arg)
 		l->wake = false;
 		l->running = fire || run;
 		pthread_mutex_unlock(&l->lock);
+		if (fire && l->delay_us)
+			usleep(l->delay_us); /* kshim_irq_set_delay(): the host is late */
 		if (fire && l->handler(irq, l->data) == IRQ_WAKE_THREAD)
 			run = true;
 		if (run && l->thread_fn)
@@ -266,4 +271,15 @@ void irq_wake_thread(unsigned int irq, void *data)
 	l->wake = true;
 	pthread_mutex_unlock(&l->lock);
 	kick(l);
+}
+
+void kshim_irq_set_delay(int irq, unsigned delay_us)
+{
+	struct irq_line *l = line_of((unsigned int)irq);
+
+	if (!l)
+		return;
+	pthread_mutex_lock(&l->lock);
+	l->delay_us = delay_us;
+	pthread_mutex_unlock(&l->lock);
 }

@@ -16,6 +16,7 @@ void kshim_bus_irq_fds(const struct ethdrv_spi_bus *bus, int *level_fd, int *edg
 /* kshim_irq.c: a line number for @bus's IRQ_N (0 = none left); free it. */
 int kshim_irq_line_new(const struct ethdrv_spi_bus *bus);
 void kshim_irq_line_free(int irq);
+void kshim_irq_set_delay(int irq, unsigned delay_us);
 
 /* kshim_phy.c: the PLCA settings through the attached PHY's driver. */
 int kshim_phy_set_plca(struct phy_device *phydev, const struct phy_plca_cfg *cfg);

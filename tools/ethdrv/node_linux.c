@@ -17,6 +17,8 @@
  *   go to the PHY driver's PLCA
  *   configuration (ethtool --set-plca-cfg), so a Linux node on a segment
  *   gets its node id and count;
+ * - irq_delay_us makes the host late to service IRQ_N (kshim's IRQ thread
+ *   sleeps first), as the knob of that name does for ethdrv's driver;
  * - `ethdrv stats` shows the driver's net_device counters (group "linux").
  */
 #include <dlfcn.h>
@@ -64,7 +66,7 @@ struct linux_dev {
 	const struct kshim_host_ops *ops;
 	struct kshim_lan865x *k;
 	struct ethdrv_pkt_pool *pool; /* RX packets */
-	struct kshim_plca plca; /* what the knobs set */
+	unsigned irq_delay_us; /* knob irq_delay_us */
 	struct linux_stats st;
 	ethdrv_counter_t rx_no_buffer;
 };
@@ -212,6 +214,12 @@ static const struct ethdrv_knob linux_plca_knobs[] = {
 	ETHDRV_KNOB_UINT("burst-cnt", 0, 255, "frames", "PLCA extra frames per opportunity"),
 	ETHDRV_KNOB_UINT("burst-tmr", 0, 255, "bit times", "PLCA burst timer"),
 };
+static const struct ethdrv_knob linux_host_knobs[] = {
+	ETHDRV_KNOB_UINT("irq_delay_us", 0, 1000000, "us",
+			 "a host late to service IRQ_N: the IRQ thread sleeps this long first"),
+};
+static const struct ethdrv_knob_table linux_host_table =
+	ETHDRV_KNOB_TABLE("linux host (driver=linux)", linux_host_knobs);
 static const struct ethdrv_knob_table linux_plca_table =
 	ETHDRV_KNOB_TABLE("linux lan865x (driver=linux)", linux_plca_knobs);
 static const size_t linux_plca_field[] = {
@@ -219,7 +227,8 @@ static const size_t linux_plca_field[] = {
 	offsetof(struct kshim_plca, node_cnt),	offsetof(struct kshim_plca, to_tmr),
 	offsetof(struct kshim_plca, burst_cnt), offsetof(struct kshim_plca, burst_tmr),
 };
-static const struct ethdrv_knob_table *const linux_knob_tables[] = { &linux_plca_table, NULL };
+static const struct ethdrv_knob_table *const linux_knob_tables[] = { &linux_plca_table,
+								     &linux_host_table, NULL };
 
 /* The index of @key in linux_plca_knobs, or -ENOENT. */
 static int linux_plca_key(const char *key)
@@ -237,6 +246,14 @@ static int linux_set_param(struct ethdrv_netdev *dev, const char *key, const cha
 	uint64_t v;
 	bool on;
 
+	if (!strcmp(key, "irq_delay_us")) {
+		err = ethdrv_knob_uint(&linux_host_knobs[0], value, &v);
+		if (!err) {
+			ld->ops->set_irq_delay(ld->k, (unsigned)v);
+			ld->irq_delay_us = (unsigned)v;
+		}
+		return err;
+	}
 	if (i < 0)
 		return i;
 	if (i == 0) {
@@ -257,6 +274,10 @@ static int linux_get_param(struct ethdrv_netdev *dev, const char *key, char *buf
 	int i = linux_plca_key(key), err, v;
 	struct kshim_plca p;
 
+	if (!strcmp(key, "irq_delay_us")) {
+		snprintf(buf, size, "%u", ld->irq_delay_us);
+		return 0;
+	}
 	if (i < 0)
 		return i;
 	err = ld->ops->get_plca(ld->k, &p);
