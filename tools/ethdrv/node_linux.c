@@ -34,6 +34,7 @@
 #include "ethdrv/netdev.h"
 #include "ethdrv/pkt.h"
 #include "ethdrv/stats.h"
+#include "drivers/lan865x.h"
 #include "kshim_host.h"
 #include "node_priv.h"
 
@@ -204,38 +205,36 @@ static int linux_get_stats(struct ethdrv_netdev *dev)
 	return 0;
 }
 
-/* The PLCA knobs (the names of ethdrv's lan865x, knob.h), in the order of
- * linux_plca_field[]: ethtool --set-plca-cfg through the PHY driver. */
-static const struct ethdrv_knob linux_plca_knobs[] = {
-	ETHDRV_KNOB_BOOL("plca", "PLCA on (off = CSMA/CD), through the PHY driver"),
-	ETHDRV_KNOB_UINT("node-id", 0, 255, "", "PLCA local node ID (0 = coordinator)"),
-	ETHDRV_KNOB_UINT("node-cnt", 1, 255, "", "PLCA node count (the coordinator's)"),
-	ETHDRV_KNOB_UINT("to-tmr", 0, 255, "bit times", "PLCA transmit opportunity timer"),
-	ETHDRV_KNOB_UINT("burst-cnt", 0, 255, "frames", "PLCA extra frames per opportunity"),
-	ETHDRV_KNOB_UINT("burst-tmr", 0, 255, "bit times", "PLCA burst timer"),
+/* The PLCA knobs are ethdrv's lan865x's (lan865x_knob_table: names and
+ * ranges); each sets one field of ethtool's PLCA configuration. */
+static const struct {
+	const char *key;
+	size_t off; /* in struct kshim_plca */
+} linux_plca_field[] = {
+	{ "plca", offsetof(struct kshim_plca, enabled) },
+	{ "node-id", offsetof(struct kshim_plca, node_id) },
+	{ "node-cnt", offsetof(struct kshim_plca, node_cnt) },
+	{ "to-tmr", offsetof(struct kshim_plca, to_tmr) },
+	{ "burst-cnt", offsetof(struct kshim_plca, burst_cnt) },
+	{ "burst-tmr", offsetof(struct kshim_plca, burst_tmr) },
 };
+
 static const struct ethdrv_knob linux_host_knobs[] = {
 	ETHDRV_KNOB_UINT("irq_delay_us", 0, 1000000, "us",
 			 "a host late to service IRQ_N: the IRQ thread sleeps this long first"),
 };
 static const struct ethdrv_knob_table linux_host_table =
 	ETHDRV_KNOB_TABLE("linux host (driver=linux)", linux_host_knobs);
-static const struct ethdrv_knob_table linux_plca_table =
-	ETHDRV_KNOB_TABLE("linux lan865x (driver=linux)", linux_plca_knobs);
-static const size_t linux_plca_field[] = {
-	offsetof(struct kshim_plca, enabled),	offsetof(struct kshim_plca, node_id),
-	offsetof(struct kshim_plca, node_cnt),	offsetof(struct kshim_plca, to_tmr),
-	offsetof(struct kshim_plca, burst_cnt), offsetof(struct kshim_plca, burst_tmr),
-};
-static const struct ethdrv_knob_table *const linux_knob_tables[] = { &linux_plca_table,
+static const struct ethdrv_knob_table *const linux_knob_tables[] = { &lan865x_knob_table,
 								     &linux_host_table, NULL };
 
-/* The index of @key in linux_plca_knobs, or -ENOENT. */
+/* The index of @key in linux_plca_field, or -ENOENT. */
 static int linux_plca_key(const char *key)
 {
-	const struct ethdrv_knob *k = ethdrv_knob_find(&linux_plca_table, key);
-
-	return k ? (int)(k - linux_plca_knobs) : -ENOENT;
+	for (size_t i = 0; i < ETHDRV_ARRAY_SIZE(linux_plca_field); i++)
+		if (!strcmp(key, linux_plca_field[i].key))
+			return (int)i;
+	return -ENOENT;
 }
 
 static int linux_set_param(struct ethdrv_netdev *dev, const char *key, const char *value)
@@ -260,11 +259,11 @@ static int linux_set_param(struct ethdrv_netdev *dev, const char *key, const cha
 		err = ethdrv_knob_bool(value, &on);
 		v = on;
 	} else {
-		err = ethdrv_knob_uint(&linux_plca_knobs[i], value, &v);
+		err = ethdrv_knob_uint(ethdrv_knob_find(&lan865x_knob_table, key), value, &v);
 	}
 	if (err)
 		return err;
-	*(int *)((char *)&p + linux_plca_field[i]) = (int)v;
+	*(int *)((char *)&p + linux_plca_field[i].off) = (int)v;
 	return ld->ops->set_plca(ld->k, &p);
 }
 
@@ -283,7 +282,7 @@ static int linux_get_param(struct ethdrv_netdev *dev, const char *key, char *buf
 	err = ld->ops->get_plca(ld->k, &p);
 	if (err)
 		return err;
-	v = *(const int *)((const char *)&p + linux_plca_field[i]);
+	v = *(const int *)((const char *)&p + linux_plca_field[i].off);
 	if (i == 0)
 		snprintf(buf, size, "%s", v ? "on" : "off");
 	else
