@@ -28,7 +28,8 @@ void kshim_set_log(void (*fn)(void *ctx, const char *line), void *ctx, bool quie
 	pthread_mutex_unlock(&log_lock);
 }
 
-static void log_line(const char *who, const char *fmt, va_list ap)
+__attribute__((format(printf, 2, 0))) static void log_line(const char *who, const char *fmt,
+							   va_list ap)
 {
 	char line[512];
 	int n = who ? snprintf(line, sizeof(line), "%s: ", who) : 0;
