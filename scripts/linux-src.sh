@@ -52,7 +52,8 @@ else
 	tar -xJf "$tarball" -C "$out.tmp" --strip-components=1 "${files[@]/#/$top/}"
 fi
 if [[ -n $patchfile ]]; then
-	patch -s -p1 -d "$out.tmp" <"$patchfile" || { echo "linux-src: $patchfile does not apply"; exit 3; }
+	patch -s -p1 -d "$out.tmp" <"$patchfile" >/dev/null 2>&1 ||
+		{ rm -rf "$out.tmp"; echo "linux-src: $patchfile does not apply"; exit 3; }
 fi
 {
 	echo "key: $key"
