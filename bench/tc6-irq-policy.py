@@ -47,6 +47,14 @@ def parse():
                    help="also run each no-delay download with the client's loop and poller "
                         "threads at SCHED_FIFO N (knob rt_prio), alternating with SCHED_OTHER, "
                         "and compare the two (0 = off)")
+    p.add_argument("--driver", choices=["ethdrv", "linux"], default="ethdrv",
+                   help="linux: instead of the policy table, the download with Linux's own "
+                        "oa_tc6 + lan865x beside ethdrv's on the same model, clean and with "
+                        "a host late to service IRQ_N (bench/tc6_linux_driver.py)")
+    p.add_argument("--fault-ms", type=int, default=0,
+                   help="--driver linux: also runs with an RX overflow injected every this "
+                        "many ms (0 = none); the host-delay runs use --overflow-delay-us "
+                        "(default 3000)")
     p.add_argument("--results", default=None, help="output directory (bench/results)")
     return check_args(p, p.parse_args())
 
@@ -211,6 +219,13 @@ def main():
     dev = f"emu:lan8650,hz={a.spi_hz},setup-ns={a.spi_setup_ns}"
     try:
         sha = eb.make_blob(os.path.join(tmp, "blob"), a.size)
+        if a.driver == "linux":
+            import tc6_linux_driver
+            out = eb.write_result(f"{NAME}-linux", "tc6-irq-policy --driver linux: seed 000's "
+                                  "download with Linux's own driver on the model",
+                                  tc6_linux_driver.compare(a, tmp, sha), a.results)
+            print(out.read_text())
+            return
         # With --rt-prio the lab runs above the driver in every run (docs/design.md §4.5).
         lab = ("--lab-prio", str(min(a.rt_prio + 1, 99))) if a.rt_prio else ()
         with eb.Segment(2, device=dev, args=lab) as seg, \

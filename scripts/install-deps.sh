@@ -20,6 +20,9 @@ pkgs=(
 	"cmake:cmake"
 	"clang-format:clang-format"
 	"tshark:tshark"
+	# Linux's oa_tc6/lan865x/microchip_t1s for the Linux-driver build
+	# (docs/linux-driver.md); only four files are extracted from it.
+	"linux-source-6.12:/usr/src/linux-source-6.12.tar.xz"
 )
 
 missing=()

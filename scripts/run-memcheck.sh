@@ -10,13 +10,22 @@ dir=${1:-build-memcheck}/tests
 top=$(cd "$(dirname "$0")/.." && pwd)
 command -v valgrind >/dev/null || { echo "memcheck: valgrind is not installed" >&2; exit 1; }
 status=0 n=0
-for src in "$top"/tests/drivers/test-*.c "$top"/tests/unit/test-*.c; do
+# Linux's driver on the model (linux-shim/) when its source was there (docs/linux-driver.md).
+linux_tests=()
+if [[ -f ${1:-build-memcheck}/linux-src/SOURCE ]]; then
+	linux_tests=("$top"/linux-shim/tests/test-*.c)
+else
+	echo "memcheck: the Linux driver is not built: its tests are skipped"
+fi
+for src in "$top"/tests/drivers/test-*.c "$top"/tests/unit/test-*.c "${linux_tests[@]}"; do
 	name=$(basename "$src" .c)
-	[[ -x $dir/$name ]] || { echo "memcheck: $name not built in $dir" >&2; status=1; continue; }
+	d=$dir
+	[[ $src == "$top"/linux-shim/* ]] && d=${1:-build-memcheck}/linux-shim
+	[[ -x $d/$name ]] || { echo "memcheck: $name not built in $d" >&2; status=1; continue; }
 	log=$(mktemp)
 	t0=$SECONDS
 	if valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
-		--track-origins=yes "$dir/$name" >"$log" 2>&1; then
+		--track-origins=yes "$d/$name" >"$log" 2>&1; then
 		echo "memcheck: $name ok ($((SECONDS - t0)) s)"
 	else
 		echo "memcheck: $name FAILED ($((SECONDS - t0)) s)" >&2

@@ -283,10 +283,27 @@ struct ethdrv_spi_ops {
 	int (*set_reset)(void *ctx, bool asserted);
 };
 
+/*
+ * One falling edge of IRQ_N (the interrupt asserted), for an edge-triggered
+ * host (Linux's oa_tc6 requests IRQF_TRIGGER_FALLING). The level (irq_fd)
+ * shows what IRQ_N is now; the edges show every assertion, also one that
+ * followed a release within a single transfer, when the level never changed
+ * at any instant the host could look (docs/tc6.md §2.5).
+ */
+struct ethdrv_irq_edge {
+	uint64_t t_ns; /* when IRQ_N fell: CLOCK_MONOTONIC, or the model's virtual clock */
+	uint32_t seqno; /* 1, 2, ... per line; a gap counts edges lost on a full queue */
+	uint32_t flags; /* 0 (reserved) */
+};
+
 struct ethdrv_spi_bus {
 	const struct ethdrv_spi_ops *ops; /* transfer and close */
 	void *ctx; /* backend state */
 	int irq_fd; /* level IRQ: readable while IRQ_N is asserted; -1 = none (poll) */
+	/* Falling edges of IRQ_N as a stream of struct ethdrv_irq_edge records,
+	 * as a GPIO line request with edge detection gives them: readable while
+	 * an edge is queued, read() whole records. -1 = none (the level only). */
+	int irq_edge_fd;
 	uint32_t hz; /* SCLK the backend applies (spidev: as read back), for reporting */
 	char desc[96]; /* "spidev:/dev/spidev0.0" or "emu:lan8650", for messages */
 };

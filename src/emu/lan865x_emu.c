@@ -66,6 +66,8 @@ const struct ethdrv_stat_desc lan865x_emu_stats_desc[] = {
 	D(mosi_hdr_undetected),
 	D(resets),
 	D(irq_asserts),
+	D(irq_edges),
+	D(irq_edges_lost),
 	D(faults),
 	D(bus_ns),
 	D(held_ns),
@@ -138,6 +140,7 @@ void lan865x_emu_get_bus(struct lan865x_emu *emu, struct ethdrv_spi_bus *bus)
 	bus->ops = &lan865x_emu_spi_ops;
 	bus->ctx = emu;
 	bus->irq_fd = emu->irq_fd;
+	bus->irq_edge_fd = emu->edge_rd;
 	bus->hz = emu->cfg.spi_hz;
 	snprintf(bus->desc, sizeof(bus->desc), "emu:lan%04x", (unsigned)emu->cfg.model);
 }
@@ -213,6 +216,11 @@ int lan865x_emu_new(const struct lan865x_emu_config *cfg, struct lan865x_emu **o
 	err = lan865x_emu__irq_open(emu);
 	if (err)
 		goto err_free;
+	err = lan865x_emu__edges_open(emu);
+	if (err) {
+		lan865x_emu__irq_close(emu);
+		goto err_free;
+	}
 	pthread_mutex_init(&emu->lock, NULL);
 	/* Losses in real time are checked against the VM's steal (emu_loss.h). */
 	emu->steal_ref = emu->cfg.realtime && !emu_steal_ref();
@@ -237,6 +245,7 @@ void lan865x_emu_free(struct lan865x_emu *emu)
 	if (emu->steal_ref)
 		emu_steal_unref();
 	lan865x_emu__irq_close(emu);
+	lan865x_emu__edges_close(emu);
 	pthread_mutex_destroy(&emu->lock);
 	lan865x_emu_free_buffers(emu);
 	free(emu);

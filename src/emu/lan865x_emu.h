@@ -19,7 +19,9 @@
  *   docs/tc6.md §5.4), RCA, SV/SWO/EV/EBO in both directions, ZARFE/CSARFE or
  *   unaligned RX frame starts (two frames in one chunk), NORX, EXST, SYNC,
  *   HDRB, FD.
- * - IRQ_N (docs/tc6.md §2.5) as a level eventfd: readable while asserted.
+ * - IRQ_N (docs/tc6.md §2.5) as a level eventfd: readable while asserted;
+ *   with cfg.irq_edges also its falling edges as an event stream with times
+ *   (lan865x_emu_edges.c), for an edge-triggered host.
  * - Registers with reset values (docs/tc6.md §3, §5): MMS0 standard + PHY
  *   clause 22 at 0xFF00, MMS1 MAC filters, MMS4 PLCA + AN1760 registers +
  *   indirect trim reads, MMS10 DEVID/QTXCFG/QRXCFG.
@@ -234,6 +236,9 @@ struct lan865x_emu_config {
 	 * frame and starts the next (possible only without ZARFE/CSARFE), RX
 	 * data stops until a reset; default false. */
 	bool errata_s3;
+	/* Open the falling-edge stream of IRQ_N (bus irq_edge_fd, struct
+	 * ethdrv_irq_edge) for an edge-triggered host; default false (-1). */
+	bool irq_edges;
 };
 
 /* Faults that can be injected (docs/design.md §5); each is counted. */
@@ -315,6 +320,8 @@ struct lan865x_emu_stats {
 	ethdrv_counter_t mosi_hdr_undetected; /* data headers changed with parity still good */
 	ethdrv_counter_t resets; /* resets of any kind */
 	ethdrv_counter_t irq_asserts; /* IRQ_N high -> low transitions */
+	ethdrv_counter_t irq_edges; /* falling edges (= irq_asserts), queued or not */
+	ethdrv_counter_t irq_edges_lost; /* edges the stream had no room for */
 	ethdrv_counter_t faults; /* faults injected */
 	ethdrv_counter_t bus_ns; /* bus time of all transfers */
 	ethdrv_counter_t held_ns; /* real time callers were held (real-time mode) */
@@ -354,7 +361,8 @@ void lan865x_emu_free(struct lan865x_emu *emu);
  * @emu: the model
  * @bus: filled: ops->transfer is the SPI slave, ops->close is NULL (the
  *       model owns itself), irq_fd the IRQ_N eventfd (readable while
- *       asserted; do not read it), hz = cfg.spi_hz, desc "emu:lan8650"
+ *       asserted; do not read it), irq_edge_fd its falling edges (read
+ *       struct ethdrv_irq_edge records; -1 unless cfg.irq_edges), hz = cfg.spi_hz, desc "emu:lan8650"
  *       (or "emu:lan8651")
  *
  * The transfer returns 0 for every length (errors show up in the data, as

@@ -107,8 +107,10 @@ static void irq_set_line(struct lan865x_emu *emu, bool asserted)
  */
 void lan865x_emu__irq_sync(struct lan865x_emu *emu)
 {
-	if (!emu->xfers_pending)
-		irq_set_line(emu, emu->irq_asserted);
+	if (emu->xfers_pending)
+		return;
+	irq_set_line(emu, emu->irq_asserted);
+	lan865x_emu__edges_flush(emu);
 }
 
 void lan865x_emu__irq_assert(struct lan865x_emu *emu)
@@ -117,6 +119,7 @@ void lan865x_emu__irq_assert(struct lan865x_emu *emu)
 		return;
 	emu->irq_asserted = true;
 	ethdrv_counter_inc(&emu->stats.irq_asserts);
+	lan865x_emu__edge_queue(emu);
 }
 
 static void irq_deassert(struct lan865x_emu *emu)

@@ -4,7 +4,7 @@
  * the TC6 wire-format and register names they use, and the calls between
  * them. The public API and the documented assumptions are in lan865x_emu.h.
  *
- * The model is one device in seven files, each owning one concern:
+ * The model is one device in eight files, each owning one concern:
  *   lan865x_emu.c         the device: create/free, the SPI slave entry
  *                         (one transfer, step by step), counters
  *   lan865x_emu_regs.c    the register table, its read/write dispatch, reset,
@@ -16,6 +16,8 @@
  *   lan865x_emu_rx.c      the RX buffer: frames stored, read by chunks
  *   lan865x_emu_faults.c  bit errors on MOSI/MISO and lan865x_emu_inject(),
  *                         the one point where faults enter
+ *   lan865x_emu_edges.c   IRQ_N's falling edges as an event stream for an
+ *                         edge-triggered host (beside the level)
  *   lan865x_emu_port.c    the medium port (frames to and from the wire, the
  *                         MAC receive filter) and time: the bus clock and
  *                         holding the caller (docs/design.md §4)
@@ -148,6 +150,10 @@ struct lan865x_emu_tx_frame {
 	uint64_t t_ready; /* bus time its EV chunk ended */
 };
 
+/* Edges of IRQ_N one pending transfer can hold back (a release and an
+ * assertion per transfer, a reset and the medium besides). */
+#define LAN865X_EMU_EDGES_PENDING 8u
+
 /* One frame in the RX buffer. */
 struct lan865x_emu_rx_frame {
 	uint8_t *data; /* slot in rx_slab */
@@ -169,6 +175,11 @@ struct lan865x_emu {
 	bool irq_asserted; /* IRQ_N is low in the model */
 	bool irq_on_line; /* ...and on the line (irq_fd readable) */
 	unsigned xfers_pending; /* transfers processed but not at their bus end yet */
+	/* IRQ_N's falling edges (lan865x_emu_edges.c): a pipe when cfg.irq_edges. */
+	int edge_rd, edge_wr;
+	uint32_t edge_seqno; /* of the last edge written or lost */
+	unsigned edges_pending; /* edges waiting for the line to show them */
+	uint64_t edge_pending_t[LAN865X_EMU_EDGES_PENDING];
 
 	/* Registers (lan865x_emu_regs.c; docs/tc6.md §3, §5). */
 	uint32_t config0, status0, status1, imask0, imask1;
@@ -297,6 +308,12 @@ void lan865x_emu__irq_sync(struct lan865x_emu *emu);
 int lan865x_emu__irq_open(struct lan865x_emu *emu);
 void lan865x_emu__irq_close(struct lan865x_emu *emu);
 void lan865x_emu__irq_timer_service(struct lan865x_emu *emu);
+
+/* lan865x_emu_edges.c */
+int lan865x_emu__edges_open(struct lan865x_emu *emu);
+void lan865x_emu__edges_close(struct lan865x_emu *emu);
+void lan865x_emu__edge_queue(struct lan865x_emu *emu);
+void lan865x_emu__edges_flush(struct lan865x_emu *emu);
 
 /* lan865x_emu_tx.c */
 void lan865x_emu__tx_chunk(struct lan865x_emu *emu, uint32_t hdr, const uint8_t *p, unsigned cs,

@@ -136,7 +136,17 @@ struct fake_medium {
 	const struct emu_port_ops *ops;
 	void *node;
 	unsigned announcements;
+	/* Called at each announcement (in the middle of the transfer that made
+	 * the frame sendable, outside the model's lock), or NULL. */
+	void (*on_announce)(struct fake_medium *fm);
+	void *hook_ctx; /* for on_announce */
 };
+
+/* An on_announce hook: take the frames off the wire and answer each with a
+ * 60-byte RX frame to MAC_US at once, counting the answers in *(unsigned
+ * *)fm->hook_ctx: IRQ_N is released by that transfer's data header and
+ * asserted again before the transfer ends. */
+static inline void fm_echo(struct fake_medium *fm);
 
 static inline int fm_attach(struct emu_medium *m, unsigned port, const struct emu_port_ops *ops,
 			    void *node)
@@ -155,7 +165,11 @@ static inline void fm_detach(struct emu_medium *m, unsigned port)
 
 static inline void fm_announce_tx(struct emu_medium *m, unsigned port)
 {
-	((struct fake_medium *)m)->announcements++;
+	struct fake_medium *fm = (struct fake_medium *)m;
+
+	fm->announcements++;
+	if (fm->on_announce)
+		fm->on_announce(fm);
 }
 
 static inline void fm_destroy(struct emu_medium *m)
@@ -368,6 +382,21 @@ static inline bool pull_frame(struct emu_fixture *t, uint8_t *buf, size_t *len)
 static inline void deliver_frame(struct emu_fixture *t, const uint8_t *frame, size_t len)
 {
 	t->fm.ops->rx(t->fm.node, frame, len, 0);
+}
+
+static inline void fm_echo(struct fake_medium *fm)
+{
+	uint8_t buf[EMU_FRAME_MAX], fr[128];
+	unsigned *answered = fm->hook_ctx;
+	size_t len;
+	uint64_t tr;
+
+	while (fm->ops->tx_pull(fm->node, buf, sizeof(buf), &len, &tr)) {
+		fm->ops->tx_done(fm->node, 0);
+		len = make_frame(fr, 60, MAC_US, (uint8_t)*answered);
+		fm->ops->rx(fm->node, fr, len, 0);
+		(*answered)++;
+	}
 }
 
 /* A test that runs on a fresh model attached to the fake medium. */

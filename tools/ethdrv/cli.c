@@ -36,6 +36,9 @@ static const struct ethdrv_knob cli_emu_spec_keys[] = {
 	ETHDRV_KNOB_ENUM("sv-open", "restart|ignore", "an SV while a frame is open"),
 	/* docs/tc6.md §5.6: the model halts RX after a chunk two frames share. */
 	ETHDRV_KNOB_UINT("errata-s3", 0, 1, "", "model erratum s3 (RX halts on a shared chunk)"),
+	/* docs/linux-driver.md: whose driver runs the node. */
+	ETHDRV_KNOB_ENUM("driver", "ethdrv|linux",
+			 "the driver: ethdrv's or Linux's own lan865x (a GPL-2.0 plugin)"),
 };
 
 static const struct ethdrv_knob_table cli_emu_spec_table =
@@ -215,6 +218,14 @@ static int cli_emu_key(const char *cmd, char *kv, struct cli_emu_spec *emu)
 		return emu->errata_s3 || !strcmp(val, "0") ?
 			       0 :
 			       cli_error(cmd, "device spec: errata-s3: bad value '%s': use 0 or 1",
+					 val);
+	}
+	if (!strcmp(kv, "driver")) {
+		emu->linux_driver = !strcmp(val, "linux");
+		return emu->linux_driver || !strcmp(val, "ethdrv") ?
+			       0 :
+			       cli_error(cmd,
+					 "device spec: driver: bad value '%s': use ethdrv or linux",
 					 val);
 	}
 	if (!strcmp(kv, "sv-open")) {

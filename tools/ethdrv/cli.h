@@ -39,6 +39,7 @@ struct cli_emu_spec {
 	uint32_t slack_us; /* slack_us=: transfers may return this early (default 0) */
 	bool sv_open_ignore; /* sv-open=ignore: an SV while a frame is open is refused too */
 	bool errata_s3; /* errata-s3=1: the model reproduces errata s3 */
+	bool linux_driver; /* driver=linux: Linux's lan865x runs the node (node_linux.c) */
 };
 
 #define CLI_ENET_RX_RING 1024 /* RX descriptors of an ENET node by default */

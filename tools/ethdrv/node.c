@@ -464,6 +464,8 @@ int node_start(const struct node_config *cfg, struct node **out)
 	n->cfg = *cfg;
 	n->backend = (unsigned)cfg->dev.kind < CLI_DEV_KINDS ? node_backends[cfg->dev.kind] : NULL;
 	n->drv = n->backend ? ethdrv_driver_find(n->backend->driver) : NULL;
+	if (n->drv && cfg->dev.kind == CLI_DEV_EMU && cfg->dev.emu.linux_driver)
+		n->drv = &node_linux_driver;
 	if (!n->drv) {
 		free(n);
 		return -EINVAL;

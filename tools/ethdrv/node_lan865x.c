@@ -42,6 +42,7 @@ static int lan865x_bus_open(struct node *n)
 	ec.sv_open = n->cfg.dev.emu.sv_open_ignore ? LAN865X_EMU_SV_OPEN_IGNORE :
 						     LAN865X_EMU_SV_OPEN_RESTART;
 	ec.errata_s3 = n->cfg.dev.emu.errata_s3;
+	ec.irq_edges = n->cfg.dev.emu.linux_driver; /* for IRQF_TRIGGER_FALLING trees */
 	ec.node_id = (uint8_t)n->cfg.index;
 	ec.seed = n->cfg.index + 1;
 	ec.realtime = true;
@@ -50,8 +51,10 @@ static int lan865x_bus_open(struct node *n)
 		return err;
 	lan865x_emu_get_bus(n->emu, &n->model_bus);
 	node_metrics_time_model_bus(n);
-	if (n->cfg.dev.emu.irq_none)
+	if (n->cfg.dev.emu.irq_none) {
 		n->bus.irq_fd = -1; /* the model's IRQ_N left unconnected: polled mode */
+		n->bus.irq_edge_fd = -1;
+	}
 	return n->cfg.medium ? lan865x_emu_attach(n->emu, n->cfg.medium, n->cfg.port) : 0;
 }
 

@@ -6,6 +6,7 @@
  *   node_tap.c      frames between the TAP and the device
  *   node_offload.c  TSO and GRO between the TAP and the device (ENET nodes)
  *   node_lan865x.c  the LAN8650/1 backends: the model on a medium, a board
+ *   node_linux.c    driver=linux: Linux's own lan865x driver (a GPL plugin)
  *   node_faults.c   fault injection knobs into the LAN8650 model (emu.*)
  *   node_enet.c     the ENET backend: a model on its link, its emu.* knobs
  *   node_metrics.c  the node's counters and CPU-time metrics
@@ -138,6 +139,8 @@ const struct node_backend *node_backend_at(unsigned i);
 size_t node_knob_tables(const struct node_backend *b, const struct ethdrv_driver *drv,
 			const struct ethdrv_knob_table **out, size_t max);
 extern const struct node_backend node_enet_backend; /* node_enet.c */
+/* driver=linux: Linux's lan865x as the node's driver (node_linux.c). */
+extern const struct ethdrv_driver node_linux_driver;
 
 struct node {
 	struct node_config cfg; /* what it is */

@@ -72,6 +72,9 @@ static const char seg_usage[] =
 	"      --lab-prio N      the medium's threads at SCHED_FIFO N (1..99), or 0\n"
 	"                        for SCHED_OTHER (default: one above the driver's\n"
 	"                        contexts when they run at a real-time priority)\n"
+	"      --linux-nodes K[,K...]  LAN8650: these nodes run Linux's own oa_tc6 +\n"
+	"                        lan865x driver (a GPL-2.0 plugin, docs/linux-driver.md)\n"
+	"                        instead of ethdrv's; as driver=linux in --device\n"
 	"  -c, --cleanup         remove what a killed run left behind, then exit: both\n"
 	"                        kinds, or only the kind --device names\n"
 	"      --syslog          log to syslog instead of stderr\n"
@@ -84,7 +87,7 @@ static const char seg_usage[] =
 
 #define SEG_OPTS                                                                  \
 	"--nodes, --device, --set, --pcap, --spi-trace, --trace-dir, --rt-prio, " \
-	"--lab-prio, --cleanup, --syslog, --log-level, --help"
+	"--lab-prio, --linux-nodes, --cleanup, --syslog, --log-level, --help"
 
 size_t seg_ctl_knobs(void *arg, const struct ethdrv_knob_table **out, size_t max)
 {
@@ -325,6 +328,8 @@ static void seg_node_config(struct seg *s, unsigned i, struct node_config *nc)
 	cli_node_mac(i, nc->mac);
 	nc->mac[4] = s->kind->mac_id;
 	nc->dev = s->args.dev;
+	if (s->args.linux_nodes & (1u << i))
+		nc->dev.emu.linux_driver = true; /* --linux-nodes (node_linux.c) */
 	s->kind->node_config(s, i, nc);
 	nc->tap_exclusive = true;
 	nc->disable_ipv6 = true;
@@ -471,6 +476,25 @@ static const struct seg_kind *seg_kind_of(const struct cli_device *dev)
 	return dev->kind == CLI_DEV_ENET ? &seg_enet_kind : &seg_t1s_kind;
 }
 
+/* --linux-nodes K[,K...]: the nodes Linux's lan865x driver runs (0..15). */
+static int seg_linux_nodes(const char *list, struct seg_args *a)
+{
+	char buf[CLI_SPEC_MAX], *save = NULL, *tok;
+	unsigned long v;
+
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (cli_parse_ulong("segment", "--linux-nodes", tok, 0, SEG_NODES_MAX - 1, &v))
+			return CLI_EXIT_USAGE;
+		a->linux_nodes |= 1u << v;
+	}
+	return a->linux_nodes ? CLI_EXIT_OK :
+				cli_usage("segment",
+					  "--linux-nodes: '%s': use node numbers "
+					  "K[,K...]",
+					  list);
+}
+
 /* Handle one option; CLI_EXIT_OK or CLI_EXIT_USAGE. */
 static int seg_option(int c, struct seg_args *a, char **argv)
 {
@@ -507,6 +531,8 @@ static int seg_option(int c, struct seg_args *a, char **argv)
 			return CLI_EXIT_USAGE;
 		a->lab_prio = (int)v;
 		return CLI_EXIT_OK;
+	case 'l':
+		return seg_linux_nodes(optarg, a);
 	}
 	rc = cmd_common_option("segment", c, &a->common);
 	if (rc >= 0)
@@ -524,6 +550,11 @@ static int seg_check(struct seg_args *a)
 	if (a->nodes < kind->nodes_min || a->nodes > kind->nodes_max)
 		return cli_usage("segment", "--nodes: bad value '%u': the %s has %u nodes",
 				 a->nodes, kind->title, kind->nodes_max);
+	if (kind == &seg_enet_kind && a->linux_nodes)
+		return cli_usage("segment", "--linux-nodes: only on a LAN8650 segment");
+	if (a->linux_nodes >> a->nodes)
+		return cli_usage("segment", "--linux-nodes: a node number beyond --nodes %u",
+				 a->nodes);
 	if (kind == &seg_enet_kind && (a->spi_trace || a->common.trace_dir))
 		return cli_usage("segment", "%s: an ENET node has no SPI bus to trace",
 				 a->spi_trace ? "--spi-trace" : "--trace-dir");
@@ -543,6 +574,7 @@ static int seg_parse(int argc, char **argv, struct seg_args *a)
 		{ "rt-prio", required_argument, NULL, 'R' },
 		{ "lab-prio", required_argument, NULL, 'P' },
 		{ "cleanup", no_argument, NULL, 'c' },
+		{ "linux-nodes", required_argument, NULL, 'l' },
 		{ "syslog", no_argument, NULL, 'S' },
 		{ "log-level", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },

@@ -69,6 +69,7 @@ struct seg_args {
 	const char *spi_trace; /* --spi-trace prefix or NULL */
 	bool cleanup; /* --cleanup */
 	bool dev_given; /* --device was given (--cleanup: only that kind) */
+	uint32_t linux_nodes; /* --linux-nodes: bit i = node i runs Linux's driver */
 	struct cmd_common common; /* --set, --syslog, --log-level */
 	int lab_prio; /* --lab-prio: the lab's SCHED_FIFO priority; -1 = one above the driver's */
 };

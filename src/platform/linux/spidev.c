@@ -189,6 +189,7 @@ int ethdrv_spidev_open(const char *path, uint32_t hz, uint8_t mode, struct ethdr
 	bus->ops = &spidev_ops;
 	bus->ctx = s;
 	bus->irq_fd = -1;
+	bus->irq_edge_fd = -1; /* the GPIO mirror keeps the edges to itself (gpio.c) */
 	bus->hz = s->hz;
 	snprintf(bus->desc, sizeof(bus->desc), "spidev:%s", path);
 	return 0;
