@@ -19,7 +19,13 @@
  *   threads when threaded);
  * - wakeups_per_frame: blocking waits that woke (both loops, the engine,
  *   poller threads) per frame; irqs_per_frame: interrupt handler runs;
- * - the engine's lateness against the frames' physical times.
+ * - the engine's lateness against the frames' physical times;
+ * - tolerance_pct and verdict: a rate above the limit is refused beyond the
+ *   measurement's tolerance. Frames are counted when the engine applies
+ *   their end, up to the largest lateness after it: the window can take in
+ *   that much line time from before its start, plus one frame in flight:
+ *   tolerance = (lateness max + one frame's wire time) / window. The run
+ *   exits 1 on a REFUSED line.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -203,7 +209,17 @@ static void sleep_ns(uint64_t ns)
 		;
 }
 
-static void report(const struct opts *o, unsigned speed, bool bidir, struct fdx_line *line,
+/* The rate's tolerance in % of the window (the comment at the top). */
+static double tolerance_pct(const struct ethdrv_hist *lat, unsigned speed, unsigned size, double el)
+{
+	double frame_ns = (8.0 + ETHDRV_MAX(size, 60u) + 4 + 12) * 8 * 1e3 / speed;
+
+	return 100.0 * ((double)__atomic_load_n(&lat->max, __ATOMIC_RELAXED) + frame_ns) /
+	       (el * 1e9);
+}
+
+/* Print the run's line; false when its rate was refused. */
+static bool report(const struct opts *o, unsigned speed, bool bidir, struct fdx_line *line,
 		   const struct sample *a, const struct sample *b, uint64_t bad)
 {
 	double el = (double)(b->t - a->t) / 1e9, frames = (double)(b->frames - a->frames);
@@ -212,14 +228,17 @@ static void report(const struct opts *o, unsigned speed, bool bidir, struct fdx_
 	 * (padded to 60), FCS and gap, in each direction used. */
 	double line_fps = speed * 1e6 / ((8.0 + ETHDRV_MAX(o->size, 60u) + 4 + 12) * 8) * dirs;
 	const struct ethdrv_hist *lat = fdx_line_lateness(line);
+	double rate = 100.0 * frames / el / line_fps, tol = tolerance_pct(lat, speed, o->size, el);
+	bool ok = rate <= 100.0 + tol;
 
 	printf("bench-enet: speed=%u size=%u dir=%s split=%d threaded=%d batch_us=%u mmio_ns=%u "
 	       "seconds=%.2f frames=%.0f fps=%.0f line_fps=%.0f rate_pct=%.2f wire_pct=%.2f "
 	       "cpu_ns_per_frame=%.0f loop_tx_ns_per_frame=%.0f loop_rx_ns_per_frame=%.0f "
 	       "other_ns_per_frame=%.0f wakeups_per_frame=%.3f irqs_per_frame=%.4f "
-	       "lateness_p50_us=%.1f lateness_p99_us=%.1f bad=%" PRIu64 "\n",
+	       "lateness_p50_us=%.1f lateness_p99_us=%.1f bad=%" PRIu64
+	       " tolerance_pct=%.4f verdict=%s\n",
 	       speed, o->size, bidir ? "both" : "one", o->split, o->threaded, o->batch_us,
-	       o->mmio_ns, el, frames, frames / el, line_fps, 100.0 * frames / el / line_fps,
+	       o->mmio_ns, el, frames, frames / el, line_fps, rate,
 	       100.0 * (double)(b->wire_bytes - a->wire_bytes) * 8 / (speed * 1e6 * el * dirs),
 	       (double)(b->cpu - a->cpu) / per, (double)(b->cpu_loop[0] - a->cpu_loop[0]) / per,
 	       (double)(b->cpu_loop[1] - a->cpu_loop[1]) / per,
@@ -227,7 +246,9 @@ static void report(const struct opts *o, unsigned speed, bool bidir, struct fdx_
 			(b->cpu_loop[1] - a->cpu_loop[1])) /
 		       per,
 	       (double)(b->wakeups - a->wakeups) / per, (double)(b->irqs - a->irqs) / per,
-	       ethdrv_hist_percentile(lat, 50) / 1e3, ethdrv_hist_percentile(lat, 99) / 1e3, bad);
+	       ethdrv_hist_percentile(lat, 50) / 1e3, ethdrv_hist_percentile(lat, 99) / 1e3, bad,
+	       tol, ok ? "ok" : "REFUSED");
+	return ok;
 }
 
 static int run(const struct opts *o, unsigned speed, bool bidir)
@@ -236,6 +257,7 @@ static int run(const struct opts *o, unsigned speed, bool bidir)
 	struct fdx_line *line;
 	static struct node n[2];
 	struct sample a, b;
+	bool ok;
 	int err;
 
 	fdx_line_config_default(&lc);
@@ -263,7 +285,7 @@ static int run(const struct opts *o, unsigned speed, bool bidir)
 		ethdrv_loop_stop(n[i].loop);
 		pthread_join(n[i].thread, NULL);
 	}
-	report(o, speed, bidir, line, &a, &b, n[0].rx_bad + n[1].rx_bad);
+	ok = report(o, speed, bidir, line, &a, &b, n[0].rx_bad + n[1].rx_bad);
 	/* Both down before either model goes: a graceful stop needs the link. */
 	for (unsigned i = 0; i < 2; i++)
 		ethdrv_netdev_stop(n[i].dev);
@@ -273,7 +295,7 @@ static int run(const struct opts *o, unsigned speed, bool bidir)
 		ethdrv_loop_free(n[i].loop);
 	}
 	fdx_line_free(line);
-	return 0;
+	return ok ? 0 : 1;
 }
 
 static int usage(void)
