@@ -243,7 +243,15 @@ static void test_lab_cpu_idles(void **state)
 	assert_int_equal(emu_engine_add(e, &tick_ops, &tk), 0);
 	emu_engine_kick(e);
 	emu_engine_unlock(e);
-	sleep_ms(100); /* a loaded machine: well past the last event */
+	/* A loaded machine may hold the thread off: wait (up to 10 s) for the last event. */
+	for (int waited = 0; waited < 100; waited++) {
+		sleep_ms(100);
+		emu_engine_lock(e);
+		bool done = tk.applied == 200;
+		emu_engine_unlock(e);
+		if (done)
+			break;
+	}
 	emu_engine_lock(e);
 	assert_int_equal(tk.applied, 200);
 	assert_int_equal(tk.early, 0);
