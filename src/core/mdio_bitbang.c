@@ -74,8 +74,8 @@ static uint16_t get_num(struct ethdrv_mdio_bb *bb, unsigned bits)
 	return v;
 }
 
-void ethdrv_mdio_bb_init(struct ethdrv_mdio_bb *bb, const struct ethdrv_mdio_bb_ops *ops,
-			 void *ctx, unsigned half_ns)
+void ethdrv_mdio_bb_init(struct ethdrv_mdio_bb *bb, const struct ethdrv_mdio_bb_ops *ops, void *ctx,
+			 unsigned half_ns)
 {
 	memset(bb, 0, sizeof(*bb));
 	bb->ops = ops;
@@ -100,8 +100,8 @@ static void frame_code(enum ethdrv_mdio_op op, unsigned *st, unsigned *opc, bool
 	static const struct {
 		uint8_t st, op, read;
 	} code[] = {
-		[ETHDRV_MDIO_C22_READ] = { 1, 2, 1 },  [ETHDRV_MDIO_C22_WRITE] = { 1, 1, 0 },
-		[ETHDRV_MDIO_C45_ADDR] = { 0, 0, 0 },  [ETHDRV_MDIO_C45_WRITE] = { 0, 1, 0 },
+		[ETHDRV_MDIO_C22_READ] = { 1, 2, 1 }, [ETHDRV_MDIO_C22_WRITE] = { 1, 1, 0 },
+		[ETHDRV_MDIO_C45_ADDR] = { 0, 0, 0 }, [ETHDRV_MDIO_C45_WRITE] = { 0, 1, 0 },
 		[ETHDRV_MDIO_C45_READ] = { 0, 3, 1 },
 	};
 

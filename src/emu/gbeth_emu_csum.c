@@ -24,8 +24,7 @@ static uint16_t be16(const uint8_t *p)
 }
 
 /* The TCP or UDP result over @l4 of @l4len bytes with the pseudo-header sum @ph. */
-static uint16_t l4_result(const uint8_t *l4, uint32_t l4len, unsigned proto, uint32_t ph,
-			  bool want)
+static uint16_t l4_result(const uint8_t *l4, uint32_t l4len, unsigned proto, uint32_t ph, bool want)
 {
 	if (!want || (proto != IPPROTO_TCP_ && proto != IPPROTO_UDP_))
 		return NOT_CHECKED;

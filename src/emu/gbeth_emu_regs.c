@@ -71,8 +71,8 @@ static const struct reg *reg_find(uint32_t off)
 }
 
 /* DMAC registers RESET clears (docs/gbeth.md §12 item 2). */
-static const uint32_t dmac_regs[] = { G_DBAT, G_TCCR, G_EIC, G_EIS, G_RIC0, G_RIS0,
-				      G_RIC1, G_RIS1, G_RIC2, G_RIS2, G_TIC, G_TIS };
+static const uint32_t dmac_regs[] = { G_DBAT, G_TCCR, G_EIC,  G_EIS,  G_RIC0, G_RIS0,
+				      G_RIC1, G_RIS1, G_RIC2, G_RIS2, G_TIC,  G_TIS };
 
 void gbeth__regs_reset(struct gbeth_emu *emu, bool full)
 {
@@ -85,7 +85,8 @@ void gbeth__regs_reset(struct gbeth_emu *emu, bool full)
 	}
 	for (size_t i = 0; i < ETHDRV_ARRAY_SIZE(emu->regs); i++)
 		emu->regs[i] = 0;
-	*greg(emu, G_MAHR) = (uint32_t)m[0] << 24 | (uint32_t)m[1] << 16 | (uint32_t)m[2] << 8 | m[3];
+	*greg(emu, G_MAHR) =
+		(uint32_t)m[0] << 24 | (uint32_t)m[1] << 16 | (uint32_t)m[2] << 8 | m[3];
 	*greg(emu, G_MALR) = (uint32_t)m[4] << 8 | m[5];
 }
 
@@ -127,7 +128,8 @@ static uint32_t value(struct gbeth_emu *emu, const struct reg *r)
 	case G_PSR:
 		return gbeth__link_ok(emu) ? PSR_LMON : 0;
 	case G_PIR:
-		return (emu->regs[G_PIR / 4] & ~PIR_MDI) | (mdio_bb_emu_mdi(&emu->bb) ? PIR_MDI : 0);
+		return (emu->regs[G_PIR / 4] & ~PIR_MDI) |
+		       (mdio_bb_emu_mdi(&emu->bb) ? PIR_MDI : 0);
 	default:
 		return emu->regs[r->off / 4];
 	}

@@ -46,14 +46,23 @@ static void frame_bit(struct mdio_bb_emu *bb, bool level, uint64_t now)
 	bb->nbits++;
 	if (bb->nbits == HEADER_BITS) {
 		uint32_t frame = bb->word << 18 | (uint32_t)MDIO_EMU_TA_VALID << 16;
+		struct mdio_emu_stats before, after;
 
 		if (!mdio_emu_frame_is_read(frame))
 			return;
-		/* The PHY answers: turnaround 0, then 16 data bits (docs/gbeth.md §12 item 7). */
+		mdio_emu_get_stats(bb->bus, &before);
 		bb->out = mdio_emu_transfer(bb->bus, frame, preamble, now);
+		mdio_emu_get_stats(bb->bus, &after);
+		frame_done(bb, now);
+		if (ethdrv_counter_get(&after.no_device) != ethdrv_counter_get(&before.no_device) ||
+		    ethdrv_counter_get(&after.no_preamble_ignored) !=
+			    ethdrv_counter_get(&before.no_preamble_ignored)) {
+			frame_reset(bb); /* nobody drives: the pull-up reads 1s */
+			return;
+		}
+		/* The PHY answers: turnaround 0, then 16 data bits (docs/gbeth.md §12 item 7). */
 		bb->out_left = 17;
 		bb->reading = true;
-		frame_done(bb, now);
 		return;
 	}
 	if (bb->nbits == FRAME_BITS) {

@@ -35,7 +35,8 @@ struct mdio_bb_stats {
 	ethdrv_counter_t edges; /* MDC rising edges */
 	ethdrv_counter_t frames; /* frames handed to the bus */
 	ethdrv_counter_t short_phases; /* MDC phases shorter than MDIO_BB_MIN_PHASE_NS */
-	ethdrv_counter_t last_frame_ns; /* first preamble edge to the last data edge of the last frame */
+	ethdrv_counter_t
+		last_frame_ns; /* first preamble edge to the last data edge of the last frame */
 };
 
 struct mdio_bb_emu {
