@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: MIT
+/*
+ * GbEth driver: counters and knobs. ethtool -S: the driver's counters
+ * ("ravb_*") next to the link counters, which also take TROCR, CXR41 and
+ * CXR42, read and cleared by writing 0 (docs/gbeth.md §8). Knobs:
+ * poll_mode (2024 | pre2024, docs/gbeth.md §4.3, §4.4), rx-buf (bytes per
+ * RX descriptor; the rings are rebuilt), rx-checksum (CSR0.RPE and the
+ * trailer, docs/gbeth.md §7), the PHY knobs, and a clear refusal of the
+ * ethtool -C names: GbEth has no interrupt coalescing (docs/gbeth.md §4.2).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ethdrv/log.h"
+#include "ravb_priv.h"
+
+ETHDRV_LOG_MODULE(ravb);
+
+static const struct ethdrv_stat_desc ravb_stats_desc[] = {
+	ETHDRV_STAT_DESC(struct ravb_stats, irqs),
+	ETHDRV_STAT_DESC(struct ravb_stats, irq_spurious),
+	ETHDRV_STAT_DESC(struct ravb_stats, irq_rx),
+	ETHDRV_STAT_DESC(struct ravb_stats, irq_tx),
+	ETHDRV_STAT_DESC(struct ravb_stats, irq_err),
+	ETHDRV_STAT_DESC(struct ravb_stats, irq_emac),
+	ETHDRV_STAT_DESC(struct ravb_stats, rx_over_errors),
+	ETHDRV_STAT_DESC(struct ravb_stats, rx_fifo_errors),
+	ETHDRV_STAT_DESC(struct ravb_stats, rx_multi_desc),
+	ETHDRV_STAT_DESC(struct ravb_stats, rx_orphan_parts),
+	ETHDRV_STAT_DESC(struct ravb_stats, rx_too_long),
+	ETHDRV_STAT_DESC(struct ravb_stats, rx_alloc_failed),
+	ETHDRV_STAT_DESC(struct ravb_stats, rx_ds0),
+	ETHDRV_STAT_DESC(struct ravb_stats, rx_bad_desc),
+	ETHDRV_STAT_DESC(struct ravb_stats, rx_csum_ok),
+	ETHDRV_STAT_DESC(struct ravb_stats, rx_csum_bad),
+	ETHDRV_STAT_DESC(struct ravb_stats, tx_ring_full),
+	ETHDRV_STAT_DESC(struct ravb_stats, tx_ring_wake),
+	ETHDRV_STAT_DESC(struct ravb_stats, tx_bounce),
+	ETHDRV_STAT_DESC(struct ravb_stats, tx_too_long),
+	ETHDRV_STAT_DESC(struct ravb_stats, polls_early_return),
+	ETHDRV_STAT_DESC(struct ravb_stats, mode_timeouts),
+	ETHDRV_STAT_DESC(struct ravb_stats, stop_timeouts),
+};
+
+int ravb__stats_register(struct ravb_priv *priv)
+{
+	return ethdrv_stats_add_group(priv->dev.stats_set, "ravb", ravb_stats_desc,
+				      ETHDRV_ARRAY_SIZE(ravb_stats_desc), &priv->st);
+}
+
+/* TROCR, CXR41, CXR42 into the link counters, each cleared by writing 0 (docs/gbeth.md §8). */
+void ravb__hw_counters(struct ravb_priv *priv)
+{
+	static const struct {
+		uint32_t reg;
+		size_t off;
+	} map[] = {
+		{ RAVB_TROCR, offsetof(struct ethdrv_link_stats, tx_dropped) },
+		{ RAVB_CXR41, offsetof(struct ethdrv_link_stats, collisions) },
+		{ RAVB_CXR42, offsetof(struct ethdrv_link_stats, tx_carrier_errors) },
+	};
+
+	for (size_t i = 0; i < ETHDRV_ARRAY_SIZE(map); i++) {
+		uint32_t v = ravb_rd(priv, map[i].reg);
+
+		if (!v)
+			continue;
+		ravb_wr(priv, map[i].reg, 0);
+		ethdrv_counter_add((ethdrv_counter_t *)((char *)&priv->dev.stats + map[i].off), v);
+	}
+}
+
+/* The handler's error events into the netdev counters: every poll (docs/gbeth.md §4.3). */
+void ravb__errors_copy(struct ravb_priv *priv)
+{
+	uint64_t over = ethdrv_counter_get(&priv->err_over);
+	uint64_t fifo = ethdrv_counter_get(&priv->err_fifo);
+	uint64_t seen_over = ethdrv_counter_get(&priv->st.rx_over_errors);
+	uint64_t seen_fifo = ethdrv_counter_get(&priv->st.rx_fifo_errors);
+
+	ethdrv_counter_add(&priv->dev.stats.rx_over_errors, over - seen_over);
+	ethdrv_counter_add(&priv->dev.stats.rx_fifo_errors, fifo - seen_fifo);
+	ethdrv_counter_set(&priv->st.rx_over_errors, over);
+	ethdrv_counter_set(&priv->st.rx_fifo_errors, fifo);
+}
+
+/* ---- knobs ---- */
+
+/* ethtool -C names: refused, there is nothing to program (docs/gbeth.md §4.2). */
+static const char *const coalesce_keys[] = {
+	"rx-usecs",    "rx-frames",    "tx-usecs",	"tx-frames",	"adaptive-rx",
+	"adaptive-tx", "rx-usecs-irq", "rx-frames-irq", "tx-usecs-irq", "tx-frames-irq",
+};
+
+static bool is_coalesce_key(const char *key)
+{
+	for (size_t i = 0; i < ETHDRV_ARRAY_SIZE(coalesce_keys); i++)
+		if (!strcmp(key, coalesce_keys[i]))
+			return true;
+	return false;
+}
+
+static int parse_rx_buf(const char *s, unsigned *out)
+{
+	char *end;
+	unsigned long v;
+
+	if (!s || !*s)
+		return -EINVAL;
+	if (!strcmp(s, "pre2024")) {
+		*out = RAVB_RX_BUF_PRE2024;
+		return 0;
+	}
+	if (!strcmp(s, "page")) {
+		*out = RAVB_RX_BUF_PAGE;
+		return 0;
+	}
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || v < RAVB_RX_BUF_MIN || v > RAVB_RX_BUF_PRE2024 || v % 2)
+		return -EINVAL;
+	*out = (unsigned)v;
+	return 0;
+}
+
+static void phy_knobs(struct ravb_priv *priv, struct ethdrv_phy_knobs *k)
+{
+	bool line = priv->cfg.phy_irq_fd > 0;
+
+	*k = (struct ethdrv_phy_knobs){ .bus = priv->mii_bus,
+					.phy = priv->dev.phydev,
+					.irq_mode =
+						line ? ETHDRV_PHY_IRQ_LINE : ETHDRV_PHY_IRQ_POLL,
+					.irq_fd = line ? priv->cfg.phy_irq_fd : -1 };
+}
+
+/* A change that needs the rings rebuilt: stop the hardware, change, start again. */
+static int ravb_rebuild(struct ravb_priv *priv, unsigned rx_buf, bool rx_csum)
+{
+	priv->rx_buf = rx_buf;
+	priv->rx_csum = rx_csum;
+	return priv->hw_up ? ravb__restart(priv) : 0;
+}
+
+int ravb__set_param(struct ethdrv_netdev *dev, const char *key, const char *value)
+{
+	struct ravb_priv *priv = RAVB_FROM_NETDEV(dev);
+	struct ethdrv_phy_knobs k;
+	unsigned v;
+
+	if (is_coalesce_key(key)) {
+		ethdrv_err(
+			dev,
+			"%s: GbEth has no interrupt coalescing (docs/gbeth.md §4.2); use the core's"
+			" napi_defer_hard_irqs and gro_flush_timeout",
+			key);
+		return -EOPNOTSUPP;
+	}
+	if (!strcmp(key, "poll_mode")) {
+		if (!value || (strcmp(value, "2024") && strcmp(value, "pre2024"))) {
+			ethdrv_err(dev, "poll_mode: 2024 or pre2024");
+			return -EINVAL;
+		}
+		__atomic_store_n(&priv->poll_mode,
+				 strcmp(value, "2024") ? RAVB_POLL_PRE2024 : RAVB_POLL_2024,
+				 __ATOMIC_RELAXED);
+		return 0;
+	}
+	if (!strcmp(key, "rx-buf")) {
+		if (parse_rx_buf(value, &v)) {
+			ethdrv_err(dev,
+				   "rx-buf: an even number of bytes %u..%u, page (%u) or"
+				   " pre2024 (%u)",
+				   RAVB_RX_BUF_MIN, RAVB_RX_BUF_PRE2024, RAVB_RX_BUF_PAGE,
+				   RAVB_RX_BUF_PRE2024);
+			return -EINVAL;
+		}
+		return ravb_rebuild(priv, v, priv->rx_csum);
+	}
+	if (!strcmp(key, "rx-checksum")) {
+		if (!value || (strcmp(value, "on") && strcmp(value, "off"))) {
+			ethdrv_err(dev, "rx-checksum: on or off");
+			return -EINVAL;
+		}
+		return ravb_rebuild(priv, priv->rx_buf, !strcmp(value, "on"));
+	}
+	phy_knobs(priv, &k);
+	return ethdrv_phy_knob_set(&k, key, value);
+}
+
+int ravb__get_param(struct ethdrv_netdev *dev, const char *key, char *buf, size_t size)
+{
+	struct ravb_priv *priv = RAVB_FROM_NETDEV(dev);
+	struct ethdrv_phy_knobs k;
+	int len;
+
+	if (!strcmp(key, "poll_mode"))
+		len = snprintf(buf, size, "%s",
+			       __atomic_load_n(&priv->poll_mode, __ATOMIC_RELAXED) ==
+					       RAVB_POLL_PRE2024 ?
+				       "pre2024" :
+				       "2024");
+	else if (!strcmp(key, "rx-buf"))
+		len = snprintf(buf, size, "%u", priv->rx_buf);
+	else if (!strcmp(key, "rx-checksum"))
+		len = snprintf(buf, size, "%s", priv->rx_csum ? "on" : "off");
+	else {
+		phy_knobs(priv, &k);
+		return ethdrv_phy_knob_get(&k, key, buf, size);
+	}
+	return len < 0 || (size_t)len >= size ? -ENOSPC : 0;
+}
