@@ -49,21 +49,12 @@ uint64_t emu_mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#elif defined(__aarch64__)
-	__asm__ volatile("yield");
-#endif
-}
-
 void emu_spin_ns(uint64_t ns)
 {
 	uint64_t end = emu_mono_ns() + ns;
 
 	while (emu_mono_ns() < end)
-		cpu_relax();
+		emu_cpu_relax();
 }
 
 int emu_sync_init(pthread_mutex_t *lock, pthread_cond_t *cond)

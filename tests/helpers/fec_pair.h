@@ -63,7 +63,7 @@ struct flow {
 };
 
 struct fixture {
-	struct enet_line *line; /* the wire */
+	struct fdx_line *line; /* the wire */
 	struct node n[2]; /* the nodes */
 	struct flow *flows[MAX_FLOWS]; /* traffic of the current test */
 	pthread_mutex_t lock; /* protects the flows' receive counters */
@@ -202,13 +202,13 @@ static inline void node_setup(struct fixture *f, unsigned i, const struct fec_co
 static inline int setup_cfg(void **state, const struct fec_config *cfg, bool realtime)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
-	struct enet_line_config lc;
+	struct fdx_line_config lc;
 
 	assert_non_null(f);
 	pthread_mutex_init(&f->lock, NULL);
-	enet_line_config_default(&lc);
+	fdx_line_config_default(&lc);
 	lc.realtime = realtime;
-	assert_int_equal(enet_line_new(&lc, &f->line), 0);
+	assert_int_equal(fdx_line_new(&lc, &f->line), 0);
 	for (unsigned i = 0; i < 2; i++)
 		node_setup(f, i, cfg);
 	f->step_ns = 2000;
@@ -235,7 +235,7 @@ static inline int teardown(void **state)
 		enet_emu_free(nd->emu);
 		ethdrv_loop_free(nd->loop);
 	}
-	enet_line_free(f->line);
+	fdx_line_free(f->line);
 	pthread_mutex_destroy(&f->lock);
 	free(f);
 	return 0;
@@ -244,7 +244,7 @@ static inline int teardown(void **state)
 /* One step: move the clock, run both loops. */
 static inline void pump(struct fixture *f)
 {
-	assert_int_equal(enet_line_run_until(f->line, enet_line_now(f->line) + f->step_ns), 0);
+	assert_int_equal(fdx_line_run_until(f->line, fdx_line_now(f->line) + f->step_ns), 0);
 	for (unsigned i = 0; i < 2; i++)
 		assert_true(ethdrv_loop_run_once(f->n[i].loop, ETHDRV_RUN_NOWAIT) >= 0);
 }

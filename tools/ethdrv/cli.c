@@ -19,7 +19,7 @@
 	"emu:enet[,key=value...] (keys: " ENET_KEYS ") or "                                   \
 	"spidev:/dev/spidevB.C,irq=/dev/gpiochipN:LINE|none[,key=value...] (keys: hz, mode, " \
 	"bias, reset, poll_us)"
-#define ENET_BER_MAX 0.01 /* enet_line_set_ber()'s limit */
+#define ENET_BER_MAX 0.01 /* fdx_line_set_ber()'s limit */
 
 __attribute__((format(printf, 2, 0))) static void cli_verror(const char *cmd, const char *fmt,
 							     va_list ap)
