@@ -51,21 +51,16 @@ const size_t gbeth_emu_stats_desc_count = ETHDRV_ARRAY_SIZE(gbeth_emu_stats_desc
 
 /* ---- speed, link ---- */
 
-unsigned gbeth_emu_speed_mbps(const struct gbeth_emu *emu)
+uint64_t gbeth__byte_ns(const struct gbeth_emu *emu)
 {
-	static const unsigned mbps[4] = { 10, 100, 1000, 1000 };
+	static const uint64_t byte_ns[4] = { 800, 80, 8, 8 }; /* 10, 100, 1000 Mb/s */
 
-	return mbps[(emu->regs[G_GECMR / 4] & GECMR_SPEED) >> 4]; /* docs/gbeth.md §5.2 */
-}
-
-uint64_t gbeth_emu_byte_ns(const struct gbeth_emu *emu)
-{
-	return 8000 / gbeth_emu_speed_mbps(emu);
+	return byte_ns[(emu->regs[G_GECMR / 4] & GECMR_SPEED) >> 4]; /* docs/gbeth.md §5.2 */
 }
 
 bool gbeth__link_ok(struct gbeth_emu *emu)
 {
-	return emu->ops.link_up(emu->ctx);
+	return fdx__link_ok(emu->line);
 }
 
 /* ---- the interrupt line (docs/gbeth.md §4.1) ---- */
@@ -77,8 +72,10 @@ void gbeth__irq_update(struct gbeth_emu *emu)
 		     (r[G_TIS / 4] & r[G_TIC / 4]) || (r[G_EIS / 4] & r[G_EIC / 4]) ||
 		     (r[G_ECSR / 4] & r[G_ECSIPR / 4]);
 
-	if (level && !emu->irq.asserted)
+	if (level && !emu->irq.asserted) {
 		ethdrv_counter_inc(&emu->st.irq_asserts);
+		emu_engine_irq_asserted(emu->eng);
+	}
 	emu_line_set(&emu->irq, level);
 }
 
@@ -124,13 +121,11 @@ void gbeth__mode_request(struct gbeth_emu *emu, unsigned opc, uint64_t now)
 	if (emu->ops_mode == OPC_OPERATION)
 		*greg(emu, G_TCCR) &= ~TCCR_TSRQ0; /* no new frame starts */
 	emu->mode_at = mode_due(emu, now);
-	if (emu->ops.kick)
-		emu->ops.kick(emu->ctx);
 }
 
 /* ---- time ---- */
 
-uint64_t gbeth_emu_next_ns(const struct gbeth_emu *emu)
+uint64_t gbeth__next_ns(const struct gbeth_emu *emu)
 {
 	uint64_t t = emu->mode_at;
 
@@ -139,46 +134,29 @@ uint64_t gbeth_emu_next_ns(const struct gbeth_emu *emu)
 	return t;
 }
 
-void gbeth_emu_advance(struct gbeth_emu *emu, uint64_t now)
+/* Apply the earliest event, due at @t. */
+void gbeth__advance(struct gbeth_emu *emu, uint64_t t)
 {
-	for (;;) {
-		uint64_t t = gbeth_emu_next_ns(emu);
-
-		if (t > now)
-			return;
-		if (emu->tx_busy && emu->tx_end == t) {
-			gbeth__tx_end(emu, t);
-		} else {
-			/* A frame started before the request still delays it. */
-			if (emu->tx_busy && emu->ops_mode == OPC_OPERATION) {
-				emu->mode_at = mode_due(emu, t);
-				continue;
-			}
-			mode_enter(emu, emu->req_mode, t);
-		}
+	if (emu->tx_busy && emu->tx_end <= emu->mode_at) {
+		gbeth__tx_end(emu, t);
+		return;
 	}
-}
-
-void gbeth_emu_rx(struct gbeth_emu *emu, const uint8_t *data, uint32_t len, bool fcs_ok,
-		  uint64_t now_ns)
-{
-	gbeth_emu_advance(emu, now_ns);
-	gbeth__rx_frame(emu, data, len, fcs_ok, now_ns);
-	gbeth__irq_update(emu);
+	/* A frame started before the request still delays it. */
+	if (emu->tx_busy && emu->ops_mode == OPC_OPERATION) {
+		emu->mode_at = mode_due(emu, t);
+		return;
+	}
+	mode_enter(emu, emu->req_mode, t);
 }
 
 /* ---- the bus ---- */
 
 static uint64_t access_begin(struct gbeth_emu *emu)
 {
-	uint64_t now;
-
-	if (emu->cfg.mmio_latency_ns && emu->ops.realtime)
+	if (emu->cfg.mmio_latency_ns && emu_engine_realtime(emu->eng))
 		emu_spin_ns(emu->cfg.mmio_latency_ns);
-	pthread_mutex_lock(emu->lock);
-	now = emu->ops.now(emu->ctx);
-	gbeth_emu_advance(emu, now);
-	return now;
+	emu_engine_lock(emu->eng);
+	return emu_engine_sync(emu->eng, true);
 }
 
 static uint32_t bus_read32(void *ctx, uint32_t off)
@@ -188,7 +166,7 @@ static uint32_t bus_read32(void *ctx, uint32_t off)
 	uint32_t v = gbeth__reg_read(emu, off, now);
 
 	ethdrv_counter_inc(&emu->st.reg_reads);
-	pthread_mutex_unlock(emu->lock);
+	emu_engine_unlock(emu->eng);
 	return v;
 }
 
@@ -199,9 +177,8 @@ static void bus_write32(void *ctx, uint32_t off, uint32_t val)
 
 	gbeth__reg_write(emu, off, val, now);
 	ethdrv_counter_inc(&emu->st.reg_writes);
-	if (emu->ops.kick)
-		emu->ops.kick(emu->ctx);
-	pthread_mutex_unlock(emu->lock);
+	emu_engine_kick(emu->eng);
+	emu_engine_unlock(emu->eng);
 }
 
 static const struct ethdrv_mmio_ops gbeth_bus_ops = {
@@ -234,8 +211,7 @@ void gbeth_emu_config_default(struct gbeth_emu_config *cfg)
 	phy_emu_config_default(&cfg->phy);
 }
 
-static int check_config(const struct gbeth_emu_config *c, const struct gbeth_emu_port_ops *ops,
-			const struct phy_emu_wire *wire)
+static int check_config(const struct gbeth_emu_config *c)
 {
 	if (c->dma_size < DMA_SIZE_MIN || c->dma_size > DMA_SIZE_MAX || c->dma_size % DMA_ALIGN)
 		return -EINVAL;
@@ -243,10 +219,6 @@ static int check_config(const struct gbeth_emu_config *c, const struct gbeth_emu
 	if (c->dma_bus % DMA_ALIGN || c->dma_bus + c->dma_size > (1ull << 32))
 		return -EINVAL;
 	if (c->mode_ns > MODE_NS_MAX || c->phy_addr > GBETH_EMU_NO_PHY)
-		return -EINVAL;
-	if (!ops || !ops->now || !ops->tx || !ops->link_up)
-		return -EINVAL;
-	if (c->phy_addr != GBETH_EMU_NO_PHY && !wire)
 		return -EINVAL;
 	return 0;
 }
@@ -263,7 +235,8 @@ static void release(struct gbeth_emu *emu)
 	free(emu);
 }
 
-static int board_new(struct gbeth_emu *emu, struct phy_emu_wire *wire)
+/* The board behind PIR: the MDIO bus and its PHY on the line's wire. */
+static int board_new(struct gbeth_emu *emu)
 {
 	int ret = mdio_emu_new(&emu->mdio_bus);
 
@@ -272,20 +245,20 @@ static int board_new(struct gbeth_emu *emu, struct phy_emu_wire *wire)
 	mdio_bb_emu_init(&emu->bb, emu->mdio_bus);
 	if (emu->cfg.phy_addr == GBETH_EMU_NO_PHY)
 		return 0;
-	ret = phy_emu_new(&emu->cfg.phy, wire, emu->ops.now(emu->ctx), &emu->phy);
+	ret = phy_emu_new(&emu->cfg.phy, fdx_line_wire(emu->line), fdx_line_now(emu->line),
+			  &emu->phy);
 	if (!ret)
 		ret = phy_emu_attach(emu->phy, emu->mdio_bus, emu->cfg.phy_addr);
 	return ret;
 }
 
-int gbeth_emu_new(const struct gbeth_emu_config *cfg, const struct gbeth_emu_port_ops *ops,
-		  void *ctx, pthread_mutex_t *lock, struct phy_emu_wire *wire,
+int gbeth_emu_new(const struct gbeth_emu_config *cfg, struct fdx_line *line, unsigned port,
 		  struct gbeth_emu **out)
 {
 	struct gbeth_emu *emu;
 	int ret;
 
-	if (!out || !lock)
+	if (!out || !line || port > 1)
 		return -EINVAL;
 	emu = calloc(1, sizeof(*emu));
 	if (!emu)
@@ -295,18 +268,18 @@ int gbeth_emu_new(const struct gbeth_emu_config *cfg, const struct gbeth_emu_por
 		emu->cfg = *cfg;
 	else
 		gbeth_emu_config_default(&emu->cfg);
-	ret = check_config(&emu->cfg, ops, wire);
+	ret = check_config(&emu->cfg);
 	if (ret) {
 		free(emu);
 		return ret;
 	}
-	emu->ops = *ops;
-	emu->ctx = ctx;
-	emu->lock = lock;
+	emu->line = line;
+	emu->port = port;
+	emu->eng = fdx_line_engine(line);
 	emu->dma.virt = aligned_alloc(DMA_ALIGN, emu->cfg.dma_size);
 	ret = emu->dma.virt ? emu_line_open(&emu->irq) : -ENOMEM;
 	if (!ret)
-		ret = board_new(emu, wire);
+		ret = board_new(emu);
 	if (ret) {
 		release(emu);
 		return ret;
@@ -317,32 +290,55 @@ int gbeth_emu_new(const struct gbeth_emu_config *cfg, const struct gbeth_emu_por
 	gbeth__regs_reset(emu, true);
 	emu->ops_mode = emu->req_mode = OPC_RESET; /* docs/gbeth.md §12 item 1 */
 	emu->mode_at = EMU_NEVER;
+	emu_engine_lock(emu->eng);
+	ret = fdx__attach(line, port, &gbeth__port_ops, emu, emu->phy != NULL);
+	if (!ret) {
+		ret = emu_engine_add(emu->eng, &gbeth__engine_ops, emu);
+		if (ret)
+			fdx__detach(line, port, emu->phy != NULL);
+	}
+	emu_engine_unlock(emu->eng);
+	if (ret) {
+		release(emu);
+		return ret;
+	}
 	*out = emu;
 	return 0;
 }
 
 void gbeth_emu_free(struct gbeth_emu *emu)
 {
-	if (emu)
-		release(emu);
+	if (!emu)
+		return;
+	emu_engine_lock(emu->eng);
+	emu_engine_remove(emu->eng, emu);
+	fdx__detach(emu->line, emu->port, emu->phy != NULL);
+	emu_engine_unlock(emu->eng);
+	release(emu);
+}
+
+struct fdx_line *gbeth_emu_line(struct gbeth_emu *emu)
+{
+	return emu->line;
 }
 
 /* ---- inspection ---- */
 
 void gbeth_emu_get_stats(struct gbeth_emu *emu, struct gbeth_emu_stats *st)
 {
-	pthread_mutex_lock(emu->lock);
+	emu_engine_lock(emu->eng);
+	emu_engine_sync(emu->eng, false);
 	emu_counters_copy(st, &emu->st, sizeof(*st));
-	pthread_mutex_unlock(emu->lock);
+	emu_engine_unlock(emu->eng);
 }
 
 int gbeth_emu_peek_reg(struct gbeth_emu *emu, uint32_t off, uint32_t *val)
 {
 	int ret;
 
-	pthread_mutex_lock(emu->lock);
+	emu_engine_lock(emu->eng);
 	ret = gbeth__reg_peek(emu, off, val);
-	pthread_mutex_unlock(emu->lock);
+	emu_engine_unlock(emu->eng);
 	return ret;
 }
 
@@ -350,9 +346,9 @@ bool gbeth_emu_irq_asserted(struct gbeth_emu *emu)
 {
 	bool level;
 
-	pthread_mutex_lock(emu->lock);
+	emu_engine_lock(emu->eng);
 	level = emu->irq.asserted;
-	pthread_mutex_unlock(emu->lock);
+	emu_engine_unlock(emu->eng);
 	return level;
 }
 

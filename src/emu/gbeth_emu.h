@@ -29,9 +29,12 @@
  *   descriptors are handed back; the line is a level eventfd.
  * - PIR bit-banged MDIO (§6): each PIR write is a pin change at the
  *   write's time; a PHY model sits behind it.
- * - The line: frames leave through the host's port ops at their wire
- *   time (preamble, frame padded to 60, FCS, 12 bytes of gap at 8/80/800
- *   ns a byte for GECMR 1000/100/10 Mb/s) and arrive by gbeth_emu_rx().
+ * - The line: the shared full-duplex line and event engine (fdx_line.h,
+ *   emu_engine.h; docs/design.md §5b.1): a frame occupies its direction
+ *   for preamble, frame padded to 60, FCS and 12 bytes of gap at 8/80/800
+ *   ns a byte for GECMR 1000/100/10 Mb/s; its end is an exact event (TX
+ *   write-back, delivery to the peer); link, carrier (the PHYs on the
+ *   line's wire), bit errors, flaps, pcap and the generator are the line's.
  *
  * Assumptions (docs/gbeth.md §12, one item each):
  * 1. Reset values: CSR.OPS = RESET, all else 0; MAHR/MALR hold
@@ -55,7 +58,7 @@
  * 7. PIR MDIO: MDO sampled on MDC rising edges with MMD = 1; MDC phases
  *    under 160 ns counted as violations; PIR works in every mode.
  * 8. CXR42 counts frames sent while the link was down; TROCR/CXR41 stay 0.
- * 9. RIC3, RCR, RTC, TGC, CXR31/35, CSR1: storage. A GECMR speed other
+ * 9. RIC3, RCR, RTC, TGC, CXR31/35, CSR1, CCC.LBME: storage (no loopback). A GECMR speed other
  *    than the line's loses the frames (counted).
  * 10. Accesses outside the decoded window, unaligned or to no register
  *    read 0, write nothing and are counted (bad_accesses). A descriptor or
@@ -65,32 +68,18 @@
 #ifndef ETHDRV_EMU_GBETH_EMU_H
 #define ETHDRV_EMU_GBETH_EMU_H
 
-#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "ethdrv/mmio.h"
 #include "ethdrv/stats.h"
+#include "fdx_line.h"
 #include "phy_emu.h"
 
 #define GBETH_EMU_WINDOW 0x1000u /* decoded register window (docs/gbeth.md §1) */
 #define GBETH_EMU_NO_PHY 32u /* gbeth_emu_config.phy_addr: no PHY on the PIR bus */
 #define GBETH_EMU_TX_MAX 1522u /* largest frame sent, without FCS (docs/gbeth.md §3.3) */
 #define GBETH_EMU_RX_MAX 9216u /* largest frame the line may deliver */
-
-/* What the model's host (the line) provides; called with the host's lock held. */
-struct gbeth_emu_port_ops {
-	/** The model's clock, ns. */
-	uint64_t (*now)(void *ctx);
-	/** A frame of @len bytes (no FCS) leaves; its last bit at @end_ns. */
-	void (*tx)(void *ctx, const uint8_t *frame, uint32_t len, uint64_t end_ns);
-	/** The model's next deadline changed (gbeth_emu_next_ns()). May be NULL. */
-	void (*kick)(void *ctx);
-	/** The link carries frames (speed and carrier as the line sees them). */
-	bool (*link_up)(void *ctx);
-	/** Whether real time: MMIO latency is spun only then. */
-	bool realtime;
-};
 
 struct gbeth_emu_config {
 	uint64_t dma_bus; /* bus address of the DMA region; default 0x40000000 */
@@ -143,19 +132,15 @@ struct gbeth_emu;
 void gbeth_emu_config_default(struct gbeth_emu_config *cfg);
 
 /**
- * gbeth_emu_new() - a GbEth in its reset state
+ * gbeth_emu_new() - a GbEth in its reset state on @port of @line
  * @cfg: settings (NULL = defaults), copied
- * @ops: the host's port ops (copied)
- * @ctx: their context
- * @lock: the host's lock, taken around every register access; held when
- *        the host calls gbeth_emu_rx()/gbeth_emu_advance()
- * @wire: the PHYs' cable (phy_emu_wire.h), or NULL with phy_addr NO_PHY
+ * @line: the line (fdx_line.h); its engine's lock covers the model
+ * @port: 0 or 1, not yet taken
  * @out: receives the model
  *
- * Return: 0, -EINVAL, -ENOMEM, or the -errno of eventfd().
+ * Return: 0, -EINVAL, -EBUSY (port taken), -ENOMEM, or the -errno of eventfd().
  */
-int gbeth_emu_new(const struct gbeth_emu_config *cfg, const struct gbeth_emu_port_ops *ops,
-		  void *ctx, pthread_mutex_t *lock, struct phy_emu_wire *wire,
+int gbeth_emu_new(const struct gbeth_emu_config *cfg, struct fdx_line *line, unsigned port,
 		  struct gbeth_emu **out);
 
 /** gbeth_emu_free() - free (NULL is ignored) */
@@ -164,28 +149,8 @@ void gbeth_emu_free(struct gbeth_emu *emu);
 /** gbeth_emu_get_bus() - the bus a driver uses ("emu:gbeth", one IRQ line) */
 void gbeth_emu_get_bus(struct gbeth_emu *emu, struct ethdrv_mmio_bus *bus);
 
-/* ---- called by the host with its lock held ---- */
-
-/** gbeth_emu_advance() - apply every event due at or before @now_ns */
-void gbeth_emu_advance(struct gbeth_emu *emu, uint64_t now_ns);
-
-/** gbeth_emu_next_ns() - the earliest pending event, UINT64_MAX if none */
-uint64_t gbeth_emu_next_ns(const struct gbeth_emu *emu);
-
-/**
- * gbeth_emu_rx() - a frame's last bit arrived at @now_ns
- * @data: the frame without FCS
- * @len: its length
- * @fcs_ok: false: it arrives with a bad FCS (MSC.CRC)
- */
-void gbeth_emu_rx(struct gbeth_emu *emu, const uint8_t *data, uint32_t len, bool fcs_ok,
-		  uint64_t now_ns);
-
-/** gbeth_emu_byte_ns() - ns per byte at the GECMR speed (docs/gbeth.md §5.2) */
-uint64_t gbeth_emu_byte_ns(const struct gbeth_emu *emu);
-
-/** gbeth_emu_speed_mbps() - the GECMR speed */
-unsigned gbeth_emu_speed_mbps(const struct gbeth_emu *emu);
+/** gbeth_emu_line() - the line the model is on */
+struct fdx_line *gbeth_emu_line(struct gbeth_emu *emu);
 
 /* ---- any thread (take the lock) ---- */
 

@@ -148,7 +148,7 @@ void gbeth__tx_kick(struct gbeth_emu *emu, uint64_t now)
 		memset(emu->tx_buf + len, 0, 60 - len); /* padded (docs/gbeth.md §12 item 3) */
 		len = emu->tx_len = 60;
 	}
-	byte_ns = gbeth_emu_byte_ns(emu);
+	byte_ns = gbeth__byte_ns(emu);
 	start = now > emu->tx_free_at ? now : emu->tx_free_at;
 	if (emu->tx_sent_any && start > emu->tx_free_at)
 		ethdrv_counter_add(&emu->st.tx_idle_ns, start - emu->tx_free_at);
@@ -158,20 +158,18 @@ void gbeth__tx_kick(struct gbeth_emu *emu, uint64_t now)
 	emu->tx_end = end;
 	if (!send) {
 		emu->tx_len = 0;
+		emu->tx_send = false;
 		return;
 	}
 	emu->tx_sent_any = true;
 	emu->tx_free_at = end + 12 * byte_ns;
-	if (!gbeth__link_ok(emu)) {
+	emu->tx_send = gbeth__link_ok(emu);
+	if (!emu->tx_send) {
 		/* Lost on a dead link; counted in CXR42 (docs/gbeth.md §12 item 8). */
 		ethdrv_counter_inc(&emu->st.tx_link_down);
 		if (*greg(emu, G_CXR42) != UINT32_MAX)
 			(*greg(emu, G_CXR42))++;
-	} else {
-		emu->ops.tx(emu->ctx, emu->tx_buf, len, end);
 	}
-	if (emu->ops.kick)
-		emu->ops.kick(emu->ctx);
 }
 
 void gbeth__tx_end(struct gbeth_emu *emu, uint64_t t)
@@ -183,11 +181,14 @@ void gbeth__tx_end(struct gbeth_emu *emu, uint64_t t)
 			desc_write_back(d, ethdrv_dma_load16(d + D_DS), 0, DT_FEMPTY);
 	}
 	ethdrv_counter_add(&emu->st.tx_descs, emu->tx_nd);
+	if (emu->tx_send)
+		fdx__send(emu->line, emu->port, emu->tx_buf, emu->tx_len, FDX_FCS_APPEND, t);
 	if (emu->tx_len) {
 		ethdrv_counter_inc(&emu->st.tx_frames);
 		ethdrv_counter_add(&emu->st.tx_bytes, emu->tx_len);
 	}
 	emu->tx_busy = false;
+	emu->tx_send = false;
 	emu->tx_nd = 0;
 	*greg(emu, G_TIS) |= Q0; /* FTF0: one event per frame (docs/gbeth.md §4.2) */
 	gbeth__tx_kick(emu, t);

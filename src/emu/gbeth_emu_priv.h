@@ -7,6 +7,7 @@
 #ifndef ETHDRV_EMU_GBETH_EMU_PRIV_H
 #define ETHDRV_EMU_GBETH_EMU_PRIV_H
 
+#include "emu_engine.h"
 #include "emu_util.h"
 #include "ethdrv/bits.h"
 #include "gbeth_emu.h"
@@ -122,9 +123,9 @@ enum gbeth_dt {
 
 struct gbeth_emu {
 	struct gbeth_emu_config cfg; /* immutable */
-	struct gbeth_emu_port_ops ops; /* the host */
-	void *ctx; /* its context */
-	pthread_mutex_t *lock; /* the host's */
+	struct fdx_line *line; /* the line */
+	unsigned port; /* our end of it */
+	struct emu_engine *eng; /* its engine (the lock) */
 	struct ethdrv_dma_region dma; /* DMA memory */
 	struct emu_line irq; /* the `mux` line */
 	uint32_t regs[GBETH_EMU_WINDOW / 4]; /* storage by word */
@@ -137,6 +138,7 @@ struct gbeth_emu {
 	/* TX queue 0. */
 	uint32_t tx_cur; /* bus address of the current descriptor */
 	bool tx_busy; /* a frame on the wire */
+	bool tx_send; /* it reaches the line at its end (else not sent, or lost) */
 	uint64_t tx_end; /* its end */
 	uint64_t tx_free_at; /* end + gap: the next may start */
 	bool tx_sent_any; /* for tx_idle_ns */
@@ -163,6 +165,7 @@ static inline uint32_t *greg(struct gbeth_emu *emu, uint32_t off)
 }
 
 /* gbeth_emu.c */
+uint64_t gbeth__byte_ns(const struct gbeth_emu *emu);
 void gbeth__irq_update(struct gbeth_emu *emu);
 void gbeth__mode_request(struct gbeth_emu *emu, unsigned opc, uint64_t now);
 bool gbeth__link_ok(struct gbeth_emu *emu);
@@ -177,6 +180,11 @@ int gbeth__reg_peek(struct gbeth_emu *emu, uint32_t off, uint32_t *val);
 void gbeth__queues_load(struct gbeth_emu *emu);
 void gbeth__tx_kick(struct gbeth_emu *emu, uint64_t now);
 void gbeth__tx_end(struct gbeth_emu *emu, uint64_t t);
+/* gbeth_emu_line.c: the engine client and the line port */
+extern const struct emu_engine_ops gbeth__engine_ops;
+extern const struct fdx_port_ops gbeth__port_ops;
+uint64_t gbeth__next_ns(const struct gbeth_emu *emu);
+void gbeth__advance(struct gbeth_emu *emu, uint64_t t);
 void gbeth__rx_frame(struct gbeth_emu *emu, const uint8_t *data, uint32_t len, bool fcs_ok,
 		     uint64_t t);
 /* Append the checksum trailer to @p of @len bytes when enabled (docs/gbeth.md §7). */

@@ -10,11 +10,12 @@
 #ifndef ETHDRV_TESTS_GBETH_KAT_H
 #define ETHDRV_TESTS_GBETH_KAT_H
 
-#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "emu/emu_engine.h"
+#include "emu/fdx_line.h"
 #include "emu/gbeth_emu.h"
 #include "emu/phy_emu.h"
 
@@ -76,69 +77,106 @@ struct kat_tx {
 };
 
 struct kat {
-	pthread_mutex_t lock;
+	struct fdx_line *line; /* virtual clock */
+	struct emu_engine *eng;
 	uint64_t now;
-	bool link;
-	struct phy_emu_wire *wire;
-	struct gbeth_emu *emu;
+	struct gbeth_emu *emu; /* port 0 */
 	struct ethdrv_mmio_bus bus;
-	unsigned ntx;
+	uint64_t sink_free_at; /* the sink's transmitter timeline */
+	unsigned ntx; /* frames the sink (port 1) received */
 	struct kat_tx tx[KAT_MAX_TX];
 };
 
-static inline uint64_t kat_now(void *ctx)
-{
-	return ((struct kat *)ctx)->now;
-}
+/* ---- the sink: a bare MAC on port 1 recording what the GbEth sends ---- */
 
-static inline void kat_send(void *ctx, const uint8_t *f, uint32_t len, uint64_t end)
+static inline void sink_rx(void *ctx, uint8_t *f, uint32_t len, enum fdx_fcs fcs, uint64_t t)
 {
 	struct kat *k = ctx;
 
+	(void)fcs;
 	if (k->ntx < KAT_MAX_TX && len <= sizeof(k->tx[0].data)) {
 		memcpy(k->tx[k->ntx].data, f, len);
 		k->tx[k->ntx].len = len;
-		k->tx[k->ntx].end = end;
+		k->tx[k->ntx].end = t;
 	}
 	k->ntx++;
 }
 
-static inline bool kat_link(void *ctx)
+static inline bool sink_from_line(void *ctx)
 {
-	return ((struct kat *)ctx)->link;
+	(void)ctx;
+	return true;
 }
 
-static const struct gbeth_emu_port_ops kat_ops = { .now = kat_now,
-						   .tx = kat_send,
-						   .link_up = kat_link,
-						   .realtime = false };
+static inline uint64_t sink_byte_ns(void *ctx)
+{
+	return fdx__byte_ns(((struct kat *)ctx)->line);
+}
 
-static inline struct kat *kat_new(bool phy, uint64_t mode_ns)
+static inline unsigned sink_gap(void *ctx)
+{
+	(void)ctx;
+	return 12;
+}
+
+static inline uint64_t sink_free_at(void *ctx)
+{
+	return ((struct kat *)ctx)->sink_free_at;
+}
+
+static inline void sink_set_free_at(void *ctx, uint64_t t)
+{
+	((struct kat *)ctx)->sink_free_at = t;
+}
+
+static const struct fdx_port_ops sink_ops = {
+	.rx_frame = sink_rx,
+	.rx_from_line = sink_from_line,
+	.byte_ns = sink_byte_ns,
+	.gap_bytes = sink_gap,
+	.tx_free_at = sink_free_at,
+	.set_tx_free_at = sink_set_free_at,
+};
+
+static inline struct kat *kat_new_speed(bool phy, uint64_t mode_ns, unsigned mbps)
 {
 	struct kat *k = calloc(1, sizeof(*k));
+	struct fdx_line_config lc;
 	struct gbeth_emu_config c;
 
 	assert_non_null(k);
-	pthread_mutex_init(&k->lock, NULL);
-	k->link = true;
-	k->now = 1000;
+	fdx_line_config_default(&lc);
+	lc.realtime = false;
+	lc.speed_mbps = mbps;
+	assert_int_equal(fdx_line_new(&lc, &k->line), 0);
+	k->eng = fdx_line_engine(k->line);
 	gbeth_emu_config_default(&c);
 	c.mode_ns = mode_ns;
 	c.dma_size = 1u << 20;
-	if (phy)
-		assert_int_equal(phy_emu_wire_new(false, &k->wire), 0);
-	else
+	if (!phy)
 		c.phy_addr = GBETH_EMU_NO_PHY;
-	assert_int_equal(gbeth_emu_new(&c, &kat_ops, k, &k->lock, k->wire, &k->emu), 0);
+	assert_int_equal(gbeth_emu_new(&c, k->line, 0, &k->emu), 0);
 	gbeth_emu_get_bus(k->emu, &k->bus);
+	emu_engine_lock(k->eng);
+	assert_int_equal(fdx__attach(k->line, 1, &sink_ops, k, false), 0);
+	emu_engine_unlock(k->eng);
+	k->now = 1000;
+	assert_int_equal(fdx_line_run_until(k->line, k->now), 0);
 	return k;
+}
+
+static inline struct kat *kat_new(bool phy, uint64_t mode_ns)
+{
+	return kat_new_speed(phy, mode_ns, 1000);
 }
 
 static inline void kat_free(struct kat *k)
 {
+	emu_engine_lock(k->eng);
+	fdx__detach(k->line, 1, false);
+	emu_engine_unlock(k->eng);
 	gbeth_emu_free(k->emu);
-	phy_emu_wire_free(k->wire);
-	pthread_mutex_destroy(&k->lock);
+	fdx_line_free(k->line);
 	free(k);
 }
 
@@ -154,18 +192,20 @@ static inline void wr(struct kat *k, uint32_t off, uint32_t v)
 
 static inline void advance(struct kat *k, uint64_t ns)
 {
-	pthread_mutex_lock(&k->lock);
 	k->now += ns;
-	gbeth_emu_advance(k->emu, k->now);
-	pthread_mutex_unlock(&k->lock);
+	assert_int_equal(fdx_line_run_until(k->line, k->now), 0);
 }
 
-/* A frame's last bit arrives now. */
+/* A frame from the sink whose last bit arrives now. */
 static inline void deliver(struct kat *k, const uint8_t *f, uint32_t len, bool fcs_ok)
 {
-	pthread_mutex_lock(&k->lock);
-	gbeth_emu_rx(k->emu, f, len, fcs_ok, k->now);
-	pthread_mutex_unlock(&k->lock);
+	uint8_t buf[GBETH_EMU_RX_MAX];
+
+	memcpy(buf, f, len);
+	emu_engine_lock(k->eng);
+	emu_engine_sync(k->eng, false);
+	fdx__send(k->line, 1, buf, len, fcs_ok ? FDX_FCS_APPEND : FDX_FCS_BAD, k->now);
+	emu_engine_unlock(k->eng);
 }
 
 /* ---- DMA memory ---- */
