@@ -35,7 +35,8 @@ static void gbeth_port_rx_frame(void *ctx, uint8_t *data, uint32_t len, enum fdx
 	struct gbeth_emu *emu = ctx;
 
 	if (fcs == FDX_FCS_RAW)
-		len = len >= FDX_FCS ? len - FDX_FCS : 0; /* RCPT: no FCS in memory (docs/gbeth.md §3.4) */
+		len = len >= FDX_FCS ? len - FDX_FCS :
+				       0; /* RCPT: no FCS in memory (docs/gbeth.md §3.4) */
 	gbeth__rx_frame(emu, data, len, fcs != FDX_FCS_BAD, t);
 	gbeth__irq_update(emu);
 }
