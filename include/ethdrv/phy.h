@@ -159,16 +159,6 @@ ETHDRV_EXPORT extern const struct ethdrv_phy_driver *const ethdrv_phy_drivers[];
 ETHDRV_EXPORT void ethdrv_phy_config_default(struct ethdrv_phy_config *cfg);
 
 /**
- * ethdrv_phy_find() - the first address on @bus whose PHYSID is neither all
- * ones nor all zeros (a MAC driver without a phy-handle; docs/mdio.md §1.3)
- * @bus: the MDIO bus
- * @addr: receives the address
- *
- * Return: 0, -ENODEV when nobody answers, or the MDIO error.
- */
-ETHDRV_EXPORT int ethdrv_phy_find(struct ethdrv_mdio_bus *bus, unsigned *addr);
-
-/**
  * ethdrv_phy_probe() - find the PHY at cfg->addr and match a driver
  * @bus: the MDIO bus
  * @loop: the loop the state machine will run on
@@ -184,6 +174,16 @@ ETHDRV_EXPORT int ethdrv_phy_find(struct ethdrv_mdio_bus *bus, unsigned *addr);
  */
 ETHDRV_EXPORT int ethdrv_phy_probe(struct ethdrv_mdio_bus *bus, struct ethdrv_loop *loop,
 				   const struct ethdrv_phy_config *cfg, struct ethdrv_phy **out);
+
+/**
+ * ethdrv_phy_find() - the first address on @bus whose PHYSID is neither all
+ * ones nor all zeros (a MAC driver without a phy-handle, docs/mdio.md §1.3)
+ * @bus: the MDIO bus
+ * @addr: receives the address
+ *
+ * Return: 0, -ENODEV when nobody answers, or the MDIO error.
+ */
+ETHDRV_EXPORT int ethdrv_phy_find(struct ethdrv_mdio_bus *bus, unsigned *addr);
 
 /** ethdrv_phy_free() - stop if needed and free (NULL is ignored). */
 ETHDRV_EXPORT void ethdrv_phy_free(struct ethdrv_phy *phy);
