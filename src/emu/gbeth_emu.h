@@ -13,21 +13,21 @@
  *
  * What it models:
  * - The register window of docs/gbeth.md §1 (0x1000 bytes decoded): the
- *   operating modes (CCC.OPC requests, CSR.OPS one-hot reports, §2) with
+ *   operating modes (CCC.OPC requests, CSR.OPS one-hot reports, docs/gbeth.md §2) with
  *   the time a change takes; RIS0/RIS2/TIS/EIS cleared by writing 0 and
- *   ECSR by writing 1 (§4.1); the interrupt enables; ISS; ECMR, RFLR,
- *   GECMR, MAHR/MALR (§5); TROCR/CXR41/CXR42 cleared by writing 0 (§8);
- *   CSR0/CSR2 and the RX checksum trailer (§7).
- * - Descriptors (§3): the DBAT table (entry 0 TX queue 0, entry 4 RX queue
+ *   ECSR by writing 1 (docs/gbeth.md §4.1); the interrupt enables; ISS; ECMR, RFLR,
+ *   GECMR, MAHR/MALR (docs/gbeth.md §5); TROCR/CXR41/CXR42 cleared by writing 0 (docs/gbeth.md §8);
+ *   CSR0/CSR2 and the RX checksum trailer (docs/gbeth.md §7).
+ * - Descriptors (docs/gbeth.md §3): the DBAT table (entry 0 TX queue 0, entry 4 RX queue
  *   0), LINKFIX and LINK followed anywhere, FSINGLE/FSTART/FMID/FEND with a
  *   byte count per descriptor, FEMPTY/EEMPTY ownership in the type nibble
  *   (the halfword at +2 read with acquire and written with release
  *   ordering), TX from TCCR.TSRQ0, RX frames over several descriptors,
  *   "descriptor empty" (RIS2.QFF0) drops.
- * - One interrupt per event, no coalescing (§4.2): FRF0 when a received
+ * - One interrupt per event, no coalescing (docs/gbeth.md §4.2): FRF0 when a received
  *   frame's last descriptor is written, FTF0 when a sent frame's
  *   descriptors are handed back; the line is a level eventfd.
- * - PIR bit-banged MDIO (§6): each PIR write is a pin change at the
+ * - PIR bit-banged MDIO (docs/gbeth.md §6): each PIR write is a pin change at the
  *   write's time; a PHY model sits behind it.
  * - The line: the shared full-duplex line and event engine (fdx_line.h,
  *   emu_engine.h; docs/design.md §5b.1): a frame occupies its direction

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * Known-answer tests of the GbEth model on a virtual clock, from
- * docs/gbeth.md: operating-mode requests and the time they take (§2,
- * §12 item 2), the write-0 and write-1 acknowledge rules and the level line
- * (§4.1), TX types and write-back from TSRQ0 (§3.3), LINKFIX rings and their
- * wrap (§3.2), RX frames over several descriptors at several buffer sizes
- * (§3.4, §3.5), the descriptor-empty drop (§3.4), line timing (§12 item 3),
- * the counters cleared by writing 0 (§8), the checksum trailer (§7).
+ * docs/gbeth.md: operating-mode requests and the time they take (docs/gbeth.md §2,
+ * docs/gbeth.md §12 item 2), the write-0 and write-1 acknowledge rules and the level line
+ * (docs/gbeth.md §4.1), TX types and write-back from TSRQ0 (docs/gbeth.md §3.3), LINKFIX rings and their
+ * wrap (docs/gbeth.md §3.2), RX frames over several descriptors at several buffer sizes
+ * (docs/gbeth.md §3.4, docs/gbeth.md §3.5), the descriptor-empty drop (docs/gbeth.md §3.4), line timing (docs/gbeth.md §12 item 3),
+ * the counters cleared by writing 0 (docs/gbeth.md §8), the checksum trailer (docs/gbeth.md §7).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -24,7 +24,7 @@ static void frame(uint8_t *f, uint32_t len, uint8_t seed)
 		f[i] = (uint8_t)(i * 13 + seed);
 }
 
-/* §2: OPS one-hot, each change mode_ns after the request; CONFIG -> CONFIG harmless. */
+/* docs/gbeth.md §2: OPS one-hot, each change mode_ns after the request; CONFIG -> CONFIG harmless. */
 static void test_modes(void **state)
 {
 	struct kat *k = kat_new(false, MODE_NS);
@@ -47,7 +47,7 @@ static void test_modes(void **state)
 	kat_free(k);
 }
 
-/* §12 item 2: RESET clears the DMAC registers, not the E-MAC's. */
+/* docs/gbeth.md §12 item 2: RESET clears the DMAC registers, not the E-MAC's. */
 static void test_reset_clears_dmac(void **state)
 {
 	struct kat *k = kat_new(false, MODE_NS);
@@ -66,7 +66,7 @@ static void test_reset_clears_dmac(void **state)
 	kat_free(k);
 }
 
-/* §3.3: FSTART + FEND and FSINGLE frames, FEMPTY per descriptor, TSRQ0 clears at EEMPTY. */
+/* docs/gbeth.md §3.3: FSTART + FEND and FSINGLE frames, FEMPTY per descriptor, TSRQ0 clears at EEMPTY. */
 static void test_tx_types_and_timing(void **state)
 {
 	struct kat *k = kat_new(false, MODE_NS);
@@ -121,7 +121,7 @@ static void test_tx_types_and_timing(void **state)
 	kat_free(k);
 }
 
-/* §12 item 3: 100 Mb/s: 80 ns a byte; ECMR.TE = 0 sends nothing but completes. */
+/* docs/gbeth.md §12 item 3: 100 Mb/s: 80 ns a byte; ECMR.TE = 0 sends nothing but completes. */
 static void test_tx_100_and_te_off(void **state)
 {
 	struct kat *k = kat_new_speed(false, MODE_NS, 100);
@@ -149,7 +149,7 @@ static void test_tx_100_and_te_off(void **state)
 	kat_free(k);
 }
 
-/* §2, §11 item 1: OPERATION -> CONFIG waits for the frame on the wire. */
+/* docs/gbeth.md §2, docs/gbeth.md §11 item 1: OPERATION -> CONFIG waits for the frame on the wire. */
 static void test_stop_waits_for_tx(void **state)
 {
 	struct kat *k = kat_new(false, MODE_NS);
@@ -170,7 +170,7 @@ static void test_stop_waits_for_tx(void **state)
 	kat_free(k);
 }
 
-/* §4.1: DMAC statuses cleared by 0, kept by 1; ECSR cleared by 1; the level line. */
+/* docs/gbeth.md §4.1: DMAC statuses cleared by 0, kept by 1; ECSR cleared by 1; the level line. */
 static void test_acknowledge_rules(void **state)
 {
 	struct kat *k = kat_new(false, MODE_NS);
@@ -201,7 +201,7 @@ static void test_acknowledge_rules(void **state)
 	kat_free(k);
 }
 
-/* §3.2: a ring closed by LINKFIX wraps; re-armed descriptors are used again. */
+/* docs/gbeth.md §3.2: a ring closed by LINKFIX wraps; re-armed descriptors are used again. */
 static void test_linkfix_wrap(void **state)
 {
 	struct kat *k = kat_new(false, MODE_NS);
@@ -225,7 +225,7 @@ static void test_linkfix_wrap(void **state)
 	kat_free(k);
 }
 
-/* §3.5: a frame over N descriptors, each with its own byte count, at several sizes. */
+/* docs/gbeth.md §3.5: a frame over N descriptors, each with its own byte count, at several sizes. */
 static void check_multi(unsigned ds, uint32_t len)
 {
 	struct kat *k = kat_new(false, MODE_NS);
@@ -262,7 +262,7 @@ static void test_multi_desc(void **state)
 	check_multi(256, 257); /* one byte over: FSTART + FEND of 1 */
 }
 
-/* §3.4: no FEMPTY descriptor: dropped, counted, QFF0, nothing written. */
+/* docs/gbeth.md §3.4: no FEMPTY descriptor: dropped, counted, QFF0, nothing written. */
 static void test_desc_empty_drop(void **state)
 {
 	struct kat *k = kat_new(false, MODE_NS);
@@ -291,7 +291,7 @@ static void test_desc_empty_drop(void **state)
 	kat_free(k);
 }
 
-/* §5.2: frames over RFLR cut with RTLF; bad FCS flagged CRC; filter with PRM = 0. */
+/* docs/gbeth.md §5.2: frames over RFLR cut with RTLF; bad FCS flagged CRC; filter with PRM = 0. */
 static void test_rx_flags_and_filter(void **state)
 {
 	struct kat *k = kat_new(false, MODE_NS);
@@ -326,7 +326,7 @@ static void test_rx_flags_and_filter(void **state)
 	kat_free(k);
 }
 
-/* §8, §12 item 8: CXR42 counts frames sent with the link down; a 0 clears, a 1 does not. */
+/* docs/gbeth.md §8, docs/gbeth.md §12 item 8: CXR42 counts frames sent with the link down; a 0 clears, a 1 does not. */
 static void test_counters(void **state)
 {
 	struct kat *k = kat_new(false, MODE_NS);
@@ -350,7 +350,7 @@ static void test_counters(void **state)
 	kat_free(k);
 }
 
-/* §7: the trailer: a good UDP/IPv4 frame reads 0/0, a corrupted one a nonzero protocol half. */
+/* docs/gbeth.md §7: the trailer: a good UDP/IPv4 frame reads 0/0, a corrupted one a nonzero protocol half. */
 static void test_csum_trailer(void **state)
 {
 	struct kat *k = kat_new(false, MODE_NS);
@@ -405,7 +405,7 @@ static void test_csum_trailer(void **state)
 	kat_free(k);
 }
 
-/* §1: an unknown offset reads 0 and is counted. */
+/* docs/gbeth.md §1: an unknown offset reads 0 and is counted. */
 static void test_bad_access(void **state)
 {
 	struct kat *k = kat_new(false, MODE_NS);
