@@ -34,8 +34,12 @@
 #include "ethdrv/driver.h"
 #include "ethdrv/mmio.h"
 
+struct ethdrv_knob_table;
 struct ethdrv_loop;
 struct ethdrv_pkt_pool;
+
+/* The driver's knobs (knob.h): poll_mode, rx-buf, rx-checksum. */
+extern const struct ethdrv_knob_table ravb_knob_table;
 
 #define RAVB_RX_BUF_PRE2024 4080u /* GBETH_RX_DESC_DATA_SIZE (docs/gbeth.md §3.5) */
 #define RAVB_RX_BUF_PAGE 1726u /* a 2 KiB page-pool buffer's data (docs/gbeth.md §3.5) */

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ethdrv/knob.h"
 #include "ethdrv/log.h"
 #include "ravb_priv.h"
 
@@ -87,6 +88,18 @@ void ravb__errors_copy(struct ravb_priv *priv)
 }
 
 /* ---- knobs ---- */
+
+static const struct ethdrv_knob ravb_knob_descs[] = {
+	/* docs/gbeth.md §4.3, docs/gbeth.md §4.4 */
+	ETHDRV_KNOB_ENUM("poll_mode", "2024|pre2024", "the poll: fixed (2024) or seed 004's before"),
+	/* docs/gbeth.md §3.5 */
+	ETHDRV_KNOB_TEXT("rx-buf", "64..4080|page|pre2024", "bytes",
+			 "RX buffer per descriptor, even (page 1726, pre2024 4080)"),
+	/* docs/gbeth.md §7 */
+	ETHDRV_KNOB_BOOL("rx-checksum", "CSR0.RPE: the RX checksum trailer (ethtool -K rx)"),
+};
+
+const struct ethdrv_knob_table ravb_knob_table = ETHDRV_KNOB_TABLE("ravb", ravb_knob_descs);
 
 /* ethtool -C names: refused, there is nothing to program (docs/gbeth.md §4.2). */
 static const char *const coalesce_keys[] = {
@@ -180,11 +193,13 @@ int ravb__set_param(struct ethdrv_netdev *dev, const char *key, const char *valu
 		return ravb_rebuild(priv, v, priv->rx_csum);
 	}
 	if (!strcmp(key, "rx-checksum")) {
-		if (!value || (strcmp(value, "on") && strcmp(value, "off"))) {
+		bool on;
+
+		if (ethdrv_knob_bool(value, &on)) {
 			ethdrv_err(dev, "rx-checksum: on or off");
 			return -EINVAL;
 		}
-		return ravb_rebuild(priv, priv->rx_buf, !strcmp(value, "on"));
+		return ravb_rebuild(priv, priv->rx_buf, on);
 	}
 	phy_knobs(priv, &k);
 	return ethdrv_phy_knob_set(&k, key, value);
