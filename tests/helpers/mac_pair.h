@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "emu/fdx_line.h"
 #include "ethdrv/driver.h"
@@ -337,6 +338,29 @@ static inline void end_flows(struct fixture *f)
 		f->flows[k]->pending = NULL;
 		f->flows[k] = NULL;
 	}
+}
+
+/* ---- real time ---- */
+
+#define RUN_TIMEOUT_NS (120ull * 1000000000ull)
+
+/* Run both loops until every flow is through; sleep a little when idle. */
+static inline void run_real(struct fixture *f, void (*each)(struct fixture *, unsigned))
+{
+	uint64_t deadline = ethdrv_now_ns() + RUN_TIMEOUT_NS;
+
+	for (unsigned i = 0; !flows_done(f) && ethdrv_now_ns() < deadline; i++) {
+		int work = 0;
+
+		flows_offer(f);
+		if (each)
+			each(f, i);
+		for (unsigned n = 0; n < 2; n++)
+			work += ethdrv_loop_run_once(f->n[n].loop, ETHDRV_RUN_NOWAIT);
+		if (!work)
+			usleep(50);
+	}
+	flows_check(f);
 }
 
 #endif /* ETHDRV_TESTS_MAC_PAIR_H */
