@@ -91,7 +91,8 @@ void ravb__errors_copy(struct ravb_priv *priv)
 
 static const struct ethdrv_knob ravb_knob_descs[] = {
 	/* docs/gbeth.md §4.3, docs/gbeth.md §4.4 */
-	ETHDRV_KNOB_ENUM("poll_mode", "2024|pre2024", "the poll: fixed (2024) or seed 004's before"),
+	ETHDRV_KNOB_ENUM("poll_mode", "2024|pre2024",
+			 "the poll: fixed (2024) or seed 004's before"),
 	/* docs/gbeth.md §3.5 */
 	ETHDRV_KNOB_TEXT("rx-buf", "64..4080|page|pre2024", "bytes",
 			 "RX buffer per descriptor, even (page 1726, pre2024 4080)"),
