@@ -33,27 +33,18 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
 #include <unistd.h>
 
 #include "drivers/ravb.h"
 #include "drivers/ravb_priv.h"
 #include "ethdrv/loop.h"
 #include "ethdrv/log.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#include "fuzz_mmio.h"
 
 #define FZ_RING 16u
 #define FZ_POOL 48u
-#define FZ_HOLD_MAX 32u
 #define FZ_RECORD 5u
 #define FZ_WINDOW 0x1000u
-
-#define fz_assert(c)                      \
-	do {                              \
-		if (!(c))                 \
-			__builtin_trap(); \
-	} while (0)
 
 struct fz {
 	uint32_t regs[FZ_WINDOW / 4]; /* the fake controller's registers */
@@ -61,9 +52,7 @@ struct fz {
 	struct ethdrv_loop *loop; /* the device's loop */
 	struct ethdrv_netdev *dev; /* the driver */
 	struct ravb_priv *priv; /* its internals */
-	struct ethdrv_pkt *held[FZ_HOLD_MAX]; /* frames the "stack" keeps */
-	unsigned nheld; /* frames in held[] */
-	unsigned hold; /* how many to keep */
+	struct fz_hold h; /* frames the "stack" keeps */
 };
 
 static struct fz fz;
@@ -101,23 +90,8 @@ static const struct ethdrv_mmio_ops fz_ops = { .read32 = fz_read32, .write32 = f
 static void fz_rx(void *arg, struct ethdrv_pkt *pkt)
 {
 	struct fz *x = arg;
-	const uint8_t *base = x->bus.dma.virt;
 
-	fz_assert(pkt->len >= ETHDRV_ETH_HLEN && pkt->len <= ETHDRV_PKT_DATA_MAX);
-	fz_assert(pkt->data >= pkt->buf && pkt->data + pkt->len <= pkt->buf + sizeof(pkt->buf));
-	fz_assert(pkt->data >= base && pkt->data + pkt->len <= base + x->bus.dma.size);
-	if (x->nheld < x->hold)
-		x->held[x->nheld++] = pkt;
-	else
-		ethdrv_pkt_free(pkt);
-}
-
-static void fz_log_discard(void *arg, int level, const char *module, const char *line)
-{
-	(void)arg;
-	(void)level;
-	(void)module;
-	(void)line;
+	fz_frame(&x->bus, &x->h, pkt, ETHDRV_PKT_DATA_MAX);
 }
 
 static void fz_init(void)
@@ -131,17 +105,7 @@ static void fz_init(void)
 				   .mdio_half_ns = 1 };
 	size_t need = ravb_dma_size(&cfg);
 
-	ethdrv_log_set_sink(fz_log_discard, NULL);
-	fz.bus.ops = &fz_ops;
-	fz.bus.ctx = &fz;
-	fz.bus.window = FZ_WINDOW;
-	fz.bus.dma.virt = aligned_alloc(128, (need + 127) & ~(size_t)127);
-	fz.bus.dma.bus = 0x40000000u;
-	fz.bus.dma.size = need; /* exactly: ASan flags a byte beyond */
-	fz.bus.irq_fd[0] = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	for (unsigned i = 1; i < ETHDRV_MMIO_IRQ_MAX; i++)
-		fz.bus.irq_fd[i] = -1;
-	fz_assert(fz.bus.dma.virt && fz.bus.irq_fd[0] >= 0);
+	fz_bus_init(&fz.bus, &fz_ops, &fz, FZ_WINDOW, need, 128);
 	fz_assert(!ethdrv_loop_new(&fz.loop));
 	fz_assert(!ravb_create(&cfg, &fz.bus, fz.loop, &fz.dev));
 	fz.priv = RAVB_FROM_NETDEV(fz.dev);
@@ -154,7 +118,8 @@ static void fz_run(int budget, bool pre2024)
 
 	fz_assert(work >= 0 && work <= budget);
 	fz_assert(!pre2024 || work <= (int)FZ_RING);
-	fz_assert(ethdrv_pkt_pool_avail(fz.priv->pool) + (fz.priv->rx.asm_pkt ? 1 : 0) + fz.nheld ==
+	fz_assert(ethdrv_pkt_pool_avail(fz.priv->pool) + (fz.priv->rx.asm_pkt ? 1 : 0) +
+			  fz.h.nheld ==
 		  FZ_POOL);
 }
 
@@ -177,8 +142,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 2)
 		return 0;
 	pre2024 = data[0] & 0x80;
-	fz.hold = data[0] % FZ_HOLD_MAX;
-	fz.nheld = 0;
+	fz.h.hold = data[0] % FZ_HOLD_MAX;
+	fz.h.nheld = 0;
 	fz_assert(!ethdrv_netdev_set(fz.dev, "rx-buf", bufs[data[1] & 3]));
 	fz_assert(!ethdrv_netdev_open(fz.dev));
 	for (size_t off = 2, n = 0; off + FZ_RECORD <= size; off += FZ_RECORD) {
@@ -188,9 +153,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	fz_run(64, pre2024);
 	fz_assert(!ethdrv_netdev_stop(fz.dev));
-	for (unsigned i = 0; i < fz.nheld; i++)
-		ethdrv_pkt_free(fz.held[i]);
-	fz.nheld = 0;
+	fz_hold_release(&fz.h);
 	fz_assert(ethdrv_pkt_pool_avail(fz.priv->pool) == FZ_POOL);
 	return 0;
 }

@@ -340,6 +340,27 @@ static inline void end_flows(struct fixture *f)
 	}
 }
 
+/* ---- shared checks ---- */
+
+/*
+ * An unlimited window from node 0: byte queue limits stop the queue and
+ * completions wake it (docs/napi.md §4.2); every frame still arrives. @key
+ * (or NULL) is set to @value on node 1 first (the receiver's moderation).
+ */
+static inline void pair_bql_stop_wake(struct fixture *f, const char *key, const char *value)
+{
+	struct flow a = { .n = 2000, .len_of = len_1514, .window = 2000 };
+
+	add_flow(f, &a, 0, 0);
+	if (key)
+		set(&f->n[1], key, value);
+	run_flows(f, 400000, NULL);
+	assert_true(stat(&f->n[0], "txq_stops") > 0);
+	assert_true(stat(&f->n[0], "txq_wakes") > 0);
+	assert_true(f->n[0].tx_wakes > 0);
+	end_flows(f);
+}
+
 /* ---- real time ---- */
 
 #define RUN_TIMEOUT_NS (120ull * 1000000000ull)

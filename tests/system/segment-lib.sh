@@ -105,6 +105,22 @@ start_gbeth_link() {
 	start_link emu:gbeth gbeth-link "$@"
 }
 
+# stat IF NAME: one counter of an interface (or of a medium's socket).
+stat() {
+	"$ETHDRV" stats "$1" --json | python3 -c "import json,sys; print(json.load(sys.stdin)['$2'])"
+}
+
+# iperf_bps_ns NS ADDR ARGS: bits/s of a 2 s iperf3 from namespace NS to the
+# server at ADDR ("", "-R" or "--bidir"), one number per direction.
+iperf_bps_ns() {
+	ip netns exec "$1" iperf3 -c "$2" -t 2 $3 -J | python3 -c '
+import json, sys
+end = json.load(sys.stdin)["end"]
+for key in ("sum_received", "sum_received_bidir_reverse"):
+    if key in end:
+        print(int(end[key]["bits_per_second"]))'
+}
+
 # flags IF: the <...> flag list of IF in its namespace.
 flags() {
 	ip -n "$1" -o link show dev "$1" | sed -n 's/.*<\([^>]*\)>.*/\1/p'

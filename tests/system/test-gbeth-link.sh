@@ -23,18 +23,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-stat() {
-	"$ETHDRV" stats "$1" --json | python3 -c "import json,sys; print(json.load(sys.stdin)['$2'])"
-}
-
-# iperf_bps ARGS: bits/s of a 2 s iperf3 from gbeth0 to gbeth1, one number per direction.
+# iperf_bps ARGS: iperf_bps_ns from gbeth0 to node 1.
 iperf_bps() {
-	ip netns exec gbeth0 iperf3 -c "$(gbeth_addr 1)" -t 2 $1 -J | python3 -c '
-import json, sys
-end = json.load(sys.stdin)["end"]
-for key in ("sum_received", "sum_received_bidir_reverse"):
-    if key in end:
-        print(int(end[key]["bits_per_second"]))'
+	iperf_bps_ns gbeth0 "$(gbeth_addr 1)" "$1"
 }
 
 "$ETHDRV" segment --device emu:gbeth --cleanup >/dev/null 2>&1
