@@ -39,8 +39,7 @@ void fec__tx_init(struct fec_priv *priv)
 
 static unsigned tx_free(struct fec_tx_ring *tx)
 {
-	return ring_free(__atomic_load_n(&tx->head, __ATOMIC_RELAXED),
-			 __atomic_load_n(&tx->tail, __ATOMIC_SEQ_CST), tx->size);
+	return ring_tx_free(&tx->head, &tx->tail, tx->size);
 }
 
 /* Wake the queue the driver stopped, once half the ring is free. */
@@ -48,9 +47,7 @@ static void tx_maybe_wake(struct fec_priv *priv)
 {
 	struct fec_tx_ring *tx = &priv->tx;
 
-	if (!__atomic_load_n(&tx->stopped, __ATOMIC_SEQ_CST) || tx_free(tx) < tx->size / 2)
-		return;
-	if (__atomic_exchange_n(&tx->stopped, 0, __ATOMIC_SEQ_CST)) {
+	if (ring_tx_wake_due(&tx->stopped, tx_free(tx), tx->size)) {
 		ethdrv_counter_inc(&priv->st.tx_ring_wake);
 		ethdrv_netdev_tx_wake(&priv->dev);
 	}
@@ -59,7 +56,7 @@ static void tx_maybe_wake(struct fec_priv *priv)
 /* Ring full: stop (netif_stop_queue), then re-check against a racing completion. */
 static void tx_stop(struct fec_priv *priv)
 {
-	__atomic_store_n(&priv->tx.stopped, 1, __ATOMIC_SEQ_CST);
+	ring_tx_mark_stopped(&priv->tx.stopped);
 	ethdrv_netdev_tx_stop(&priv->dev);
 	ethdrv_counter_inc(&priv->st.tx_ring_full);
 	tx_maybe_wake(priv);

@@ -40,4 +40,33 @@ static inline bool ring_is_last(unsigned pos, unsigned size)
 	return ring_slot(pos, size) == size - 1;
 }
 
+/*
+ * The stop/wake protocol of a TX ring whose producer (start_xmit) and
+ * consumer (completion, maybe a poller thread) run in different threads,
+ * as netif_stop_queue users do (docs/napi.md §4.2): head is published with
+ * release after the descriptor, tail with seq_cst against the "stopped"
+ * flag, so a completion racing a stop always sees it.
+ */
+
+/* Entries the producer may fill, from its own @head and the consumer's @tail. */
+static inline unsigned ring_tx_free(const unsigned *head, const unsigned *tail, unsigned size)
+{
+	return ring_free(__atomic_load_n(head, __ATOMIC_RELAXED),
+			 __atomic_load_n(tail, __ATOMIC_SEQ_CST), size);
+}
+
+/* The producer found the ring full and stopped the queue. */
+static inline void ring_tx_mark_stopped(int *stopped)
+{
+	__atomic_store_n(stopped, 1, __ATOMIC_SEQ_CST);
+}
+
+/* True once (for the caller to wake the queue) when a stopped ring is half free again. */
+static inline bool ring_tx_wake_due(int *stopped, unsigned free, unsigned size)
+{
+	if (!__atomic_load_n(stopped, __ATOMIC_SEQ_CST) || free < size / 2)
+		return false;
+	return __atomic_exchange_n(stopped, 0, __ATOMIC_SEQ_CST);
+}
+
 #endif /* ETHDRV_DRIVERS_RING_H */
