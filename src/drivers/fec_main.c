@@ -92,8 +92,7 @@ static int fec_check(const struct fec_config *c, const struct ethdrv_mmio_bus *b
 		return -EINVAL;
 	/* Descriptors hold 32-bit bus addresses (docs/enet.md §3.2); int0 must
 	 * exist (docs/enet.md §8). */
-	if (!bus || !bus->ops || !bus->dma.virt || (uintptr_t)bus->dma.virt % FEC_ALIGN ||
-	    bus->dma.bus + bus->dma.size > (1ull << 32) || bus->irq_fd[0] < 0)
+	if (!ethdrv_mmio_bus_ok32(bus, FEC_ALIGN))
 		return -EINVAL;
 	return 0;
 }

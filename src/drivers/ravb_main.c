@@ -95,8 +95,7 @@ static int config_check(const struct ravb_config *c, const struct ethdrv_mmio_bu
 	if ((unsigned)c->poll_mode > RAVB_POLL_PRE2024)
 		return -EINVAL;
 	/* DPTR is 32 bits (docs/gbeth.md §3.1); the `mux` line must exist (docs/gbeth.md §4.1). */
-	if (!bus || !bus->ops || !bus->dma.virt || (uintptr_t)bus->dma.virt % RAVB_ALIGN ||
-	    bus->dma.bus + bus->dma.size > (1ull << 32) || bus->irq_fd[0] < 0)
+	if (!ethdrv_mmio_bus_ok32(bus, RAVB_ALIGN))
 		return -EINVAL;
 	return 0;
 }
