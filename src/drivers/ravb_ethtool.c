@@ -98,6 +98,13 @@ static const struct ethdrv_knob ravb_knob_descs[] = {
 			 "RX buffer per descriptor, even (page 1726, pre2024 4080)"),
 	/* docs/gbeth.md §7 */
 	ETHDRV_KNOB_BOOL("rx-checksum", "CSR0.RPE: the RX checksum trailer (ethtool -K rx)"),
+	/* docs/gbeth.md §4.2: ethtool -C names read 0/off, setting them is refused */
+	ETHDRV_KNOB_RO("rx-usecs", "us", "none: GbEth has no interrupt coalescing (0)"),
+	ETHDRV_KNOB_RO("rx-frames", "", "none: GbEth has no interrupt coalescing (0)"),
+	ETHDRV_KNOB_RO("tx-usecs", "us", "none: GbEth has no interrupt coalescing (0)"),
+	ETHDRV_KNOB_RO("tx-frames", "", "none: GbEth has no interrupt coalescing (0)"),
+	ETHDRV_KNOB_RO("adaptive-rx", "", "none: GbEth has no interrupt coalescing (off)"),
+	ETHDRV_KNOB_RO("adaptive-tx", "", "none: GbEth has no interrupt coalescing (off)"),
 };
 
 const struct ethdrv_knob_table ravb_knob_table = ETHDRV_KNOB_TABLE("ravb", ravb_knob_descs);
@@ -222,6 +229,8 @@ int ravb__get_param(struct ethdrv_netdev *dev, const char *key, char *buf, size_
 		len = snprintf(buf, size, "%u", priv->rx_buf);
 	else if (!strcmp(key, "rx-checksum"))
 		len = snprintf(buf, size, "%s", priv->rx_csum ? "on" : "off");
+	else if (is_coalesce_key(key))
+		len = snprintf(buf, size, "%s", strncmp(key, "adaptive", 8) ? "0" : "off");
 	else {
 		phy_knobs(priv, &k);
 		return ethdrv_phy_knob_get(&k, key, buf, size);

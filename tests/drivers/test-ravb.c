@@ -200,6 +200,8 @@ static void test_knobs(void **state)
 	assert_int_equal(ethdrv_netdev_set(f->n[0].dev, "rx-usecs", "20"), -EOPNOTSUPP);
 	assert_int_equal(ethdrv_netdev_set(f->n[0].dev, "tx-frames", "8"), -EOPNOTSUPP);
 	assert_int_equal(ethdrv_netdev_set(f->n[0].dev, "adaptive-rx", "on"), -EOPNOTSUPP);
+	assert_int_equal(ethdrv_netdev_get(f->n[0].dev, "rx-usecs", v, sizeof(v)), 0);
+	assert_string_equal(v, "0");
 	assert_int_equal(ethdrv_netdev_set(f->n[0].dev, "poll_mode", "2023"), -EINVAL);
 	assert_int_equal(ethdrv_netdev_set(f->n[0].dev, "rx-buf", "4096"), -EINVAL);
 	assert_int_equal(ethdrv_netdev_set(f->n[0].dev, "rx-buf", "63"), -EINVAL);
