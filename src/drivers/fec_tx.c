@@ -159,19 +159,7 @@ unsigned fec__tx_clean(struct fec_priv *priv)
 void fec__tx_flush(struct fec_priv *priv)
 {
 	struct fec_tx_ring *tx = &priv->tx;
-	unsigned dropped = 0;
 
 	fec__tx_clean(priv);
-	while (tx->tail != tx->head) {
-		unsigned slot = ring_slot(tx->tail, tx->size);
-
-		ethdrv_pkt_free(tx->pkt[slot]);
-		tx->pkt[slot] = NULL;
-		tx->tail++;
-		dropped++;
-	}
-	ethdrv_counter_add(&priv->dev.stats.tx_dropped, dropped);
-	/* The queue's driver stop is lifted by whoever brings the ring up again. */
-	__atomic_store_n(&tx->stopped, 0, __ATOMIC_SEQ_CST);
-	ethdrv_netdev_tx_reset(&priv->dev);
+	ring_tx_drop_rest(&priv->dev, tx->pkt, &tx->tail, tx->head, tx->size, &tx->stopped);
 }

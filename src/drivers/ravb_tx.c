@@ -161,18 +161,7 @@ unsigned ravb__tx_clean(struct ravb_priv *priv)
 void ravb__tx_flush(struct ravb_priv *priv)
 {
 	struct ravb_tx_ring *tx = &priv->tx;
-	unsigned dropped = 0;
 
 	ravb__tx_clean(priv);
-	while (tx->tail != tx->head) {
-		unsigned slot = ring_slot(tx->tail, tx->size);
-
-		ethdrv_pkt_free(tx->pkt[slot]);
-		tx->pkt[slot] = NULL;
-		tx->tail++;
-		dropped++;
-	}
-	ethdrv_counter_add(&priv->dev.stats.tx_dropped, dropped);
-	__atomic_store_n(&tx->stopped, 0, __ATOMIC_SEQ_CST);
-	ethdrv_netdev_tx_reset(&priv->dev);
+	ring_tx_drop_rest(&priv->dev, tx->pkt, &tx->tail, tx->head, tx->size, &tx->stopped);
 }

@@ -10,6 +10,9 @@
 
 #include <stdbool.h>
 
+#include "ethdrv/driver.h"
+#include "ethdrv/pkt.h"
+
 /* True if @size can be a ring: a power of two, at least 2. */
 static inline bool ring_size_ok(unsigned size)
 {
@@ -67,6 +70,30 @@ static inline bool ring_tx_wake_due(int *stopped, unsigned free, unsigned size)
 	if (!__atomic_load_n(stopped, __ATOMIC_SEQ_CST) || free < size / 2)
 		return false;
 	return __atomic_exchange_n(stopped, 0, __ATOMIC_SEQ_CST);
+}
+
+/*
+ * The DMA is stopped and the completed frames reclaimed: free (and count as
+ * tx_dropped) the frames still between *@tail and @head, lift the driver's
+ * stop and reset the queue's byte limits. The ring is then empty.
+ */
+static inline void ring_tx_drop_rest(struct ethdrv_netdev *dev, struct ethdrv_pkt **pkt,
+				     unsigned *tail, unsigned head, unsigned size, int *stopped)
+{
+	unsigned dropped = 0;
+
+	while (*tail != head) {
+		unsigned slot = ring_slot(*tail, size);
+
+		ethdrv_pkt_free(pkt[slot]);
+		pkt[slot] = NULL;
+		(*tail)++;
+		dropped++;
+	}
+	ethdrv_counter_add(&dev->stats.tx_dropped, dropped);
+	/* The queue's driver stop is lifted by whoever brings the ring up again. */
+	__atomic_store_n(stopped, 0, __ATOMIC_SEQ_CST);
+	ethdrv_netdev_tx_reset(dev);
 }
 
 #endif /* ETHDRV_DRIVERS_RING_H */

@@ -136,36 +136,18 @@ static const struct ctl_ops enet_ctl_ops = {
 	.info = enet_ctl_info,
 };
 
-const struct seg_kind seg_enet_kind = {
-	.title = "ENET link",
-	.prefix = "enet",
-	.subnet = "169.254.20.",
-	.mac_id = 0x20,
-	.sock = ENET_LINK_SOCK,
-	.marker = CLI_RUN_DIR "/link.pid",
-	.lock = CLI_RUN_DIR "/link.lock",
-	.nodes_min = ENET_LINK_NODES,
-	.nodes_max = ENET_LINK_NODES,
-	.medium_new = enet_medium_new,
-	.medium_free = enet_medium_free,
-	.node_config = enet_node_config,
-	.knobs = &seg_enet_knob_table,
-	.ctl = &enet_ctl_ops,
-};
+/* A two-node link kind: everything but its names is the same. */
+#define LINK_KIND(t, p, net, id, sk)                                                        \
+	{                                                                                   \
+		.title = (t), .prefix = (p), .subnet = (net), .mac_id = (id), .sock = (sk), \
+		.marker = CLI_RUN_DIR "/" sk ".pid", .lock = CLI_RUN_DIR "/" sk ".lock",    \
+		.nodes_min = ENET_LINK_NODES, .nodes_max = ENET_LINK_NODES,                 \
+		.medium_new = enet_medium_new, .medium_free = enet_medium_free,             \
+		.node_config = enet_node_config, .knobs = &seg_enet_knob_table,             \
+		.ctl = &enet_ctl_ops,                                                       \
+	}
 
-const struct seg_kind seg_gbeth_kind = {
-	.title = "GbEth link",
-	.prefix = "gbeth",
-	.subnet = "169.254.40.",
-	.mac_id = 0x40,
-	.sock = GBETH_LINK_SOCK,
-	.marker = CLI_RUN_DIR "/gbeth-link.pid",
-	.lock = CLI_RUN_DIR "/gbeth-link.lock",
-	.nodes_min = ENET_LINK_NODES,
-	.nodes_max = ENET_LINK_NODES,
-	.medium_new = enet_medium_new,
-	.medium_free = enet_medium_free,
-	.node_config = enet_node_config,
-	.knobs = &seg_enet_knob_table,
-	.ctl = &enet_ctl_ops,
-};
+const struct seg_kind seg_enet_kind =
+	LINK_KIND("ENET link", "enet", "169.254.20.", 0x20, ENET_LINK_SOCK);
+const struct seg_kind seg_gbeth_kind =
+	LINK_KIND("GbEth link", "gbeth", "169.254.40.", 0x40, GBETH_LINK_SOCK);
