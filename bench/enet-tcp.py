@@ -223,8 +223,7 @@ def write(a, sets, res, load):
                          " ".join(f"{run[i]['pct']:.1f}" for run in c["runs"])])
     sets_txt = " ".join(f"--set {kv}" for kv in sets)
     p = KIND["cls"].PREFIX
-    body = f"""Command: `ethdrv bench {NAME} --device {a.device}`.
-Setup: `ethdrv segment --device {a.device},speed=S {sets_txt}` (S = 1000 or 100):
+    body = f"""Setup: `ethdrv segment --device {a.device},speed=S {sets_txt}` (S = 1000 or 100):
 nodes {p}0 and {p}1, each {KIND["what"]}, on one
 full-duplex line, TAP offloads on (TSO cut in the node, GRO to the kernel). Per
 case `iperf3 -c {KIND["subnet"]}2 -t {a.seconds}` from {p}0 (with `--bidir` for both ways
@@ -247,10 +246,10 @@ average before each run was {", ".join(load)}.
 ## The limit
 
 ```
-{LIMIT_FORMULA}
+{LIMIT_FORMULA.replace("ethdrv get link", "ethdrv get " + KIND["sock"])}
 ```
 
-![plot]({NAME}.png)
+![plot]({KIND["name"]}.png)
 """
     out = eb.write_result(KIND["name"], f"{KIND['name']}: TCP over {KIND['title']} against the "
                           "line rate", body, a.results)
