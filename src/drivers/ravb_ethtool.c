@@ -109,18 +109,12 @@ static const struct ethdrv_knob ravb_knob_descs[] = {
 
 const struct ethdrv_knob_table ravb_knob_table = ETHDRV_KNOB_TABLE("ravb", ravb_knob_descs);
 
-/* ethtool -C names: refused, there is nothing to program (docs/gbeth.md §4.2). */
-static const char *const coalesce_keys[] = {
-	"rx-usecs",    "rx-frames",    "tx-usecs",	"tx-frames",	"adaptive-rx",
-	"adaptive-tx", "rx-usecs-irq", "rx-frames-irq", "tx-usecs-irq", "tx-frames-irq",
-};
-
+/* ethtool -C names: read-only, there is nothing to program (docs/gbeth.md §4.2). */
 static bool is_coalesce_key(const char *key)
 {
-	for (size_t i = 0; i < ETHDRV_ARRAY_SIZE(coalesce_keys); i++)
-		if (!strcmp(key, coalesce_keys[i]))
-			return true;
-	return false;
+	const struct ethdrv_knob *k = ethdrv_knob_find(&ravb_knob_table, key);
+
+	return k && k->type == ETHDRV_KNOB_T_RO;
 }
 
 static int parse_rx_buf(const char *s, unsigned *out)
