@@ -105,8 +105,9 @@ start_gbeth_link() {
 	start_link emu:gbeth gbeth-link "$@"
 }
 
-# stat IF NAME: one counter of an interface (or of a medium's socket).
-stat() {
+# ctr IF NAME: one counter of an interface (or of a medium's socket). (Not
+# "stat": tests call coreutils' stat.)
+ctr() {
 	"$ETHDRV" stats "$1" --json | python3 -c "import json,sys; print(json.load(sys.stdin)['$2'])"
 }
 

@@ -70,13 +70,13 @@ run_iperf() {
 run_iperf "rx-buf page"
 for k in 0 1; do "$ETHDRV" set "gbeth$k" rx-buf=256 || fail "rx-buf=256"; done
 run_iperf "rx-buf 256"
-[[ $(stat gbeth1 ravb_rx_multi_desc) -gt 1000 ]] || fail "no frame over several descriptors"
+[[ $(ctr gbeth1 ravb_rx_multi_desc) -gt 1000 ]] || fail "no frame over several descriptors"
 for k in 0 1; do "$ETHDRV" set "gbeth$k" poll_mode=pre2024 rx-buf=pre2024 || fail "pre2024"; done
 run_iperf "pre2024 poll"
 for k in 0 1; do
-	[[ $(stat "gbeth$k" emu_tx_frames) -gt 1000 ]] || fail "gbeth$k: the model sent too little"
-	[[ $(stat "gbeth$k" rx_crc_errors) -eq 0 ]] || fail "gbeth$k: CRC errors on a clean line"
-	[[ $(stat "gbeth$k" emu_mdio_frames) -gt 0 ]] || fail "gbeth$k: no PIR MDIO frame"
+	[[ $(ctr "gbeth$k" emu_tx_frames) -gt 1000 ]] || fail "gbeth$k: the model sent too little"
+	[[ $(ctr "gbeth$k" rx_crc_errors) -eq 0 ]] || fail "gbeth$k: CRC errors on a clean line"
+	[[ $(ctr "gbeth$k" emu_mdio_frames) -gt 0 ]] || fail "gbeth$k: no PIR MDIO frame"
 done
 
 # 4. the link down takes the carrier of both TAPs; up again it comes back
