@@ -42,24 +42,20 @@ static unsigned tx_free(struct fec_tx_ring *tx)
 	return ring_tx_free(&tx->head, &tx->tail, tx->size);
 }
 
-/* Wake the queue the driver stopped, once half the ring is free. */
 static void tx_maybe_wake(struct fec_priv *priv)
 {
 	struct fec_tx_ring *tx = &priv->tx;
 
-	if (ring_tx_wake_due(&tx->stopped, tx_free(tx), tx->size)) {
-		ethdrv_counter_inc(&priv->st.tx_ring_wake);
-		ethdrv_netdev_tx_wake(&priv->dev);
-	}
+	ring_tx_wake_check(&priv->dev, &tx->head, &tx->tail, tx->size, &tx->stopped,
+			   &priv->st.tx_ring_wake);
 }
 
-/* Ring full: stop (netif_stop_queue), then re-check against a racing completion. */
 static void tx_stop(struct fec_priv *priv)
 {
-	ring_tx_mark_stopped(&priv->tx.stopped);
-	ethdrv_netdev_tx_stop(&priv->dev);
-	ethdrv_counter_inc(&priv->st.tx_ring_full);
-	tx_maybe_wake(priv);
+	struct fec_tx_ring *tx = &priv->tx;
+
+	ring_tx_stop(&priv->dev, &tx->head, &tx->tail, tx->size, &tx->stopped,
+		     &priv->st.tx_ring_full, &priv->st.tx_ring_wake);
 }
 
 /* The frame's bus address: its own buffer, or bounce buffer @slot. */

@@ -50,18 +50,16 @@ static void tx_maybe_wake(struct ravb_priv *priv)
 {
 	struct ravb_tx_ring *tx = &priv->tx;
 
-	if (ring_tx_wake_due(&tx->stopped, tx_free(tx), tx->size)) {
-		ethdrv_counter_inc(&priv->st.tx_ring_wake);
-		ethdrv_netdev_tx_wake(&priv->dev);
-	}
+	ring_tx_wake_check(&priv->dev, &tx->head, &tx->tail, tx->size, &tx->stopped,
+			   &priv->st.tx_ring_wake);
 }
 
 static void tx_stop(struct ravb_priv *priv)
 {
-	ring_tx_mark_stopped(&priv->tx.stopped);
-	ethdrv_netdev_tx_stop(&priv->dev);
-	ethdrv_counter_inc(&priv->st.tx_ring_full);
-	tx_maybe_wake(priv);
+	struct ravb_tx_ring *tx = &priv->tx;
+
+	ring_tx_stop(&priv->dev, &tx->head, &tx->tail, tx->size, &tx->stopped,
+		     &priv->st.tx_ring_full, &priv->st.tx_ring_wake);
 }
 
 /* The frame's bytes in the DMA region: in place, or copied to the slot's bounce buffer. */

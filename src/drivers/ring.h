@@ -58,18 +58,29 @@ static inline unsigned ring_tx_free(const unsigned *head, const unsigned *tail, 
 			 __atomic_load_n(tail, __ATOMIC_SEQ_CST), size);
 }
 
-/* The producer found the ring full and stopped the queue. */
-static inline void ring_tx_mark_stopped(int *stopped)
+/* Wake the queue the driver stopped once half the ring is free; @wakes counts it. */
+static inline void ring_tx_wake_check(struct ethdrv_netdev *dev, const unsigned *head,
+				      const unsigned *tail, unsigned size, int *stopped,
+				      ethdrv_counter_t *wakes)
 {
-	__atomic_store_n(stopped, 1, __ATOMIC_SEQ_CST);
+	if (!__atomic_load_n(stopped, __ATOMIC_SEQ_CST) ||
+	    ring_tx_free(head, tail, size) < size / 2)
+		return;
+	if (__atomic_exchange_n(stopped, 0, __ATOMIC_SEQ_CST)) {
+		ethdrv_counter_inc(wakes);
+		ethdrv_netdev_tx_wake(dev);
+	}
 }
 
-/* True once (for the caller to wake the queue) when a stopped ring is half free again. */
-static inline bool ring_tx_wake_due(int *stopped, unsigned free, unsigned size)
+/* Ring full: stop the queue (netif_stop_queue), then re-check against a racing completion. */
+static inline void ring_tx_stop(struct ethdrv_netdev *dev, const unsigned *head,
+				const unsigned *tail, unsigned size, int *stopped,
+				ethdrv_counter_t *fulls, ethdrv_counter_t *wakes)
 {
-	if (!__atomic_load_n(stopped, __ATOMIC_SEQ_CST) || free < size / 2)
-		return false;
-	return __atomic_exchange_n(stopped, 0, __ATOMIC_SEQ_CST);
+	__atomic_store_n(stopped, 1, __ATOMIC_SEQ_CST);
+	ethdrv_netdev_tx_stop(dev);
+	ethdrv_counter_inc(fulls);
+	ring_tx_wake_check(dev, head, tail, size, stopped, wakes);
 }
 
 /*
