@@ -313,9 +313,8 @@ static int ravb_get_link(struct ethdrv_netdev *dev, struct ethdrv_link_state *st
 {
 	struct ravb_priv *priv = RAVB_FROM_NETDEV(dev);
 
-	st->up = priv->hw_up && ethdrv_netdev_carrier_ok(dev);
-	st->speed_mbps = st->up ? priv->speed_mbps : 0;
-	st->full_duplex = st->up && priv->full_duplex;
+	ethdrv_link_state_fill(st, priv->hw_up && ethdrv_netdev_carrier_ok(dev), priv->speed_mbps,
+			       priv->full_duplex);
 	return 0;
 }
 
