@@ -225,10 +225,7 @@ static int check_config(const struct gbeth_emu_config *c)
 
 static void release(struct gbeth_emu *emu)
 {
-	if (emu->phy) {
-		mdio_emu_detach(emu->mdio_bus, emu->cfg.phy_addr);
-		phy_emu_free(emu->phy);
-	}
+	fdx_mac_phy_free(emu->mdio_bus, emu->cfg.phy_addr, emu->phy);
 	mdio_emu_free(emu->mdio_bus);
 	emu_line_close(&emu->irq);
 	free(emu->dma.virt);
@@ -245,11 +242,8 @@ static int board_new(struct gbeth_emu *emu)
 	mdio_bb_emu_init(&emu->bb, emu->mdio_bus);
 	if (emu->cfg.phy_addr == GBETH_EMU_NO_PHY)
 		return 0;
-	ret = phy_emu_new(&emu->cfg.phy, fdx_line_wire(emu->line), fdx_line_now(emu->line),
-			  &emu->phy);
-	if (!ret)
-		ret = phy_emu_attach(emu->phy, emu->mdio_bus, emu->cfg.phy_addr);
-	return ret;
+	return fdx_mac_phy_new(&emu->cfg.phy, emu->line, emu->mdio_bus, emu->cfg.phy_addr,
+			       &emu->phy);
 }
 
 int gbeth_emu_new(const struct gbeth_emu_config *cfg, struct fdx_line *line, unsigned port,
@@ -290,14 +284,7 @@ int gbeth_emu_new(const struct gbeth_emu_config *cfg, struct fdx_line *line, uns
 	gbeth__regs_reset(emu, true);
 	emu->ops_mode = emu->req_mode = OPC_RESET; /* docs/gbeth.md §12 item 1 */
 	emu->mode_at = EMU_NEVER;
-	emu_engine_lock(emu->eng);
-	ret = fdx__attach(line, port, &gbeth__port_ops, emu, emu->phy != NULL);
-	if (!ret) {
-		ret = emu_engine_add(emu->eng, &gbeth__engine_ops, emu);
-		if (ret)
-			fdx__detach(line, port, emu->phy != NULL);
-	}
-	emu_engine_unlock(emu->eng);
+	ret = fdx_mac_plug(line, port, &gbeth__port_ops, &gbeth__engine_ops, emu, emu->phy != NULL);
 	if (ret) {
 		release(emu);
 		return ret;
@@ -310,10 +297,7 @@ void gbeth_emu_free(struct gbeth_emu *emu)
 {
 	if (!emu)
 		return;
-	emu_engine_lock(emu->eng);
-	emu_engine_remove(emu->eng, emu);
-	fdx__detach(emu->line, emu->port, emu->phy != NULL);
-	emu_engine_unlock(emu->eng);
+	fdx_mac_unplug(emu->line, emu->port, emu, emu->phy != NULL);
 	release(emu);
 }
 

@@ -9,6 +9,7 @@
 
 #include "emu_engine.h"
 #include "emu_util.h"
+#include "fdx_mac.h"
 #include "ethdrv/bits.h"
 #include "gbeth_emu.h"
 #include "mdio_bb_emu.h"
