@@ -191,6 +191,38 @@ static void test_descriptor_empty_counted(void **state)
 	end_flows(f);
 }
 
+/* The line down under traffic: what is sent is lost and counted (CXR42); up again, traffic flows. */
+static void link_down_up(struct fixture *f, const char *mode)
+{
+	struct flow a = { .n = 200, .len_of = len_mixed, .window = 16 };
+	struct gbeth_emu_stats st;
+
+	for (unsigned k = 0; k < 2; k++)
+		set(&f->n[k], "poll_mode", mode);
+	fdx_line_set_link(f->line, false);
+	add_flow(f, &a, 0, 0);
+	for (unsigned i = 0; i < 2000; i++) {
+		flows_offer(f);
+		pump(f);
+	}
+	end_flows(f);
+	gbeth_emu_get_stats(f->n[0].emu, &st);
+	assert_true(ethdrv_counter_get(&st.tx_link_down) > 0);
+	assert_true(stat(&f->n[0], "tx_carrier_errors") > 0); /* CXR42 read at get_stats */
+	fdx_line_set_link(f->line, true);
+	sweep_both_ways(f);
+}
+
+static void test_link_down_up(void **state)
+{
+	link_down_up(*state, "2024");
+}
+
+static void test_link_down_up_pre2024(void **state)
+{
+	link_down_up(*state, "pre2024");
+}
+
 static void test_knobs(void **state)
 {
 	struct fixture *f = *state;
@@ -235,6 +267,8 @@ int main(void)
 						gbeth_teardown),
 		cmocka_unit_test_setup_teardown(test_descriptor_empty_counted, setup,
 						gbeth_teardown),
+		cmocka_unit_test_setup_teardown(test_link_down_up, setup, gbeth_teardown),
+		cmocka_unit_test_setup_teardown(test_link_down_up_pre2024, setup, gbeth_teardown),
 		cmocka_unit_test_setup_teardown(test_knobs, setup, gbeth_teardown),
 	};
 
