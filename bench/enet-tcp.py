@@ -1,4 +1,5 @@
-"""ENET link: iperf3 TCP one way, both ways and at 100 Mb/s against the line rate, CPU per MB."""
+"""ENET or GbEth link: iperf3 TCP one way, both ways and at 100 Mb/s against the line rate,
+CPU per MB (--device emu:enet, or emu:gbeth: the results go to gbeth-tcp.md)."""
 import argparse
 import json
 import os
@@ -39,16 +40,46 @@ def parse():
     p.add_argument("--set", action="append", default=[], dest="sets", metavar="KEY=VALUE",
                    help="a knob for both nodes (repeatable; default napi_split=1)")
     p.add_argument("--device", default="emu:enet",
-                   help="device spec without speed= (emu:enet; speed= is set per case)")
+                   help="device spec without speed= (emu:enet or emu:gbeth; speed= is set per "
+                   "case)")
     p.add_argument("--results", default=None, help="output directory (bench/results)")
     return p.parse_args()
 
 
-CASES = [  # (label, line speed Mb/s, iperf3 arguments, both ways)
-    ("1 Gb/s, enet0 -> enet1", 1000, [], False),
+CASES = [  # (label, line speed Mb/s, iperf3 arguments, both ways); {p}: the node prefix
+    ("1 Gb/s, {p}0 -> {p}1", 1000, [], False),
     ("1 Gb/s, both ways at once", 1000, ["--bidir"], True),
-    ("100 Mb/s, enet0 -> enet1", 100, [], False),
+    ("100 Mb/s, {p}0 -> {p}1", 100, [], False),
 ]
+
+# Per link kind: the segment class, its link socket, subnet, model drop counter, what it is.
+KINDS = {
+    "emu:enet": {"cls": eb.EnetLink, "sock": "link", "subnet": "169.254.20.", "name": NAME,
+                 "nobd": "emu_rx_dropped_nobd", "irqs": "fec_irqs", "what": "an NXP ENET model driven by the fec "
+                 "driver", "title": "the ENET link", "plot": "fec driver + model"},
+    "emu:gbeth": {"cls": eb.GbethLink, "sock": "gbeth-link", "subnet": "169.254.40.",
+                  "name": "gbeth-tcp", "nobd": "emu_rx_dropped_nodesc", "irqs": "ravb_irqs",
+                  "what": "a Renesas GbEth model driven by the ravb driver",
+                  "title": "the GbEth link", "plot": "ravb driver + model",
+                  "note": """
+Seed 004's page-pool follow-up (UDP RX 109 -> 485 Mb/s on the RZ/G2UL) came
+from page-pool RX buffers: no copy of each frame and less cache maintenance
+on a SoC whose DMA is not cache-coherent. The lab models none of it: the host
+is cache-coherent, the model's DMA is a plain copy into the DMA region, and
+the ravb driver copies every frame from its descriptor buffers into a pool
+packet whatever rx-buf says (docs/gbeth.md §3.5), so no such gain is expected
+here and none is claimed.
+"""},
+}
+KIND = KINDS["emu:enet"]
+
+
+def kind_of(device):
+    """The link kind a --device spec names (KINDS), or exit with the accepted values."""
+    model = device.split(",")[0]
+    if model not in KINDS:
+        sys.exit(f"ethdrv bench {NAME}: --device {device}: use emu:enet or emu:gbeth")
+    return KINDS[model]
 
 
 def line_limit(link, host):
@@ -68,7 +99,7 @@ def node_cpu_ns(s):
 
 def snapshot(seg):
     """Counters of both nodes, the line, and the namespaces' TCP counters."""
-    return {"nodes": [eb.stats(seg.node(k)) for k in range(2)], "link": eb.stats("link"),
+    return {"nodes": [eb.stats(seg.node(k)) for k in range(2)], "link": eb.stats(KIND["sock"]),
             "tcp": [eb.netstat(seg.node(k)) for k in range(2)], "t": time.monotonic()}
 
 
@@ -84,7 +115,7 @@ def ack_ratio(s0, s1):
 
 
 def iperf(seg, args, seconds):
-    """One iperf3 run from enet0 to enet1's server; per direction {bytes, seconds}."""
+    """One iperf3 run from node 0 to node 1's server; per direction {bytes, seconds}."""
     server = eb.popen_in(seg.node(1), ["iperf3", "-s", "-1", "-B", seg_addr(1), "-p", str(PORT)])
     time.sleep(0.5)
     r = eb.run_in(seg.node(0), ["iperf3", "-c", seg_addr(1), "-p", str(PORT), "-t",
@@ -92,17 +123,18 @@ def iperf(seg, args, seconds):
                   timeout=seconds + 60, check=False)
     eb.stop_proc(server)
     end = json.loads(r.stdout)["end"]
-    dirs = {"enet0 -> enet1": (end["sum_received"], end["sum_sent"])}
+    n0, n1 = seg.node(0), seg.node(1)
+    dirs = {f"{n0} -> {n1}": (end["sum_received"], end["sum_sent"])}
     if "sum_received_bidir_reverse" in end:
-        dirs["enet1 -> enet0"] = (end["sum_received_bidir_reverse"],
-                                  end["sum_sent_bidir_reverse"])
+        dirs[f"{n1} -> {n0}"] = (end["sum_received_bidir_reverse"],
+                                 end["sum_sent_bidir_reverse"])
     # sent - received: the data at the edges of the receiver's interval (TOLERANCE_FORMULA)
     return {k: {"bytes": rx["bytes"], "seconds": rx["seconds"], "edge": tx["bytes"] - rx["bytes"]}
             for k, (rx, tx) in dirs.items()}
 
 
 def seg_addr(k):
-    return f"169.254.20.{k + 1}"
+    return f"{KIND['subnet']}{k + 1}"
 
 
 def run_case(seg, args, seconds):
@@ -114,24 +146,24 @@ def run_case(seg, args, seconds):
     engine = s1["link"]["engine_cpu_ns"] - s0["link"]["engine_cpu_ns"]
     ratio, retrans = ack_ratio(s0, s1)
     drops = sum(eb.delta(a, b).get(c, 0) for b, a in zip(s0["nodes"], s1["nodes"])
-                for c in ("emu_rx_dropped_nobd", "rx_errors", "node_tap_tx_dropped"))
+                for c in (KIND["nobd"], "rx_errors", "node_tap_tx_dropped"))
     idle = [a["emu_tx_idle_ns"] - b["emu_tx_idle_ns"] for b, a in zip(s0["nodes"], s1["nodes"])]
     late = (eb.hist_delta(s1["link"]["irq_lateness_ns"], s0["link"]["irq_lateness_ns"])
             if "irq_lateness_ns" in s1["link"] else None)
     both = {k: sum(eb.delta(a, b).get(k, 0) for b, a in zip(s0["nodes"], s1["nodes"]))
-            for k in ("fec_irqs", "rx_packets", "rx_errors")}
+            for k in (KIND["irqs"], "rx_packets", "rx_errors")}
     causes = eb.sum_causes([{"c": eb.loss_causes(eb.delta(a, b), a)}
                             for b, a in zip(s0["nodes"], s1["nodes"])], "c")
     return {"dirs": dirs, "cpu_ns": cpu, "engine_ns": engine, "ratio": ratio, "idle_ns": idle,
             "retrans": retrans, "drops": drops, "span": s1["t"] - s0["t"], "causes": causes,
-            "lab": nm.lab_clock(both, eb.delta(s1["link"], s0["link"]), late),
+            "lab": nm.lab_clock(both, eb.delta(s1["link"], s0["link"]), late, KIND["irqs"]),
             **eb.host_conditions(h0, h1)}
 
 
 def facts(seg):
-    link = {k: int(v) for k, v in eb.get_keys("link", ("speed_mbps", "preamble_bytes",
-                                                        "ifg_bytes")).items()}
-    out = eb.run_in(seg.node(0), ["cat", "/sys/class/net/enet0/mtu",
+    link = {k: int(v) for k, v in eb.get_keys(KIND["sock"], ("speed_mbps", "preamble_bytes",
+                                                              "ifg_bytes")).items()}
+    out = eb.run_in(seg.node(0), ["cat", f"/sys/class/net/{seg.node(0)}/mtu",
                                   "/proc/sys/net/ipv4/tcp_timestamps"]).stdout.split()
     return link, {"mtu": int(out[0]), "timestamps": out[1] != "0"}
 
@@ -145,7 +177,7 @@ def summarise(label, both, run, lim):
     rows = []
     for name, d in run["dirs"].items():
         bps = d["bytes"] * 8 / d["seconds"]
-        sender = int(name[4])  # "enetK -> ..."
+        sender = int(name.split(" ")[0][-1])  # "enetK -> ..." / "gbethK -> ..."
         lim_acks = lim["bps"] * lim["wire_bytes"] / (lim["wire_bytes"] +
                                                      (run["ratio"] if both else 0) *
                                                      lim["ack_bytes"])
@@ -163,13 +195,18 @@ def summarise(label, both, run, lim):
 
 
 def main():
+    global KIND
     a = parse()
-    sets = a.sets or ["napi_split=1"]
-    bar = eb.Progress(len(CASES) * a.repeat, NAME)
+    KIND = kind_of(a.device)
+    # napi_split is the fec driver's; ravb has one poller for RX and TX.
+    sets = a.sets or (["napi_split=1"] if KIND is KINDS["emu:enet"] else [])
+    prefix = KIND["cls"].PREFIX
+    bar = eb.Progress(len(CASES) * a.repeat, KIND["name"])
     res, load = [], []
     for label, speed, args, both in CASES:
+        label = label.format(p=prefix)
         device = f"{a.device},speed={speed}"
-        with eb.EnetLink(device=device, sets=sets) as seg:
+        with KIND["cls"](device=device, sets=sets) as seg:
             link, host = facts(seg)
             lim = line_limit(link, host)
             runs = []
@@ -192,7 +229,7 @@ def write(a, sets, res, load):
             "tolerance %", "verdict", "limit with the ACKs Mb/s", "% of that",
             "ACKs per data segment", "TCP retransmits", "frames dropped",
             "lost without a BD: driver/lab/steal", "sender's line idle %",
-            "enet0 CPU ms/MB", "enet1 CPU ms/MB", "line engine CPU ms/MB", "VM steal ms",
+            "node 0 CPU ms/MB", "node 1 CPU ms/MB", "line engine CPU ms/MB", "VM steal ms",
             "load", "% of limit in each run", *nm.LAB_HEAD]
     rows = []
     for c in res:
@@ -208,18 +245,19 @@ def write(a, sets, res, load):
                          " ".join(f"{run[i]['pct']:.1f}" for run in c["runs"]),
                          *nm.lab_cells(r["lab"])])
     sets_txt = " ".join(f"--set {kv}" for kv in sets)
+    p = KIND["cls"].PREFIX
     body = f"""Setup: `ethdrv segment --device {a.device},speed=S {sets_txt}` (S = 1000 or 100):
-nodes enet0 and enet1, each an NXP ENET model driven by the fec driver, on one
+nodes {p}0 and {p}1, each {KIND["what"]}, on one
 full-duplex line, TAP offloads on (TSO cut in the node, GRO to the kernel). Per
-case `iperf3 -c 169.254.20.2 -t {a.seconds}` from enet0 (with `--bidir` for both ways
-at once) to an `iperf3 -s -1` in enet1, {a.repeat} runs; the table shows the run with
+case `iperf3 -c {KIND["subnet"]}2 -t {a.seconds}` from {p}0 (with `--bidir` for both ways
+at once) to an `iperf3 -s -1` in {p}1, {a.repeat} runs; the table shows the run with
 the median of its lower direction, the last column every run. Goodput: the bytes
 the iperf3 receiver got over its time. CPU per MB: the CPU time of each node's
 threads (its loop and poller threads, which also run the model's registers and
 DMA) and of the line engine thread, over the payload MB both directions carried,
-from the counters before and after the run (`ethdrv stats enetK`:
+from the counters before and after the run (`ethdrv stats {p}K`:
 node_loop_cpu_ns + node_poller_cpu_ns, + node_ctx_cpu_ns + node_ksoftirqd_cpu_ns with
-contexts=irq; `ethdrv stats link`: engine_cpu_ns).
+contexts=irq; `ethdrv stats {KIND["sock"]}`: engine_cpu_ns).
 Frames dropped: the MACs' RX drops without a descriptor, the drivers' RX errors
 and the TAPs' refused writes. "Lost without a BD" puts each of the MACs' drops for
 want of an empty descriptor down to one cause (docs/design.md §4.8): the lab (the
@@ -231,7 +269,7 @@ transmitter waited with no frame ready (the model's emu_tx_idle_ns) over the
 span of the run (iperf3 start to end, so set-up is in it): what the host failed
 to keep on the wire. The machine is shared (2 CPUs): the 1-minute load
 average before each run was {", ".join(load)}. The lab's clock (docs/design.md
-§5b), of the run in the row, both nodes: IRQs/frame is fec_irqs over the frames
+§5b), of the run in the row, both nodes: IRQs/frame is the driver's IRQ count over the frames
 the MACs wrote (with the drivers' coalescing as set), IRQ lateness the line's
 irq_lateness_ns (bucket bounds), slips and slip ms the time the line's clock
 paused because its engine was late beyond the bound.
@@ -239,10 +277,11 @@ paused because its engine was late beyond the bound.
 {eb.md_table(head, rows)}
 Verdict (every run): {eb.verdict_text([r["verdict"] for c in res for run in c["runs"] for r in run])}.
 
+{KIND.get("note", "")}
 ## The limit
 
 ```
-{LIMIT_FORMULA}
+{LIMIT_FORMULA.replace("ethdrv get link", "ethdrv get " + KIND["sock"])}
 ```
 
 ## The measurement's tolerance
@@ -251,10 +290,10 @@ Verdict (every run): {eb.verdict_text([r["verdict"] for c in res for run in c["r
 {eb.TOLERANCE_FORMULA}
 ```
 
-![plot]({NAME}.png)
+![plot]({KIND["name"]}.png)
 """
-    out = eb.write_result(NAME, "enet-tcp: TCP over the ENET link against the line rate", body,
-                          a.results)
+    out = eb.write_result(KIND["name"], f"{KIND['name']}: TCP over {KIND['title']} against the "
+                          "line rate", body, a.results)
     plot(res, str(out.with_suffix(".png")))
     print(out.read_text())
 
@@ -264,7 +303,7 @@ def plot(res, png):
     data = "\n".join(f'{k} "{r["case"]}\\n{r["dir"]}" {r["pct"]:.2f} {r["cpu"][0]:.3f} '
                      f'{r["cpu"][1]:.3f}' for k, r in enumerate(rows))
     script = """
-set multiplot layout 1,2 title "enet-tcp: iperf3 TCP over the ENET link (fec driver + model)"
+set multiplot layout 1,2 title "TITLE"
 set grid ytics
 set style fill solid 0.6
 set boxwidth 0.6
@@ -278,8 +317,10 @@ set title "node CPU per MB carried"
 set yrange [0:*]
 set ylabel "CPU ms per MB"
 set boxwidth 0.3
-plot $d using ($1-0.15):4:xtic(2) with boxes title "enet0" , $d using ($1+0.15):5 with boxes title "enet1"
+plot $d using ($1-0.15):4:xtic(2) with boxes title "node 0" , $d using ($1+0.15):5 with boxes title "node 1"
 unset multiplot"""
+    script = script.replace("TITLE", f"{KIND['name']}: iperf3 TCP over {KIND['title']} "
+                            f"({KIND['plot']})")
     eb.gnuplot(script, png, {"d": data})
 
 

@@ -293,6 +293,17 @@ class EnetLink(Segment):
         super().__init__(2, device, sets, args, busy_wait_s)
 
 
+class GbethLink(Segment):
+    """`ethdrv segment --device emu:gbeth,...`: nodes gbeth0 and gbeth1 (Renesas
+    GbEth models, the ravb driver) on a full-duplex line whose counters are the
+    "gbeth-link" socket's."""
+
+    SOCK, PREFIX, MARKER = "gbeth-link", "gbeth", RUN_DIR / "gbeth-link.pid"
+
+    def __init__(self, device="emu:gbeth", sets=(), args=(), busy_wait_s=1800):
+        super().__init__(2, device, sets, args, busy_wait_s)
+
+
 def _stop_all():
     for s in list(Segment._live):
         s.stop()

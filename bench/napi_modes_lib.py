@@ -133,15 +133,15 @@ def udp_drops(node, ns):
     }
 
 
-def lab_clock(node, link, irq_late):
+def lab_clock(node, link, irq_late, irqs="fec_irqs"):
     """The lab's clock during a run (docs/design.md §5b): interrupts per frame the
-    receiving MAC wrote to memory (NODE: fec_irqs over rx_packets plus
-    rx_errors), the interrupt-assertion lateness (IRQ_LATE: hist_delta() buckets
+    receiving MAC wrote to memory (NODE: the driver's IRQ counter IRQS over
+    rx_packets plus rx_errors), the interrupt-assertion lateness (IRQ_LATE: hist_delta() buckets
     of the line's irq_lateness_ns, us; None where the link has no such
     histogram) and the slip of the line (LINK deltas: slips, slip_ns)."""
     frames = node.get("rx_packets", 0) + node.get("rx_errors", 0)
     lat = {p: eb.hist_percentile(irq_late, p) / 1e3 if irq_late else None for p in (50, 99, 100)}
-    return {"irqs_frame": node.get("fec_irqs", 0) / frames if frames else None,
+    return {"irqs_frame": node.get(irqs, 0) / frames if frames else None,
             "late_p50_us": lat[50], "late_p99_us": lat[99], "late_max_us": lat[100],
             "slips": link.get("slips"), "slip_ms": link["slip_ns"] / 1e6 if "slip_ns" in link
             else None}

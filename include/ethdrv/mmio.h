@@ -60,6 +60,19 @@ struct ethdrv_mmio_bus {
 	char desc[96]; /* "emu:enet" or "uio:/dev/uio0", for messages */
 };
 
+/**
+ * ethdrv_mmio_bus_ok32() - @bus can carry a ring MAC with 32-bit descriptor
+ * addresses: ops, a DMA region aligned to @align that ends below 4 GiB, and
+ * interrupt line 0
+ * @bus: the bus (NULL is not)
+ * @align: the alignment the driver lays its rings out with
+ */
+static inline bool ethdrv_mmio_bus_ok32(const struct ethdrv_mmio_bus *bus, size_t align)
+{
+	return bus && bus->ops && bus->dma.virt && !((uintptr_t)bus->dma.virt % align) &&
+	       bus->dma.bus + bus->dma.size <= (1ull << 32) && bus->irq_fd[0] >= 0;
+}
+
 /** ethdrv_mmio_read32() - read the register at @off of @bus. */
 static inline uint32_t ethdrv_mmio_read32(const struct ethdrv_mmio_bus *bus, uint32_t off)
 {

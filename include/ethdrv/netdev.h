@@ -223,6 +223,15 @@ struct ethdrv_link_state {
 	bool full_duplex; /* false for a shared segment */
 };
 
+/* A driver's get_link: @up, and the speed and duplex it programmed only while up. */
+static inline void ethdrv_link_state_fill(struct ethdrv_link_state *st, bool up, unsigned speed,
+					  bool full)
+{
+	st->up = up;
+	st->speed_mbps = up ? speed : 0;
+	st->full_duplex = up && full;
+}
+
 /**
  * ethdrv_netdev_get_link() - the driver's view of the link
  * @dev: the device

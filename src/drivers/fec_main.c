@@ -94,8 +94,7 @@ static int fec_check(const struct fec_config *c, const struct ethdrv_mmio_bus *b
 		return -EINVAL;
 	/* Descriptors hold 32-bit bus addresses (docs/enet.md §3.2); int0 must
 	 * exist (docs/enet.md §8). */
-	if (!bus || !bus->ops || !bus->dma.virt || (uintptr_t)bus->dma.virt % FEC_ALIGN ||
-	    bus->dma.bus + bus->dma.size > (1ull << 32) || bus->irq_fd[0] < 0)
+	if (!ethdrv_mmio_bus_ok32(bus, FEC_ALIGN))
 		return -EINVAL;
 	return 0;
 }
@@ -412,9 +411,8 @@ static int fec_get_link(struct ethdrv_netdev *dev, struct ethdrv_link_state *st)
 {
 	struct fec_priv *priv = FEC_FROM_NETDEV(dev);
 
-	st->up = priv->hw_up && ethdrv_netdev_carrier_ok(dev);
-	st->speed_mbps = st->up ? priv->speed_mbps : 0;
-	st->full_duplex = st->up && priv->full_duplex;
+	ethdrv_link_state_fill(st, priv->hw_up && ethdrv_netdev_carrier_ok(dev), priv->speed_mbps,
+			       priv->full_duplex);
 	return 0;
 }
 

@@ -39,30 +39,23 @@ void fec__tx_init(struct fec_priv *priv)
 
 static unsigned tx_free(struct fec_tx_ring *tx)
 {
-	return ring_free(__atomic_load_n(&tx->head, __ATOMIC_RELAXED),
-			 __atomic_load_n(&tx->tail, __ATOMIC_SEQ_CST), tx->size);
+	return ring_tx_free(&tx->head, &tx->tail, tx->size);
 }
 
-/* Wake the queue the driver stopped, once half the ring is free. */
 static void tx_maybe_wake(struct fec_priv *priv)
 {
 	struct fec_tx_ring *tx = &priv->tx;
 
-	if (!__atomic_load_n(&tx->stopped, __ATOMIC_SEQ_CST) || tx_free(tx) < tx->size / 2)
-		return;
-	if (__atomic_exchange_n(&tx->stopped, 0, __ATOMIC_SEQ_CST)) {
-		ethdrv_counter_inc(&priv->st.tx_ring_wake);
-		ethdrv_netdev_tx_wake(&priv->dev);
-	}
+	ring_tx_wake_check(&priv->dev, &tx->head, &tx->tail, tx->size, &tx->stopped,
+			   &priv->st.tx_ring_wake);
 }
 
-/* Ring full: stop (netif_stop_queue), then re-check against a racing completion. */
 static void tx_stop(struct fec_priv *priv)
 {
-	__atomic_store_n(&priv->tx.stopped, 1, __ATOMIC_SEQ_CST);
-	ethdrv_netdev_tx_stop(&priv->dev);
-	ethdrv_counter_inc(&priv->st.tx_ring_full);
-	tx_maybe_wake(priv);
+	struct fec_tx_ring *tx = &priv->tx;
+
+	ring_tx_stop(&priv->dev, &tx->head, &tx->tail, tx->size, &tx->stopped,
+		     &priv->st.tx_ring_full, &priv->st.tx_ring_wake);
 }
 
 /* The frame's bus address: its own buffer, or bounce buffer @slot. */
@@ -162,19 +155,7 @@ unsigned fec__tx_clean(struct fec_priv *priv)
 void fec__tx_flush(struct fec_priv *priv)
 {
 	struct fec_tx_ring *tx = &priv->tx;
-	unsigned dropped = 0;
 
 	fec__tx_clean(priv);
-	while (tx->tail != tx->head) {
-		unsigned slot = ring_slot(tx->tail, tx->size);
-
-		ethdrv_pkt_free(tx->pkt[slot]);
-		tx->pkt[slot] = NULL;
-		tx->tail++;
-		dropped++;
-	}
-	ethdrv_counter_add(&priv->dev.stats.tx_dropped, dropped);
-	/* The queue's driver stop is lifted by whoever brings the ring up again. */
-	__atomic_store_n(&tx->stopped, 0, __ATOMIC_SEQ_CST);
-	ethdrv_netdev_tx_reset(&priv->dev);
+	ring_tx_drop_rest(&priv->dev, tx->pkt, &tx->tail, tx->head, tx->size, &tx->stopped);
 }

@@ -12,6 +12,7 @@
 
 #include "fec.h"
 #include "lan865x.h"
+#include "ravb.h"
 #include "oa_tc6.h"
 
 /* ---- LAN8650/1 (lan865x.h) ---- */
@@ -52,14 +53,45 @@ static int reg_fec_create(const struct ethdrv_driver_args *a, struct ethdrv_netd
 	return fec_create(&cfg, a->mmio, a->loop, out);
 }
 
-static int reg_fec_info(struct ethdrv_netdev *dev, char *buf, size_t size)
+/* What a ring MAC's probe found: the chip and the link its PHY resolved. */
+static int reg_link_info(const char *chip, struct ethdrv_netdev *dev, char *buf, size_t size)
 {
 	struct ethdrv_link_state st = { 0 };
 
 	ethdrv_netdev_get_link(dev, &st);
-	return snprintf(buf, size, "chip=ENET\nlink=%s\nspeed=%u\nduplex=%s\n",
+	return snprintf(buf, size, "chip=%s\nlink=%s\nspeed=%u\nduplex=%s\n", chip,
 			st.up ? "up" : "down", st.speed_mbps, st.full_duplex ? "full" : "half");
 }
+
+static int reg_fec_info(struct ethdrv_netdev *dev, char *buf, size_t size)
+{
+	return reg_link_info("ENET", dev, buf, size);
+}
+
+/* ---- Renesas GbEth (ravb.h) ---- */
+
+static int reg_ravb_create(const struct ethdrv_driver_args *a, struct ethdrv_netdev **out)
+{
+	/* No fixed link: the PHY on the PIR bit-bang bus resolves speed and duplex. */
+	struct ravb_config cfg = { .name = a->name,
+				   .rx_ring = a->rx_ring,
+				   .tx_ring = a->tx_ring,
+				   .phy_irq_fd = a->phy_irq_fd };
+
+	memcpy(cfg.mac, a->mac, sizeof(cfg.mac));
+	return ravb_create(&cfg, a->mmio, a->loop, out);
+}
+
+static int reg_ravb_info(struct ethdrv_netdev *dev, char *buf, size_t size)
+{
+	return reg_link_info("GbEth", dev, buf, size);
+}
+
+static const struct ethdrv_knob_table *const reg_ravb_knobs[] = {
+	&ravb_knob_table,
+	&ethdrv_phy_knob_table,
+	NULL,
+};
 
 /* ---- the table ---- */
 
@@ -93,6 +125,14 @@ static const struct ethdrv_driver ethdrv_drivers[] = {
 		.create = reg_fec_create,
 		.info = reg_fec_info,
 		.knobs = reg_fec_knobs,
+	},
+	{
+		.name = "ravb",
+		.desc = "Renesas RZ/G2L GbEth (Linux ravb, GbEth path; MMIO with DMA rings)",
+		.bus = ETHDRV_BUS_MMIO,
+		.create = reg_ravb_create,
+		.info = reg_ravb_info,
+		.knobs = reg_ravb_knobs,
 	},
 };
 

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "emu_util.h"
+#include "ethdrv/compiler.h"
 
 int emu_line_open(struct emu_line *line)
 {
@@ -49,6 +50,14 @@ uint64_t emu_mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+void emu_spin_ns(uint64_t ns)
+{
+	uint64_t end = emu_mono_ns() + ns;
+
+	while (emu_mono_ns() < end)
+		ethdrv_cpu_relax();
+}
+
 int emu_sync_init(pthread_mutex_t *lock, pthread_cond_t *cond)
 {
 	pthread_condattr_t ca;
@@ -82,4 +91,22 @@ void emu_wait_until(pthread_cond_t *cond, pthread_mutex_t *lock, uint64_t deadli
 		pthread_cond_wait(cond, lock);
 	else
 		pthread_cond_timedwait(cond, lock, &ts);
+}
+
+uint32_t emu_csum_add(uint32_t sum, const uint8_t *p, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < len; i += 2)
+		sum += (uint32_t)p[i] << 8 | p[i + 1];
+	if (len & 1)
+		sum += (uint32_t)p[len - 1] << 8;
+	return sum;
+}
+
+uint16_t emu_csum_fold(uint32_t sum)
+{
+	while (sum >> 16)
+		sum = (sum & 0xFFFF) + (sum >> 16);
+	return (uint16_t)~sum;
 }

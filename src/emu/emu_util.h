@@ -41,6 +41,9 @@ void emu_line_set(struct emu_line *line, bool level);
 /** emu_mono_ns() - CLOCK_MONOTONIC in ns (the models' real-time clock). */
 uint64_t emu_mono_ns(void);
 
+/** emu_spin_ns() - busy-wait @ns on CLOCK_MONOTONIC (a register access's interconnect cost). */
+void emu_spin_ns(uint64_t ns);
+
 /**
  * emu_sync_init() - a mutex and a condition variable timed on CLOCK_MONOTONIC
  * @lock: the mutex
@@ -58,6 +61,12 @@ void emu_sync_destroy(pthread_mutex_t *lock, pthread_cond_t *cond);
  * @deadline_ns on CLOCK_MONOTONIC (EMU_NEVER: until signalled)
  */
 void emu_wait_until(pthread_cond_t *cond, pthread_mutex_t *lock, uint64_t deadline_ns);
+
+/* The one's-complement sum of @len bytes as big-endian 16-bit words, added to @sum (RFC 1071). */
+uint32_t emu_csum_add(uint32_t sum, const uint8_t *p, size_t len);
+
+/* Fold @sum to 16 bits and complement it: 0 when the data checks. */
+uint16_t emu_csum_fold(uint32_t sum);
 
 /* Copy a struct made only of ethdrv_counter_t fields, @size bytes. */
 static inline void emu_counters_copy(void *dst, const void *src, size_t size)

@@ -79,17 +79,8 @@ uint64_t enet__mac_byte_ns(const struct enet_emu *emu)
 /* The interconnect's cost of one access (real time only). */
 static void mmio_delay(const struct enet_emu *emu)
 {
-	struct timespec ts;
-	uint64_t end;
-
-	if (!emu->cfg.mmio_latency_ns || !emu_engine_realtime(emu->eng))
-		return;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	end = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec + emu->cfg.mmio_latency_ns;
-	do {
-		ethdrv_cpu_relax();
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-	} while ((uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec < end);
+	if (emu->cfg.mmio_latency_ns && emu_engine_realtime(emu->eng))
+		emu_spin_ns(emu->cfg.mmio_latency_ns);
 }
 
 uint32_t enet_emu_read32(struct enet_emu *emu, uint32_t off)
@@ -189,19 +180,13 @@ static int emu_board_new(struct enet_emu *emu)
 		ret = enet_mdio_init(&emu->mdio, &c->mdio, emu->mdio_bus);
 	if (ret || emu->cfg.phy_addr == ENET_EMU_NO_PHY)
 		return ret;
-	ret = phy_emu_new(&emu->cfg.phy, fdx_line_wire(emu->line), fdx_line_now(emu->line),
-			  &emu->phy);
-	if (!ret)
-		ret = phy_emu_attach(emu->phy, emu->mdio_bus, emu->cfg.phy_addr);
-	return ret;
+	return fdx_mac_phy_new(&emu->cfg.phy, emu->line, emu->mdio_bus, emu->cfg.phy_addr,
+			       &emu->phy);
 }
 
 static void emu_board_free(struct enet_emu *emu)
 {
-	if (emu->phy) {
-		mdio_emu_detach(emu->mdio_bus, emu->cfg.phy_addr);
-		phy_emu_free(emu->phy);
-	}
+	fdx_mac_phy_free(emu->mdio_bus, emu->cfg.phy_addr, emu->phy);
 	mdio_emu_free(emu->mdio_bus);
 }
 
@@ -266,14 +251,7 @@ int enet_emu_new(const struct enet_emu_config *cfg, struct fdx_line *line, unsig
 	enet__regs_reset(emu);
 	enet__dma_reset(emu);
 	enet__coal_reset(emu);
-	emu_engine_lock(emu->eng);
-	ret = fdx__attach(line, port, &enet__port_ops, emu, emu->phy != NULL);
-	if (!ret) {
-		ret = emu_engine_add(emu->eng, &enet__engine_ops, emu);
-		if (ret)
-			fdx__detach(line, port, emu->phy != NULL);
-	}
-	emu_engine_unlock(emu->eng);
+	ret = fdx_mac_plug(line, port, &enet__port_ops, &enet__engine_ops, emu, emu->phy != NULL);
 	if (ret)
 		goto err_release;
 	/* Losses in real time are checked against the VM's steal (emu_loss.h). */
@@ -290,10 +268,7 @@ void enet_emu_free(struct enet_emu *emu)
 {
 	if (!emu)
 		return;
-	emu_engine_lock(emu->eng);
-	emu_engine_remove(emu->eng, emu);
-	fdx__detach(emu->line, emu->port, emu->phy != NULL);
-	emu_engine_unlock(emu->eng);
+	fdx_mac_unplug(emu->line, emu->port, emu, emu->phy != NULL);
 	if (emu->steal_ref)
 		emu_steal_unref();
 	emu_release(emu);

@@ -19,6 +19,7 @@
 #include "emu_engine.h"
 #include "enet_emu.h"
 #include "fdx_line.h"
+#include "fdx_mac.h"
 #include "ethdrv/bits.h"
 #include "pcap.h"
 

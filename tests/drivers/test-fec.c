@@ -85,17 +85,8 @@ static void test_ring_wrap_under_load(void **state)
 
 static void test_bql_stop_wake(void **state)
 {
-	struct fixture *f = *state;
-	struct flow a = { .n = 2000, .len_of = len_1514, .window = 2000 };
-
 	/* Unlimited window: the queue stops. First on byte queue limits. */
-	add_flow(f, &a, 0, 0);
-	set(&f->n[1], "rx-usecs", "20");
-	run_flows(f, 400000, NULL);
-	assert_true(stat(&f->n[0], "txq_stops") > 0);
-	assert_true(stat(&f->n[0], "txq_wakes") > 0);
-	assert_true(f->n[0].tx_wakes > 0);
-	end_flows(f);
+	pair_bql_stop_wake(*state, "rx-usecs", "20");
 }
 
 static void test_ring_full_stop_wake(void **state)

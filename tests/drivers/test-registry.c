@@ -27,19 +27,22 @@ static void test_find(void **state)
 {
 	const struct ethdrv_driver *lan = ethdrv_driver_find("lan865x");
 	const struct ethdrv_driver *fec = ethdrv_driver_find("fec");
+	const struct ethdrv_driver *ravb = ethdrv_driver_find("ravb");
 	unsigned n = 0;
 
 	assert_non_null(lan);
 	assert_non_null(fec);
+	assert_non_null(ravb);
 	assert_int_equal(lan->bus, ETHDRV_BUS_SPI);
 	assert_int_equal(fec->bus, ETHDRV_BUS_MMIO);
+	assert_int_equal(ravb->bus, ETHDRV_BUS_MMIO);
 	assert_null(ethdrv_driver_find("e1000"));
 	assert_null(ethdrv_driver_find(""));
 	assert_null(ethdrv_driver_find(NULL));
 	for (; ethdrv_driver_at(n); n++)
 		assert_ptr_equal(ethdrv_driver_find(ethdrv_driver_at(n)->name),
 				 ethdrv_driver_at(n));
-	assert_int_equal(n, 2);
+	assert_int_equal(n, 3);
 }
 
 /* A driver gets no bus of the kind it needs: refused before it runs. */

@@ -28,27 +28,18 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
 #include <unistd.h>
 
 #include "drivers/fec.h"
 #include "drivers/fec_priv.h"
 #include "ethdrv/loop.h"
 #include "ethdrv/log.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#include "fuzz_mmio.h"
 
 #define FZ_RING 16u
 #define FZ_POOL 48u
-#define FZ_HOLD_MAX 32u
 #define FZ_RECORD 9u
 #define FZ_WINDOW 0x4000u
-
-#define fz_assert(c)                      \
-	do {                              \
-		if (!(c))                 \
-			__builtin_trap(); \
-	} while (0)
 
 struct fz {
 	uint32_t regs[FZ_WINDOW / 4]; /* the fake controller's registers */
@@ -56,9 +47,7 @@ struct fz {
 	struct ethdrv_loop *loop; /* the device's loop */
 	struct ethdrv_netdev *dev; /* the driver */
 	struct fec_priv *priv; /* its internals */
-	struct ethdrv_pkt *held[FZ_HOLD_MAX]; /* frames the "stack" keeps */
-	unsigned nheld; /* frames in held[] */
-	unsigned hold; /* how many to keep */
+	struct fz_hold h; /* frames the "stack" keeps */
 	uint64_t delivered; /* frames delivered */
 };
 
@@ -95,24 +84,9 @@ static const struct ethdrv_mmio_ops fz_ops = { .read32 = fz_read32, .write32 = f
 static void fz_rx(void *arg, struct ethdrv_pkt *pkt)
 {
 	struct fz *x = arg;
-	const uint8_t *base = x->bus.dma.virt;
 
-	fz_assert(pkt->len >= ETHDRV_ETH_HLEN && pkt->len <= FEC_RX_BUF_SIZE);
-	fz_assert(pkt->data >= pkt->buf && pkt->data + pkt->len <= pkt->buf + sizeof(pkt->buf));
-	fz_assert(pkt->data >= base && pkt->data + pkt->len <= base + x->bus.dma.size);
+	fz_frame(&x->bus, &x->h, pkt, FEC_RX_BUF_SIZE);
 	x->delivered++;
-	if (x->nheld < x->hold)
-		x->held[x->nheld++] = pkt;
-	else
-		ethdrv_pkt_free(pkt);
-}
-
-static void fz_log_discard(void *arg, int level, const char *module, const char *line)
-{
-	(void)arg;
-	(void)level;
-	(void)module;
-	(void)line;
 }
 
 /* One-time setup: bus, region, loop and device (opened per input). */
@@ -127,17 +101,7 @@ static void fz_init(void)
 				  .phy_irq_fd = -1 };
 	size_t need = fec_dma_size(&cfg);
 
-	ethdrv_log_set_sink(fz_log_discard, NULL); /* bad lengths are logged by design */
-	fz.bus.ops = &fz_ops;
-	fz.bus.ctx = &fz;
-	fz.bus.window = FZ_WINDOW;
-	fz.bus.dma.virt = aligned_alloc(64, (need + 63) & ~(size_t)63);
-	fz.bus.dma.bus = 0x40000000u;
-	fz.bus.dma.size = need; /* exactly: ASan flags a byte beyond */
-	fz.bus.irq_fd[0] = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	for (unsigned i = 1; i < ETHDRV_MMIO_IRQ_MAX; i++)
-		fz.bus.irq_fd[i] = -1;
-	fz_assert(fz.bus.dma.virt && fz.bus.irq_fd[0] >= 0);
+	fz_bus_init(&fz.bus, &fz_ops, &fz, FZ_WINDOW, need, 64);
 	fz_assert(!ethdrv_loop_new(&fz.loop));
 	fz_assert(!fec_create(&cfg, &fz.bus, fz.loop, &fz.dev));
 	fz.priv = FEC_FROM_NETDEV(fz.dev);
@@ -162,7 +126,7 @@ static void fz_clean(int budget)
 	fz_assert(work >= 0 && work <= budget);
 	fz_assert(fz_outcomes() - before == (uint64_t)work);
 	/* Pool + ring + held = every packet. */
-	fz_assert(ethdrv_pkt_pool_avail(fz.priv->pool) + FZ_RING + fz.nheld == FZ_POOL);
+	fz_assert(ethdrv_pkt_pool_avail(fz.priv->pool) + FZ_RING + fz.h.nheld == FZ_POOL);
 }
 
 /* The "device" writes one BD: length and address, then the status. */
@@ -181,8 +145,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fz_init();
 	if (!size)
 		return 0;
-	fz.hold = data[0] % FZ_HOLD_MAX;
-	fz.nheld = 0;
+	fz.h.hold = data[0] % FZ_HOLD_MAX;
+	fz.h.nheld = 0;
 	fz_assert(!ethdrv_netdev_open(fz.dev));
 	for (size_t off = 1, n = 0; off + FZ_RECORD <= size; off += FZ_RECORD) {
 		fz_write_bd(data + off);
@@ -191,9 +155,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	fz_clean(64);
 	fz_assert(!ethdrv_netdev_stop(fz.dev));
-	for (unsigned i = 0; i < fz.nheld; i++)
-		ethdrv_pkt_free(fz.held[i]);
-	fz.nheld = 0;
+	fz_hold_release(&fz.h);
 	fz_assert(ethdrv_pkt_pool_avail(fz.priv->pool) == FZ_POOL);
 	return 0;
 }

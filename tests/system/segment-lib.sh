@@ -76,33 +76,72 @@ enet_addr() {
 	echo "169.254.20.$(($1 + 1))"
 }
 
-# start_enet_link [extra args]: `ethdrv segment --device emu:enet` in the
-# background (its --device may be overridden by a later one in the args),
-# waiting as start_segment does, on the link's marker and socket; the
-# command serves its socket once both nodes have carrier.
-start_enet_link() {
-	SEG_LOG=$(mktemp /tmp/ethdrv-enet.XXXXXX)
-	"$ETHDRV" segment --device emu:enet "$@" >"$SEG_LOG" 2>&1 &
-	SEG_PID=$!
-	wait_started /run/ethdrv/link.pid link "ethdrv segment --device emu:enet"
+# GbEth node K's address.
+gbeth_addr() {
+	echo "169.254.40.$(($1 + 1))"
 }
 
-# start_link_beside: an ENET link (start_enet_link) next to the LAN8650
-# segment start_segment runs, its pid in LINK_PID; stop_link_beside stops it.
-LINK_PID=
+# start_link DEVICE SOCK [extra args]: `ethdrv segment --device DEVICE` (a
+# two-node link whose control socket is SOCK) in the background (its
+# --device may be overridden by a later one in the args), waiting as
+# start_segment does, on the link's marker and socket; the command serves
+# its socket once both nodes have carrier.
+start_link() {
+	local dev=$1 sock=$2
+	shift 2
+	SEG_LOG=$(mktemp /tmp/ethdrv-link.XXXXXX)
+	"$ETHDRV" segment --device "$dev" "$@" >"$SEG_LOG" 2>&1 &
+	SEG_PID=$!
+	wait_started "/run/ethdrv/$sock.pid" "$sock" "ethdrv segment --device $dev"
+}
+
+# start_enet_link [extra args]: start_link for the ENET link.
+start_enet_link() {
+	start_link emu:enet link "$@"
+}
+
+# start_gbeth_link [extra args]: start_link for the GbEth link.
+start_gbeth_link() {
+	start_link emu:gbeth gbeth-link "$@"
+}
+
+# ctr IF NAME: one counter of an interface (or of a medium's socket). (Not
+# "stat": tests call coreutils' stat.)
+ctr() {
+	"$ETHDRV" stats "$1" --json | python3 -c "import json,sys; print(json.load(sys.stdin)['$2'])"
+}
+
+# iperf_bps_ns NS ADDR ARGS: bits/s of a 2 s iperf3 from namespace NS to the
+# server at ADDR ("", "-R" or "--bidir"), one number per direction.
+iperf_bps_ns() {
+	ip netns exec "$1" iperf3 -c "$2" -t 2 $3 -J | python3 -c '
+import json, sys
+end = json.load(sys.stdin)["end"]
+for key in ("sum_received", "sum_received_bidir_reverse"):
+    if key in end:
+        print(int(end[key]["bits_per_second"]))'
+}
+
+# start_link_beside [enet|gbeth]: a link (start_enet_link, start_gbeth_link;
+# default enet) next to the LAN8650 segment start_segment runs, its pid added
+# to LINK_PIDS; stop_link_beside stops every one.
+LINK_PIDS=()
 start_link_beside() {
 	local pid=$SEG_PID log=$SEG_LOG
 	SEG_PID=
-	start_enet_link
-	LINK_PID=$SEG_PID
+	"start_${1:-enet}_link"
+	LINK_PIDS+=("$SEG_PID")
 	rm -f "$SEG_LOG"
 	SEG_PID=$pid
 	SEG_LOG=$log
 }
 
 stop_link_beside() {
-	[[ -n $LINK_PID ]] && kill -TERM "$LINK_PID" 2>/dev/null && wait "$LINK_PID" 2>/dev/null
-	LINK_PID=
+	local p
+	for p in "${LINK_PIDS[@]}"; do
+		kill -TERM "$p" 2>/dev/null && wait "$p" 2>/dev/null
+	done
+	LINK_PIDS=()
 }
 
 # flags IF: the <...> flag list of IF in its namespace.
@@ -124,16 +163,22 @@ wait_flags() {
 	fail "$1: flags <$(flags "$1")>, wanted $2 without $3 within $4 ms"
 }
 
-# Fail if anything of an ENET link is left: namespaces, its socket and marker, TAPs.
-assert_enet_clean() {
+# assert_link_clean PREFIX SOCK: fail if anything of a two-node link is
+# left: namespaces PREFIXk, its sockets and marker SOCK.pid, TAPs.
+assert_link_clean() {
 	local left
-	left=$(ls /run/netns 2>/dev/null | grep -E '^enet[0-9]+$' || true)
+	left=$(ls /run/netns 2>/dev/null | grep -E "^$1[0-9]+\$" || true)
 	[[ -z $left ]] || fail "namespaces left behind: $left"
-	left=$(ls /run/ethdrv/enet*.sock /run/ethdrv/link.sock 2>/dev/null || true)
+	left=$(ls /run/ethdrv/"$1"*.sock "/run/ethdrv/$2.sock" 2>/dev/null || true)
 	[[ -z $left ]] || fail "control sockets left behind: $left"
-	[[ ! -e /run/ethdrv/link.pid ]] || fail "marker /run/ethdrv/link.pid left behind"
-	left=$(ip -o link show 2>/dev/null | grep -E ': enet[0-9]+[:@]' || true)
+	[[ ! -e /run/ethdrv/$2.pid ]] || fail "marker /run/ethdrv/$2.pid left behind"
+	left=$(ip -o link show 2>/dev/null | grep -E ": $1[0-9]+[:@]" || true)
 	[[ -z $left ]] || fail "TAPs left in the root namespace: $left"
+}
+
+# Fail if anything of an ENET link is left.
+assert_enet_clean() {
+	assert_link_clean enet link
 }
 
 # Stop the segment with SIGTERM (SIGKILL + --cleanup after 20 s).

@@ -28,20 +28,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# stat IF NAME: one counter of an interface (or of the link).
-stat() {
-	"$ETHDRV" stats "$1" --json | python3 -c "import json,sys; print(json.load(sys.stdin)['$2'])"
-}
-
-# iperf_bps ARGS: bits/s of a 2 s iperf3 from enet0 to enet1 ("", "-R" or
-# "--bidir"), one number per direction.
+# iperf_bps ARGS: iperf_bps_ns from enet0 to node 1.
 iperf_bps() {
-	ip netns exec enet0 iperf3 -c "$(enet_addr 1)" -t 2 $1 -J | python3 -c '
-import json, sys
-end = json.load(sys.stdin)["end"]
-for key in ("sum_received", "sum_received_bidir_reverse"):
-    if key in end:
-        print(int(end[key]["bits_per_second"]))'
+	iperf_bps_ns enet0 "$(enet_addr 1)" "$1"
 }
 
 "$ETHDRV" segment --device emu:enet --cleanup >/dev/null 2>&1
@@ -82,13 +71,13 @@ for offload in on off; do
 	done
 done
 for k in 0 1; do "$ETHDRV" set "enet$k" tap_tso=on tap_gro=on || fail "offloads back on"; done
-[[ $(stat enet1 node_tap_rx_tso) -gt 0 ]] || fail "no TSO frame was cut"
-[[ $(stat enet0 node_tap_tx_gro) -gt 0 ]] || fail "no segment was coalesced"
+[[ $(ctr enet1 node_tap_rx_tso) -gt 0 ]] || fail "no TSO frame was cut"
+[[ $(ctr enet0 node_tap_tx_gro) -gt 0 ]] || fail "no segment was coalesced"
 for k in 0 1; do
-	[[ $(stat "enet$k" fec_tx_bounce) -eq 0 ]] || fail "enet$k: TAP frames were copied (tx_bounce)"
-	[[ $(stat "enet$k" emu_tx_frames) -gt 1000 ]] || fail "enet$k: the model sent too little"
-	[[ $(stat "enet$k" mib_ieee_t_frame_ok) -gt 1000 ]] || fail "enet$k: MIB counts nothing"
-	[[ $(stat "enet$k" rx_crc_errors) -eq 0 ]] || fail "enet$k: CRC errors on a clean line"
+	[[ $(ctr "enet$k" fec_tx_bounce) -eq 0 ]] || fail "enet$k: TAP frames were copied (tx_bounce)"
+	[[ $(ctr "enet$k" emu_tx_frames) -gt 1000 ]] || fail "enet$k: the model sent too little"
+	[[ $(ctr "enet$k" mib_ieee_t_frame_ok) -gt 1000 ]] || fail "enet$k: MIB counts nothing"
+	[[ $(ctr "enet$k" rx_crc_errors) -eq 0 ]] || fail "enet$k: CRC errors on a clean line"
 done
 
 # 4. the books balance per hop
@@ -105,10 +94,10 @@ ip netns exec enet0 ping -n -q -c 1 -W 1 "$A1" >/dev/null && fail "ping across a
 "$ETHDRV" set enet0 emu.link=up || fail "emu.link=up"
 for k in 0 1; do wait_flags "enet$k" LOWER_UP NO-CARRIER 10000; done
 ip netns exec enet0 ping -n -q -c 1 -W 2 "$A1" >/dev/null || fail "ping after the link came back"
-before=$(stat enet1 emu_rx_dropped_nobd)
+before=$(ctr enet1 emu_rx_dropped_nobd)
 "$ETHDRV" set enet1 emu.inject=rx_exhaust:2 || fail "emu.inject"
 ip netns exec enet0 ping -n -q -c 4 -i 0.2 -W 1 "$A1" >/dev/null
-[[ $(($(stat enet1 emu_rx_dropped_nobd) - before)) -eq 2 ]] || fail "rx_exhaust not counted"
+[[ $(($(ctr enet1 emu_rx_dropped_nobd) - before)) -eq 2 ]] || fail "rx_exhaust not counted"
 "$ETHDRV" set enet0 emu.inject=bogus 2>/dev/null && fail "a bad fault name was taken"
 python3 "$SRC/bench/enet_accounting.py" || fail "the accounting does not balance after faults"
 

@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DEV_FORMS                                                                 \
-	"emu:lan8650[,key=value...], emu:enet[,key=value...] or "                 \
-	"spidev:/dev/spidevB.C,irq=/dev/gpiochipN:LINE|none[,key=value...] (the " \
+#define DEV_FORMS                                                                  \
+	"emu:lan8650[,key=value...], emu:enet[,key=value...], emu:gbeth[,...] or " \
+	"spidev:/dev/spidevB.C,irq=/dev/gpiochipN:LINE|none[,key=value...] (the "  \
 	"keys: `ethdrv up --help`)"
 #define ENET_BER_MAX 0.01 /* fdx_line_set_ber()'s limit */
 
@@ -68,6 +68,10 @@ static const struct ethdrv_knob cli_enet_spec_keys[] = {
 static const struct ethdrv_knob_table cli_enet_spec_table =
 	ETHDRV_KNOB_TABLE("emu:enet", cli_enet_spec_keys);
 
+/* emu:gbeth: two GbEth models on the same kind of line, the same keys. */
+static const struct ethdrv_knob_table cli_gbeth_spec_table =
+	ETHDRV_KNOB_TABLE("emu:gbeth", cli_enet_spec_keys);
+
 /* "k1, k2, ..." of @t into @buf. */
 static const char *cli_keys(const struct ethdrv_knob_table *t, char *buf, size_t size)
 {
@@ -83,6 +87,7 @@ static const char *cli_keys(const struct ethdrv_knob_table *t, char *buf, size_t
 const struct ethdrv_knob_table *const cli_spec_tables[] = {
 	&cli_emu_spec_table,
 	&cli_enet_spec_table,
+	&cli_gbeth_spec_table,
 	&ethdrv_spidev_spec_knob_table,
 	NULL,
 };
@@ -259,7 +264,8 @@ static int cli_parse_emu(const char *cmd, const char *rest, struct cli_emu_spec 
 		emu->model = 0x8651;
 	else
 		return cli_error(
-			cmd, "device spec: unknown model '%s': use lan8650 or lan8651 (or enet)",
+			cmd,
+			"device spec: unknown model '%s': use lan8650 or lan8651 (or enet, gbeth)",
 			tok);
 	while (!err && (tok = strtok_r(NULL, ",", &save)))
 		err = cli_emu_key(cmd, tok, emu);
@@ -386,7 +392,7 @@ static int cli_parse_enet(const char *cmd, const char *rest, struct cli_enet_spe
 					.soc = ETHDRV_ENET_SOC_IMX8M,
 					.tx_fifo_bytes = 4096 };
 	snprintf(buf, sizeof(buf), "%s", rest);
-	tok = strtok_r(buf, ",", &save); /* "enet" */
+	tok = strtok_r(buf, ",", &save); /* "enet" or "gbeth" */
 	while (!err && (tok = strtok_r(NULL, ",", &save)))
 		err = cli_enet_key(cmd, tok, enet);
 	if (!err && enet->slip_us && enet->slip_us < enet->batch_us)
@@ -397,10 +403,12 @@ static int cli_parse_enet(const char *cmd, const char *rest, struct cli_enet_spe
 	return err;
 }
 
-/* True for "enet" or "enet,...". */
-static bool cli_is_enet(const char *rest)
+/* True for "@model" or "@model,...". */
+static bool cli_is_model(const char *rest, const char *model)
 {
-	return !strncmp(rest, "enet", 4) && (!rest[4] || rest[4] == ',');
+	size_t n = strlen(model);
+
+	return !strncmp(rest, model, n) && (!rest[n] || rest[n] == ',');
 }
 
 int cli_parse_device(const char *cmd, const char *spec, struct cli_device *out)
@@ -410,8 +418,12 @@ int cli_parse_device(const char *cmd, const char *spec, struct cli_device *out)
 		return cli_error(cmd, "device spec: empty or longer than %d chars: use %s",
 				 CLI_SPEC_MAX - 1, DEV_FORMS);
 	snprintf(out->spec, sizeof(out->spec), "%s", spec);
-	if (!strncmp(spec, "emu:", 4) && cli_is_enet(spec + 4)) {
+	if (!strncmp(spec, "emu:", 4) && cli_is_model(spec + 4, "enet")) {
 		out->kind = CLI_DEV_ENET;
+		return cli_parse_enet(cmd, spec + 4, &out->enet);
+	}
+	if (!strncmp(spec, "emu:", 4) && cli_is_model(spec + 4, "gbeth")) {
+		out->kind = CLI_DEV_GBETH;
 		return cli_parse_enet(cmd, spec + 4, &out->enet);
 	}
 	if (!strcmp(spec, "emu") || !strncmp(spec, "emu:", 4)) {

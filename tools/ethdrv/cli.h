@@ -45,7 +45,7 @@ struct cli_emu_spec {
 #define CLI_ENET_RX_RING 1024 /* RX descriptors of an ENET node by default */
 #define CLI_ENET_TX_RING 512 /* TX descriptors of an ENET node by default */
 
-/* What `emu:enet[,key=value...]` asks for: two ENET models on one line. */
+/* What `emu:enet[,key=value...]` (or emu:gbeth) asks for: two models on one line. */
 struct cli_enet_spec {
 	uint32_t speed_mbps; /* speed=: the line and both MACs, 1000 (default), 100 or 10 */
 	uint32_t batch_us; /* batch-us=: the engine's wakeup period for events no one sees
@@ -66,6 +66,7 @@ enum cli_dev_kind {
 	CLI_DEV_EMU, /* a LAN8650/1 model */
 	CLI_DEV_SPIDEV, /* a real board on spidev + a GPIO line */
 	CLI_DEV_ENET, /* an NXP ENET model on a two-node link */
+	CLI_DEV_GBETH, /* a Renesas GbEth model on a two-node link */
 	CLI_DEV_KINDS /* number of kinds */
 };
 
@@ -73,7 +74,7 @@ enum cli_dev_kind {
 struct cli_device {
 	enum cli_dev_kind kind; /* which backend */
 	struct cli_emu_spec emu; /* CLI_DEV_EMU settings */
-	struct cli_enet_spec enet; /* CLI_DEV_ENET settings */
+	struct cli_enet_spec enet; /* CLI_DEV_ENET and CLI_DEV_GBETH settings (the same keys) */
 	struct ethdrv_spidev_spec spidev; /* CLI_DEV_SPIDEV settings (the platform's parser) */
 	char spec[CLI_SPEC_MAX]; /* the spec as given */
 };

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * The ENET link (enet_link.h): line, models and capture in one place, made
- * in order and freed in reverse.
+ * The link (enet_link.h): line, models and capture in one place, made in
+ * order and freed in reverse; the ENET and GbEth models behind struct
+ * link_model.
  */
 #include "enet_link.h"
 
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 
 #include "drivers/fec.h"
+#include "drivers/ravb.h"
 #include "emu/pcap.h"
 
 #define ENET_LINK_DMA_PAGE 4096u /* the model's DMA alignment */
@@ -29,34 +31,78 @@ static int enet_link_line(const struct cli_enet_spec *spec, struct fdx_line **ou
 	return fdx_line_new(&lc, out);
 }
 
-/* DMA memory for the driver's rings, bounce buffers and pool, in whole pages. */
-static size_t enet_link_dma_size(const struct cli_enet_spec *spec)
+/* @need bytes of DMA memory (rings, buffers, pool) in whole pages, at least the default. */
+static size_t enet_link_dma_size(size_t need)
 {
-	struct fec_config fc = { .rx_ring = spec->rx_ring, .tx_ring = spec->tx_ring };
-	size_t need = fec_dma_size(&fc);
-
 	return ETHDRV_MAX(need + ENET_LINK_DMA_PAGE - 1, (size_t)ENET_LINK_DMA_MIN) &
 	       ~(size_t)(ENET_LINK_DMA_PAGE - 1);
 }
 
-/* Model @port: its register latency and DMA memory; defaults for the rest. */
-static int enet_link_model(struct enet_link *l, const struct cli_enet_spec *spec, unsigned port)
+/* ENET on @port: its register latency and the fec driver's DMA memory; defaults for the rest. */
+static int link_enet_create(const struct cli_enet_spec *spec, struct fdx_line *line, unsigned port,
+			    void **out)
 {
+	struct fec_config fc = { .rx_ring = spec->rx_ring, .tx_ring = spec->tx_ring };
 	struct enet_emu_config ec;
+	struct enet_emu *emu;
 	int err;
 
 	enet_emu_config_default(&ec);
 	ec.mmio_latency_ns = spec->mmio_ns;
-	ec.dma_size = enet_link_dma_size(spec);
+	ec.dma_size = enet_link_dma_size(fec_dma_size(&fc));
 	ec.soc = spec->soc;
 	ec.tx_fifo_bytes = spec->tx_fifo_bytes;
-	err = enet_emu_new(&ec, l->line, port, &l->emu[port]);
+	err = enet_emu_new(&ec, line, port, &emu);
+	if (!err)
+		*out = emu;
+	return err;
+}
+
+static void link_enet_destroy(void *emu)
+{
+	enet_emu_free(emu);
+}
+
+const struct link_model link_model_enet = { "ENET", link_enet_create, link_enet_destroy };
+
+/* GbEth on @port: the ravb driver's DMA memory (docs/gbeth.md §13: below 4 GiB). */
+static int link_gbeth_create(const struct cli_enet_spec *spec, struct fdx_line *line, unsigned port,
+			     void **out)
+{
+	struct ravb_config rc = { .rx_ring = spec->rx_ring, .tx_ring = spec->tx_ring };
+	struct gbeth_emu_config gc;
+	struct gbeth_emu *emu;
+	int err;
+
+	gbeth_emu_config_default(&gc);
+	gc.mmio_latency_ns = spec->mmio_ns;
+	gc.dma_size = enet_link_dma_size(ravb_dma_size(&rc));
+	gc.node_id = (uint8_t)port;
+	err = gbeth_emu_new(&gc, line, port, &emu);
+	if (!err)
+		*out = emu;
+	return err;
+}
+
+static void link_gbeth_destroy(void *emu)
+{
+	gbeth_emu_free(emu);
+}
+
+const struct link_model link_model_gbeth = { "GbEth", link_gbeth_create, link_gbeth_destroy };
+
+/* Model @port and the bit error rate of what it sends. */
+static int enet_link_model(struct enet_link *l, const struct cli_enet_spec *spec, unsigned port)
+{
+	int err = l->model->create(spec, l->line, port, &l->emu[port]);
+
 	if (!err)
 		err = fdx_line_set_ber(l->line, port, spec->ber);
 	return err;
 }
 
-int enet_link_new(const struct cli_enet_spec *spec, const char *pcap_path, struct enet_link **out)
+int enet_link_new(const struct link_model *model, const struct cli_enet_spec *spec,
+		  const char *pcap_path, struct enet_link **out)
 {
 	struct enet_link *l = calloc(1, sizeof(*l));
 	unsigned i;
@@ -64,6 +110,7 @@ int enet_link_new(const struct cli_enet_spec *spec, const char *pcap_path, struc
 
 	if (!l)
 		return -ENOMEM;
+	l->model = model;
 	err = enet_link_line(spec, &l->line);
 	for (i = 0; !err && i < ENET_LINK_NODES; i++)
 		err = enet_link_model(l, spec, i);
@@ -87,7 +134,8 @@ void enet_link_free(struct enet_link *l)
 	if (!l)
 		return;
 	for (i = 0; i < ENET_LINK_NODES; i++)
-		enet_emu_free(l->emu[i]);
+		if (l->emu[i])
+			l->model->destroy(l->emu[i]);
 	fdx_line_free(l->line);
 	if (l->pcap && emu_pcap_close(l->pcap))
 		fprintf(stderr, "ethdrv segment: the capture was not closed cleanly\n");

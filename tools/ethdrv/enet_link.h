@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The ENET link of `ethdrv segment --device emu:enet`
+ * The link of `ethdrv segment --device emu:enet` or `emu:gbeth`
  * (docs/design.md §5b): one full-duplex line (1000, 100 or 10 Mb/s) with its engine thread,
- * the two ENET models on its ports, and the capture of what it carries.
+ * the two MAC models on its ports (NXP ENET or Renesas GbEth, struct
+ * link_model), and the capture of what it carries.
  * This is the one place where the models and what joins them are made and
  * freed; the nodes only drive them (node_enet.c). The models outlive both
  * nodes, because a graceful stop needs the peer (docs/enet.md §4.3): stop
@@ -13,19 +14,35 @@
 
 #include "cli.h"
 #include "emu/enet_emu.h"
+#include "emu/gbeth_emu.h"
 
 #define ENET_LINK_NODES 2 /* a point-to-point line has two ends */
 
 struct emu_pcap;
 
+/* One kind of MAC model on the link. */
+struct link_model {
+	const char *name; /* "ENET", "GbEth": for messages */
+	/** Create the model on @port with the spec's latency and enough DMA memory. */
+	int (*create)(const struct cli_enet_spec *spec, struct fdx_line *line, unsigned port,
+		      void **out);
+	/** Free it (NULL is ignored). */
+	void (*destroy)(void *emu);
+};
+
+extern const struct link_model link_model_enet; /* NXP ENET, driven by fec */
+extern const struct link_model link_model_gbeth; /* Renesas GbEth, driven by ravb */
+
 struct enet_link {
 	struct fdx_line *line; /* the wire and its engine */
-	struct enet_emu *emu[ENET_LINK_NODES]; /* the model on port K, for node K */
+	const struct link_model *model; /* what sits on its ports */
+	void *emu[ENET_LINK_NODES]; /* the model on port K, for node K */
 	struct emu_pcap *pcap; /* the capture, or NULL */
 };
 
 /**
  * enet_link_new() - the line and both models, as @spec asks
+ * @model: the MAC model on both ports
  * @spec: speed, engine batch, register latency, bit error rate
  * @pcap_path: capture every frame of both directions to this file, or NULL
  * @out: receives the link
@@ -33,7 +50,8 @@ struct enet_link {
  * Return: 0, or the -errno of the step that failed (nothing is left).
  * Context: the main thread, before the nodes start.
  */
-int enet_link_new(const struct cli_enet_spec *spec, const char *pcap_path, struct enet_link **out);
+int enet_link_new(const struct link_model *model, const struct cli_enet_spec *spec,
+		  const char *pcap_path, struct enet_link **out);
 
 /**
  * enet_link_free() - free the models, the line and the capture (NULL is ignored)

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * The ENET backend of a node (node_priv.h): the MMIO bus of an NXP ENET
- * model that sits on a two-node link (enet_link.h; the link owns the model
- * and outlives the node, because a graceful stop needs the peer), the
- * model's counters as the "emu" group, and its fault knobs:
+ * The ENET and GbEth backends of a node (node_priv.h): the MMIO bus of an
+ * NXP ENET (or Renesas GbEth) model that sits on a two-node link
+ * (enet_link.h; the link owns the model and outlives the node, because a
+ * graceful stop needs the peer), the model's counters as the "emu" group,
+ * and its fault knobs (all but emu.inject are the line's, so both have them):
  *   emu.inject=rx_exhaust[:N] | rx_bus_error | tx_bus_error   (enet_emu_inject)
  *   emu.ber=X        bit error rate of the frames this node sends (fdx_line_set_ber)
  *   emu.link=up|down the cable between the PHYs (fdx_line_set_cable)
@@ -29,6 +30,12 @@ ETHDRV_LOG_MODULE(node);
 #define ENET_EXHAUST_MAX 1000000u /* enet_emu_inject()'s limit */
 #define ENET_FLAP_MAX_MS 60000u /* fdx_line_flap()'s limit */
 #define ENET_GEN_SPORT 9u /* the generator's UDP source port (discard) */
+
+/* The line under the node's model. */
+static struct fdx_line *node_line(const struct node *n)
+{
+	return n->cfg.gbeth ? gbeth_emu_line(n->cfg.gbeth) : enet_emu_line(n->cfg.enet);
+}
 
 static int enet_open(struct node *n, struct ethdrv_driver_args *args)
 {
@@ -120,7 +127,7 @@ static uint32_t enet_peer_ip(const struct node *n, uint32_t own)
 /* "PAYLOAD:PORT[:COUNT[:PPS]]": start the generator towards this node, or "off". */
 static int enet_gen(struct node *n, const char *v)
 {
-	struct fdx_line *line = enet_emu_line(n->cfg.enet);
+	struct fdx_line *line = node_line(n);
 	unsigned long long f[4] = { 0, 0, 0, 0 };
 	const unsigned long long max[4] = { FDX_GEN_PAYLOAD_MAX, 65535, UINT64_MAX,
 					    FDX_GEN_PPS_MAX };
@@ -153,33 +160,43 @@ static int enet_gen(struct node *n, const char *v)
 	return fdx_line_gen_start(line, &c);
 }
 
-#define ENET_BER_MAX_TEXT "0..0.01" /* enet_line_set_ber()'s limit */
+#define ENET_BER_MAX_TEXT "0..0.01" /* fdx_line_set_ber()'s limit */
+
+/* The line's knobs, the same for every model on it. */
+#define LINE_KNOBS                                                                                \
+	ETHDRV_KNOB_TEXT("emu.ber", ENET_BER_MAX_TEXT, "",                                        \
+			 "bit error rate of the frames it sends"),                                \
+		ETHDRV_KNOB_ENUM("emu.link", "up|down", "the cable between the PHYs"),            \
+		ETHDRV_KNOB_UINT("emu.flap_ms", 1, ENET_FLAP_MAX_MS, "ms",                        \
+				 "the link down this long, then up"),                             \
+		ETHDRV_KNOB_TEXT("emu.gen", "PAYLOAD:PORT[:COUNT[:PPS]]|off", "",                 \
+				 "UDP generator towards this node (COUNT 0 = until off, PPS 0 = " \
+				 "line rate)")
 
 static const struct ethdrv_knob enet_emu_knobs[] = {
 	ETHDRV_KNOB_TEXT("emu.inject", "rx_exhaust[:N]|rx_bus_error|tx_bus_error", "",
 			 "one fault now (N frames find no RX descriptor, N 1..1000000)"),
-	ETHDRV_KNOB_TEXT("emu.ber", ENET_BER_MAX_TEXT, "", "bit error rate of the frames it sends"),
-	ETHDRV_KNOB_ENUM("emu.link", "up|down", "the cable between the PHYs"),
-	ETHDRV_KNOB_UINT("emu.flap_ms", 1, ENET_FLAP_MAX_MS, "ms",
-			 "the link down this long, then up"),
-	ETHDRV_KNOB_TEXT(
-		"emu.gen", "PAYLOAD:PORT[:COUNT[:PPS]]|off", "",
-		"UDP generator towards this node (COUNT 0 = until off, PPS 0 = line rate)"),
+	LINE_KNOBS,
 };
 
 static const struct ethdrv_knob_table enet_emu_knob_table =
 	ETHDRV_KNOB_TABLE("emu:enet", enet_emu_knobs);
 
+static const struct ethdrv_knob gbeth_emu_knobs[] = { LINE_KNOBS };
+
+static const struct ethdrv_knob_table gbeth_emu_knob_table =
+	ETHDRV_KNOB_TABLE("emu:gbeth", gbeth_emu_knobs);
+
 static int enet_emu_set(struct node *n, const char *key, const char *v)
 {
-	struct fdx_line *line = enet_emu_line(n->cfg.enet);
+	struct fdx_line *line = node_line(n);
 	unsigned long ms;
 	double ber;
 	char *end;
 	int err;
 
 	if (!strcmp(key, "inject"))
-		return enet_inject(n, v);
+		return n->cfg.enet ? enet_inject(n, v) : -ENOENT;
 	if (!strcmp(key, "gen"))
 		return enet_gen(n, v);
 	if (!strcmp(key, "ber")) {
@@ -216,12 +233,9 @@ static int enet_emu_get(struct node *n, const char *key, char *buf, size_t size)
 		len = snprintf(buf, size, "%g", n->enet_ber);
 	else if (!strcmp(key, "gen"))
 		len = snprintf(buf, size, "%s",
-			       fdx_line_gen_running(enet_emu_line(n->cfg.enet), n->cfg.index) ?
-				       "on" :
-				       "off");
+			       fdx_line_gen_running(node_line(n), n->cfg.index) ? "on" : "off");
 	else if (!strcmp(key, "link"))
-		len = snprintf(buf, size, "%s",
-			       fdx_line_link_up(enet_emu_line(n->cfg.enet)) ? "up" : "down");
+		len = snprintf(buf, size, "%s", fdx_line_link_up(node_line(n)) ? "up" : "down");
 	else
 		return -ENOENT;
 	return len < (int)size ? 0 : -ENOSPC;
@@ -251,5 +265,50 @@ const struct node_backend node_enet_backend = {
 	.emu_get = enet_emu_get,
 	.emu_knobs = &enet_emu_knob_table,
 	.title = "NXP ENET (emu:enet)",
+	.info = enet_info,
+};
+
+/* ---- GbEth (the same line, its own model) ---- */
+
+static int gbeth_open(struct node *n, struct ethdrv_driver_args *args)
+{
+	if (!n->cfg.gbeth) {
+		ethdrv_err(NULL,
+			   "%s: emu:gbeth needs its peer: use `ethdrv segment --device emu:gbeth`",
+			   n->cfg.ifname);
+		return -EINVAL;
+	}
+	gbeth_emu_get_bus(n->cfg.gbeth, &n->mmio);
+	args->mmio = &n->mmio;
+	args->phy_irq_fd = gbeth_emu_phy_irq_fd(n->cfg.gbeth);
+	args->rx_ring = n->cfg.dev.enet.rx_ring;
+	args->tx_ring = n->cfg.dev.enet.tx_ring;
+	n->enet_ber = n->cfg.dev.enet.ber;
+	return 0;
+}
+
+static void gbeth_stats_register(struct node *n, struct ethdrv_stats_set *set)
+{
+	if (ethdrv_stats_add_group(set, "emu", gbeth_emu_stats_desc, gbeth_emu_stats_desc_count,
+				   &n->gbeth_stats))
+		ethdrv_warn(n->dev, "model counters not added to the stats");
+}
+
+static void gbeth_stats_update(struct node *n)
+{
+	gbeth_emu_get_stats(n->cfg.gbeth, &n->gbeth_stats);
+}
+
+const struct node_backend node_gbeth_backend = {
+	.driver = "ravb",
+	.tap_offload = true,
+	.open = gbeth_open,
+	.close = enet_close,
+	.stats_register = gbeth_stats_register,
+	.stats_update = gbeth_stats_update,
+	.emu_set = enet_emu_set,
+	.emu_get = enet_emu_get,
+	.emu_knobs = &gbeth_emu_knob_table,
+	.title = "Renesas GbEth (emu:gbeth)",
 	.info = enet_info,
 };

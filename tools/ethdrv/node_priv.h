@@ -8,7 +8,7 @@
  *   node_lan865x.c  the LAN8650/1 backends: the model on a medium, a board
  *   node_linux.c    driver=linux: Linux's own lan865x driver (a GPL plugin)
  *   node_faults.c   fault injection knobs into the LAN8650 model (emu.*)
- *   node_enet.c     the ENET backend: a model on its link, its emu.* knobs
+ *   node_enet.c     the ENET and GbEth backends: a model on its link, its emu.* knobs
  *   node_metrics.c  the node's counters and CPU-time metrics
  *   node_rt.c       real-time priority of its threads and the spin guard
  *   node_ctx.c      its execution contexts: softirq loops, ksoftirqd, IRQ affinity
@@ -29,6 +29,7 @@
 #include "ctl.h"
 #include "drivers/registry.h"
 #include "emu/enet_emu.h"
+#include "emu/gbeth_emu.h"
 #include "emu/lan865x_emu.h"
 #include "ethdrv/driver.h"
 #include "ethdrv/loop.h"
@@ -141,6 +142,7 @@ size_t node_knob_tables(const struct node_backend *b, const struct ethdrv_driver
 extern const struct node_backend node_enet_backend; /* node_enet.c */
 /* driver=linux: Linux's lan865x as the node's driver (node_linux.c). */
 extern const struct ethdrv_driver node_linux_driver;
+extern const struct node_backend node_gbeth_backend; /* node_enet.c */
 
 struct node {
 	struct node_config cfg; /* what it is */
@@ -161,6 +163,7 @@ struct node {
 	struct ethdrv_spi_bus model_bus; /* emu: the model's own bus, timed by bus */
 	struct ethdrv_mmio_bus mmio; /* emu:enet: the ENET model's bus */
 	struct enet_emu_stats enet_stats; /* emu:enet: refreshed copy for stats dumps */
+	struct gbeth_emu_stats gbeth_stats; /* emu:gbeth: likewise */
 	double enet_ber; /* emu:enet: bit error rate of the frames this node sends */
 	struct node_metrics metrics; /* refreshed for stats dumps */
 	bool bus_open; /* bus needs closing (spidev) */

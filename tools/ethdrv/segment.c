@@ -4,7 +4,8 @@
  * TAP of the same name driven by ethdrv over a model, all on one emulated
  * medium (docs/design.md §1, §3): LAN8650 nodes t1s0..t1sN-1 on a
  * 10BASE-T1S PLCA segment (segment_t1s.c), or with --device emu:enet two
- * ENET nodes enet0 and enet1 on a full-duplex link (segment_enet.c). Runs
+ * ENET nodes enet0 and enet1 (emu:gbeth: two GbEth nodes gbeth0 and
+ * gbeth1) on a full-duplex link (segment_enet.c). Runs
  * until SIGINT or SIGTERM and removes what it created. A marker file lists
  * what a run creates before it creates it, so a later run (or --cleanup)
  * can remove the leftovers of one that was killed. Each kind has its own
@@ -12,7 +13,7 @@
  *
  * Threads (docs/design.md §4): the main thread creates the namespaces and
  * the medium, then runs a loop for signals and the medium's control socket
- * (/run/ethdrv/segment.sock or link.sock); each node has its own loop
+ * (/run/ethdrv/segment.sock, link.sock or gbeth-link.sock); each node has its own loop
  * thread (node.c).
  */
 #include <dirent.h>
@@ -33,7 +34,8 @@
 #include "segment_priv.h"
 
 /* Every kind, in the order --cleanup visits them. */
-static const struct seg_kind *const seg_kinds[] = { &seg_t1s_kind, &seg_enet_kind };
+static const struct seg_kind *const seg_kinds[] = { &seg_t1s_kind, &seg_enet_kind,
+						    &seg_gbeth_kind };
 #define SEG_KINDS ETHDRV_ARRAY_SIZE(seg_kinds)
 
 static const char seg_usage[] =
@@ -49,14 +51,17 @@ static const char seg_usage[] =
 	"that name (169.254.20.1/24 and .2, MAC 02:45:54:48:20:0K) driven by the fec\n"
 	"driver over an NXP ENET model, the two joined by a full-duplex 1000, 100 or\n"
 	"10 Mb/s line; its counters are `ethdrv stats link`.\n"
+	"GbEth (--device emu:gbeth): the same with namespaces and TAPs gbeth0 and\n"
+	"gbeth1 (169.254.40.1/24 and .2, MAC 02:45:54:48:40:0K), the ravb driver over\n"
+	"Renesas GbEth models; its counters are `ethdrv stats gbeth-link`.\n"
 	"Runs in the foreground until SIGINT or SIGTERM, then removes everything it\n"
-	"created. A LAN8650 segment and an ENET link may run at the same time. Needs\n"
+	"created. A LAN8650 segment, an ENET and a GbEth link may run at once. Needs\n"
 	"root.\n"
 	"\n"
 	"  -n, --nodes N         nodes: 2..16 on a LAN8650 segment (default 2); an\n"
-	"                        ENET link has 2\n"
+	"                        ENET or GbEth link has 2\n"
 	"  -d, --device SPEC     model options for every node: emu:lan8650[,KEY=VALUE...]\n"
-	"                        or emu:enet[,KEY=VALUE...], the keys below\n"
+	"                        or emu:enet|emu:gbeth[,KEY=VALUE...], the keys below\n"
 	"  -s, --set KEY=VALUE   a knob for every node after bring-up (repeatable;\n"
 	"                        see `ethdrv set --help`)\n"
 	"  -p, --pcap FILE       capture every frame on the medium, both directions\n"
@@ -83,7 +88,8 @@ static const char seg_usage[] =
 	"\n"
 	"While it runs: `ethdrv stats`, `ethdrv stats segment` (or `link`),\n"
 	"`ethdrv set t1s0 KEY=VALUE`, `ip netns exec t1s0 ping 169.254.10.2`,\n"
-	"`ip netns exec enet0 ping 169.254.20.2`.\n";
+	"`ip netns exec enet0 ping 169.254.20.2`,\n"
+	"`ip netns exec gbeth0 ping 169.254.40.2`.\n";
 
 #define SEG_OPTS                                                                  \
 	"--nodes, --device, --set, --pcap, --spi-trace, --trace-dir, --rt-prio, " \
@@ -473,6 +479,8 @@ static void seg_print_ready(const struct seg *s)
 /* The kind a device spec selects. */
 static const struct seg_kind *seg_kind_of(const struct cli_device *dev)
 {
+	if (dev->kind == CLI_DEV_GBETH)
+		return &seg_gbeth_kind;
 	return dev->kind == CLI_DEV_ENET ? &seg_enet_kind : &seg_t1s_kind;
 }
 
@@ -510,10 +518,12 @@ static int seg_option(int c, struct seg_args *a, char **argv)
 	case 'd':
 		if (cli_parse_device("segment", optarg, &a->dev))
 			return CLI_EXIT_USAGE;
-		if (a->dev.kind != CLI_DEV_EMU && a->dev.kind != CLI_DEV_ENET)
+		if (a->dev.kind != CLI_DEV_EMU && a->dev.kind != CLI_DEV_ENET &&
+		    a->dev.kind != CLI_DEV_GBETH)
 			return cli_usage("segment",
 					 "--device: '%s' is not a model: use "
-					 "emu:lan8650[,key=value...] or emu:enet[,key=value...]",
+					 "emu:lan8650[,key=value...], emu:enet[,key=value...] or "
+					 "emu:gbeth[,key=value...]",
 					 optarg);
 		a->dev_given = true;
 		return CLI_EXIT_OK;
@@ -550,14 +560,14 @@ static int seg_check(struct seg_args *a)
 	if (a->nodes < kind->nodes_min || a->nodes > kind->nodes_max)
 		return cli_usage("segment", "--nodes: bad value '%u': the %s has %u nodes",
 				 a->nodes, kind->title, kind->nodes_max);
-	if (kind == &seg_enet_kind && a->linux_nodes)
+	if (kind != &seg_t1s_kind && a->linux_nodes)
 		return cli_usage("segment", "--linux-nodes: only on a LAN8650 segment");
 	if (a->linux_nodes >> a->nodes)
 		return cli_usage("segment", "--linux-nodes: a node number beyond --nodes %u",
 				 a->nodes);
-	if (kind == &seg_enet_kind && (a->spi_trace || a->common.trace_dir))
-		return cli_usage("segment", "%s: an ENET node has no SPI bus to trace",
-				 a->spi_trace ? "--spi-trace" : "--trace-dir");
+	if (kind != &seg_t1s_kind && (a->spi_trace || a->common.trace_dir))
+		return cli_usage("segment", "%s: an %s node has no SPI bus to trace",
+				 a->spi_trace ? "--spi-trace" : "--trace-dir", kind->title);
 	return CLI_EXIT_OK;
 }
 

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * The ENET kind of `ethdrv segment --device emu:enet` (segment_priv.h): two
- * nodes enet0 and enet1, 169.254.20.1 and .2 /24, each an NXP ENET model
- * driven by the fec driver, on one full-duplex line (enet_link.h), whose
- * counters the run serves on /run/ethdrv/link.sock.
+ * The two-node link kinds of `ethdrv segment` (segment_priv.h), each on one
+ * full-duplex line (enet_link.h) whose counters the run serves on a socket:
+ * --device emu:enet: enet0 and enet1, 169.254.20.1 and .2 /24, NXP ENET
+ *   models driven by the fec driver, /run/ethdrv/link.sock;
+ * --device emu:gbeth: gbeth0 and gbeth1, 169.254.40.1 and .2 /24, Renesas
+ *   GbEth models driven by the ravb driver, /run/ethdrv/gbeth-link.sock.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -16,8 +18,11 @@
 #include "segment_priv.h"
 
 #define ENET_LINK_SOCK "link" /* /run/ethdrv/link.sock */
+#define GBETH_LINK_SOCK "gbeth-link" /* /run/ethdrv/gbeth-link.sock */
 #define ENET_PREAMBLE_BYTES 8u /* preamble + SFD (docs/enet.md §12) */
-#define ENET_IFG_BYTES 12u /* TIPG at reset, which fec keeps (docs/enet.md §12) */
+#define ENET_IFG_BYTES \
+	12u /* TIPG at reset, which fec keeps (docs/enet.md §12); GbEth's
+				   model keeps 12 too (docs/gbeth.md §12) */
 
 static int enet_stats_init(struct seg *s)
 {
@@ -39,10 +44,12 @@ static int enet_stats_init(struct seg *s)
 
 static int enet_medium_new(struct seg *s)
 {
-	int err = enet_link_new(&s->args.dev.enet, s->args.pcap, &s->link);
+	const struct link_model *m =
+		s->kind == &seg_gbeth_kind ? &link_model_gbeth : &link_model_enet;
+	int err = enet_link_new(m, &s->args.dev.enet, s->args.pcap, &s->link);
 
 	if (err) {
-		fprintf(stderr, "ethdrv segment: ENET link%s%s: %s\n",
+		fprintf(stderr, "ethdrv segment: %s link%s%s: %s\n", m->name,
 			s->args.pcap ? " with pcap " : "", s->args.pcap ? s->args.pcap : "",
 			ethdrv_strerror(err));
 		return err;
@@ -58,7 +65,10 @@ static void enet_medium_free(struct seg *s)
 
 static void enet_node_config(struct seg *s, unsigned i, struct node_config *nc)
 {
-	nc->enet = s->link->emu[i];
+	if (s->link->model == &link_model_gbeth)
+		nc->gbeth = s->link->emu[i];
+	else
+		nc->enet = s->link->emu[i];
 }
 
 /* ---- the link's control socket ---- */
@@ -112,7 +122,7 @@ static int enet_ctl_info(void *arg, struct ctl_reply *r)
 {
 	struct seg *s = arg;
 
-	ctl_reply_printf(r, "name=%s\nnodes=%u\ndevice=%s\npcap=%s\npid=%ld\n", ENET_LINK_SOCK,
+	ctl_reply_printf(r, "name=%s\nnodes=%u\ndevice=%s\npcap=%s\npid=%ld\n", s->kind->sock,
 			 s->args.nodes, s->args.dev.spec, s->args.pcap ? s->args.pcap : "",
 			 (long)getpid());
 	return 0;
@@ -126,19 +136,18 @@ static const struct ctl_ops enet_ctl_ops = {
 	.info = enet_ctl_info,
 };
 
-const struct seg_kind seg_enet_kind = {
-	.title = "ENET link",
-	.prefix = "enet",
-	.subnet = "169.254.20.",
-	.mac_id = 0x20,
-	.sock = ENET_LINK_SOCK,
-	.marker = CLI_RUN_DIR "/link.pid",
-	.lock = CLI_RUN_DIR "/link.lock",
-	.nodes_min = ENET_LINK_NODES,
-	.nodes_max = ENET_LINK_NODES,
-	.medium_new = enet_medium_new,
-	.medium_free = enet_medium_free,
-	.node_config = enet_node_config,
-	.knobs = &seg_enet_knob_table,
-	.ctl = &enet_ctl_ops,
-};
+/* A two-node link kind: everything but its names is the same. */
+#define LINK_KIND(t, p, net, id, sk)                                                        \
+	{                                                                                   \
+		.title = (t), .prefix = (p), .subnet = (net), .mac_id = (id), .sock = (sk), \
+		.marker = CLI_RUN_DIR "/" sk ".pid", .lock = CLI_RUN_DIR "/" sk ".lock",    \
+		.nodes_min = ENET_LINK_NODES, .nodes_max = ENET_LINK_NODES,                 \
+		.medium_new = enet_medium_new, .medium_free = enet_medium_free,             \
+		.node_config = enet_node_config, .knobs = &seg_enet_knob_table,             \
+		.ctl = &enet_ctl_ops,                                                       \
+	}
+
+const struct seg_kind seg_enet_kind =
+	LINK_KIND("ENET link", "enet", "169.254.20.", 0x20, ENET_LINK_SOCK);
+const struct seg_kind seg_gbeth_kind =
+	LINK_KIND("GbEth link", "gbeth", "169.254.40.", 0x40, GBETH_LINK_SOCK);

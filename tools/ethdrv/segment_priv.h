@@ -56,6 +56,7 @@ struct seg_kind {
 
 extern const struct seg_kind seg_t1s_kind; /* segment_t1s.c */
 extern const struct seg_kind seg_enet_kind; /* segment_enet.c */
+extern const struct seg_kind seg_gbeth_kind; /* segment_enet.c */
 /* The read-only keys of the media's control sockets (`ethdrv get segment KEY`). */
 extern const struct ethdrv_knob_table seg_t1s_knob_table, seg_enet_knob_table;
 
