@@ -144,6 +144,12 @@ stop_link_beside() {
 	LINK_PIDS=()
 }
 
+# stop_segment_and_link: both (an EXIT trap of a test that runs both).
+stop_segment_and_link() {
+	stop_link_beside
+	stop_segment
+}
+
 # flags IF: the <...> flag list of IF in its namespace.
 flags() {
 	ip -n "$1" -o link show dev "$1" | sed -n 's/.*<\([^>]*\)>.*/\1/p'

@@ -13,11 +13,7 @@ need_tool ip python3
 need_binary
 run_isolated "$@"
 
-cleanup() {
-	stop_link_beside
-	stop_segment
-}
-trap cleanup EXIT
+trap stop_segment_and_link EXIT
 
 start_segment 2
 start_link_beside enet
