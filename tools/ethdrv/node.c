@@ -69,8 +69,11 @@ static int node_set_knob(struct node *n, const char *key, const char *value, con
 {
 	if (!strncmp(key, "rt_", 3))
 		return node_rt_set_knob(n, key, value, why);
-	if (!strncmp(key, "tap_", 4))
-		return node_offload_set(n, key, value);
+	if (!strncmp(key, "tap_", 4)) {
+		int err = tap_batch_set(&n->txb, key, value);
+
+		return err == -ENOENT ? node_offload_set(n, key, value) : err;
+	}
 	if (!strcmp(key, "busy_poll") && node_rt_forbids_busy_poll(n, value, why))
 		return -EBUSY;
 	if (!strncmp(key, "emu.", 4))
@@ -113,8 +116,11 @@ static int node_ctl_get(void *arg, const char *key, char *buf, size_t size)
 
 	if (!strncmp(key, "rt_", 3))
 		return node_rt_get_knob(n, key, buf, size);
-	if (!strncmp(key, "tap_", 4))
-		return node_offload_get(n, key, buf, size);
+	if (!strncmp(key, "tap_", 4)) {
+		int err = tap_batch_get(&n->txb, key, buf, size);
+
+		return err == -ENOENT ? node_offload_get(n, key, buf, size) : err;
+	}
 	if (!strncmp(key, "emu.", 4))
 		return n->backend->emu_get(n, key + 4, buf, size);
 	return ethdrv_netdev_get(n->dev, key, buf, size);
@@ -135,11 +141,13 @@ static int node_ctl_info(void *arg, struct ctl_reply *r)
 {
 	struct node *n = arg;
 	const uint8_t *m = n->cfg.mac;
+	char mode[96];
 
 	ctl_reply_printf(r, "name=%s\ndevice=%s\ndriver=%s\nnetns=%s\n", n->cfg.ifname,
 			 n->cfg.dev.spec, n->drv->name, n->cfg.netns);
 	ctl_reply_printf(r, "addr=%s/%u\nmac=%02x:%02x:%02x:%02x:%02x:%02x\npid=%d\n", n->cfg.addr,
 			 n->cfg.prefix, m[0], m[1], m[2], m[3], m[4], m[5], (int)getpid());
+	ctl_reply_printf(r, "tap_writer=%s\n", tap_batch_mode(&n->txb, mode, sizeof(mode)));
 	node_info_device(n, r);
 	return 0;
 }
@@ -200,8 +208,7 @@ static int node_dev_open(struct node *n)
 		return err;
 	node_metrics_register(n);
 	ethdrv_netdev_set_rx_handler(n->dev, node_rx, n);
-	if (n->backend->tap_offload)
-		ethdrv_netdev_set_rx_flush_handler(n->dev, node_gro_flush, n);
+	ethdrv_netdev_set_rx_flush_handler(n->dev, node_rx_flush, n);
 	ethdrv_netdev_set_tx_wake_handler(n->dev, node_tx_wake, n);
 	if (n->backend->configure && (err = n->backend->configure(n)))
 		return err;
@@ -234,6 +241,7 @@ static int node_tap_open(struct node *n)
 		err = node_offload_open(n);
 	if (err)
 		return err;
+	tap_batch_attach(&n->txb, n->tap_fd);
 	err = ethdrv_link_set_mac(ifname, n->cfg.mac);
 	if (!err)
 		err = ethdrv_link_set_mtu(ifname, NODE_MTU);
@@ -290,6 +298,8 @@ static void node_teardown(struct node *n)
 		ethdrv_netdev_stop(n->dev);
 	if (n->tx_parked)
 		ethdrv_pkt_free(n->tx_parked);
+	if (n->txb_open)
+		tap_batch_close(&n->txb); /* what the last poll left goes out, counted */
 	node_offload_close(n);
 	ethdrv_netdev_destroy(n->dev);
 	if (n->wake_fd >= 0)
@@ -340,6 +350,8 @@ static int node_setup(struct node *n)
 			   why ? why : ethdrv_strerror(err));
 		return err;
 	}
+	tap_batch_init(&n->txb, node_tap_done, n);
+	n->txb_open = true;
 	err = ethdrv_pkt_pool_new(NODE_POOL_SIZE, &n->pool);
 	if (!err && (err = node_dev_open(n)))
 		ethdrv_err(NULL, "%s: driver bring-up: %s", n->cfg.ifname, ethdrv_strerror(err));

@@ -32,6 +32,7 @@
 #include "ethdrv/loop.h"
 #include "node.h"
 #include "rt.h"
+#include "tap_batch.h"
 #include "tap_offload.h"
 
 /* Frames between the TAP and the device; the ends of the accounting chain. */
@@ -73,6 +74,9 @@ struct node_metrics {
 	ethdrv_counter_t loop_wakes_sent; /* cross-thread wakes of the loop */
 	ethdrv_counter_t rt_prio; /* SCHED_FIFO priority of the node's threads, 0 = none */
 	ethdrv_counter_t rt_demotions; /* threads the spin guard put back to SCHED_OTHER */
+	ethdrv_counter_t uring_worker_cpu_ns; /* CPU time of io_uring workers of the node's
+						 threads ("iou-wrk-<tid>"; live threads) */
+	ethdrv_counter_t uring_workers; /* such workers alive */
 };
 
 struct node;
@@ -141,6 +145,8 @@ struct node {
 	struct ethdrv_pkt *tso_pkt; /* its first piece; NULL when no frame is being cut */
 	struct tap_gso tso; /* the cutting (loop thread) */
 	struct tap_gro gro; /* received segments held (poll context) */
+	struct tap_batch txb; /* writes to the TAP held until the poll ends (poll context) */
+	bool txb_open; /* txb is set up (the TAP is open) */
 	int wake_fd; /* eventfd: the TX queue woke (any thread) */
 	struct ethdrv_watch wake_watch; /* wake_fd readable */
 	struct ethdrv_timer retry; /* resumes TAP reads after an empty pool */
@@ -167,6 +173,10 @@ void node_tx_wake(void *arg);
 void node_on_wake(struct ethdrv_watch *w, unsigned events);
 /* A received frame, to the TAP (the device's poll context). */
 void node_rx(void *arg, struct ethdrv_pkt *pkt);
+/* The device's RX poll ended: held segments and writes go to the kernel. */
+void node_rx_flush(void *arg);
+/* Where one TAP write ended: @frames counted as written or dropped (tap_batch_done_fn). */
+void node_tap_done(void *arg, unsigned frames, int err);
 /* The device's carrier changed: the TAP's follows (loop thread). */
 void node_carrier(void *arg, bool up);
 
@@ -190,8 +200,8 @@ bool node_vnet_xmit(struct node *n, struct ethdrv_pkt *pkt, size_t len);
 bool node_tso_pump(struct node *n);
 /* A received frame to the TAP, coalesced with its neighbours (poll context). */
 void node_vnet_rx(struct node *n, struct ethdrv_pkt *pkt);
-/* The device's RX flush: the held segments go to the kernel (poll context). */
-void node_gro_flush(void *arg);
+/* The held segments go to the TAP's write batch (poll context). */
+void node_gro_flush(struct node *n);
 /* tap_tso and tap_gro (-ENOENT for other keys). */
 int node_offload_set(struct node *n, const char *key, const char *value);
 int node_offload_get(struct node *n, const char *key, char *buf, size_t size);

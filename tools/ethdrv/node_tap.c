@@ -2,7 +2,8 @@
 /*
  * Frames between a node's TAP and its device (node_priv.h): TAP reads go to
  * ethdrv_netdev_xmit() in batches, parked when the TX queue stops and
- * retried when it wakes; received frames go to the TAP. With a vnet header
+ * retried when it wakes; received frames go to the TAP, the writes of one
+ * poll in one batch (tap_batch.h). With a vnet header
  * on the TAP, TSO frames are cut and received segments coalesced on the
  * way (node_offload.c). Every frame is counted at both ends (the accounting
  * chain starts and ends here).
@@ -145,19 +146,32 @@ void node_carrier(void *arg, bool up)
 void node_rx(void *arg, struct ethdrv_pkt *pkt)
 {
 	struct node *n = arg;
-	int err;
 
 	if (n->tap_vnet) {
 		node_vnet_rx(n, pkt);
 		return;
 	}
-	err = ethdrv_tap_write(n->tap_fd, pkt->data, pkt->len);
-	ethdrv_counter_inc(&n->tap_stats.tap_tx_writes);
+	tap_batch_add_pkt(&n->txb, NULL, pkt);
+}
 
+void node_rx_flush(void *arg)
+{
+	struct node *n = arg;
+
+	if (n->tap_vnet)
+		node_gro_flush(n);
+	tap_batch_flush(&n->txb);
+}
+
+void node_tap_done(void *arg, unsigned frames, int err)
+{
+	struct node *n = arg;
+
+	ethdrv_counter_inc(&n->tap_stats.tap_tx_writes);
 	/* Every frame is counted: written, or refused (a full TAP queue, a
 	 * link set down) and dropped. */
-	ethdrv_counter_inc(err ? &n->tap_stats.tap_tx_dropped : &n->tap_stats.tap_tx_frames);
+	ethdrv_counter_add(err ? &n->tap_stats.tap_tx_dropped : &n->tap_stats.tap_tx_frames,
+			   frames);
 	if (err && err != -EAGAIN && err != -EIO)
 		ethdrv_warn_ratelimited(n->dev, "tap write: %d", err);
-	ethdrv_pkt_free(pkt);
 }
