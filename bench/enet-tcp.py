@@ -61,8 +61,8 @@ def line_limit(link, host):
 
 def node_cpu_ns(s):
     """CPU time of a node's threads: its loop and its poller threads (the model's
-    register and DMA work runs in them)."""
-    return s["node_loop_cpu_ns"] + s["node_poller_cpu_ns"]
+    register and DMA work runs in them) and the io_uring workers of either."""
+    return s["node_loop_cpu_ns"] + s["node_poller_cpu_ns"] + s.get("node_uring_worker_cpu_ns", 0)
 
 
 def snapshot(seg):
