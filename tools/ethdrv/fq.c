@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Fair queueing with CoDel per queue (fq.h, docs/fq.md): the scheduler of
- * RFC 8290 §4 and the control law of RFC 8289 §5, written from the RFCs.
+ * RFC 8290 section 4 and the control law of RFC 8289 section 5, written from the RFCs.
  */
 #include "fq.h"
 
@@ -184,7 +184,7 @@ static void fq_drop(struct fq *q, struct ethdrv_pkt *pkt, ethdrv_counter_t *why)
 	ethdrv_pkt_free(pkt);
 }
 
-/* The limit: the head of the longest queue goes (RFC 8290 §4.1). */
+/* The limit: the head of the longest queue goes (RFC 8290 section 4.1). */
 static void fq_drop_longest(struct fq *q)
 {
 	struct fq_flow *fat = NULL;
@@ -214,12 +214,12 @@ void fq_enqueue(struct fq *q, struct ethdrv_pkt *pkt, uint64_t now_ns)
 		ethdrv_counter_inc(&q->st.fq_new_flows);
 		ethdrv_counter_inc(&q->st.fq_flows);
 	}
-	if (q->backlog > q->cfg.limit)
+	while (q->backlog > q->cfg.limit) /* also after the limit was lowered */
 		fq_drop_longest(q);
 	ethdrv_counter_set(&q->st.fq_backlog, q->backlog);
 }
 
-/* ---- CoDel (RFC 8289 §5) ---- */
+/* ---- CoDel (RFC 8289 section 5) ---- */
 
 static uint64_t fq_control_law(const struct fq *q, uint64_t t, uint32_t count)
 {
@@ -307,7 +307,7 @@ static struct ethdrv_pkt *fq_codel_dequeue(struct fq *q, struct fq_flow *f, uint
 	return pkt;
 }
 
-/* ---- the scheduler (RFC 8290 §4.2) ---- */
+/* ---- the scheduler (RFC 8290 section 4.2) ---- */
 
 struct ethdrv_pkt *fq_dequeue(struct fq *q, uint64_t now_ns)
 {

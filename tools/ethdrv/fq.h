@@ -46,7 +46,7 @@ struct fq_stats {
 	ethdrv_counter_t fq_backlog_bytes; /* their bytes */
 };
 
-/* CoDel's state of one queue (RFC 8289 §5). */
+/* CoDel's state of one queue (RFC 8289 section 5). */
 struct fq_codel {
 	uint64_t first_above_ns; /* when the delay may count as standing; 0 = below */
 	uint64_t drop_next_ns; /* the next drop or mark while dropping */

@@ -69,6 +69,8 @@ static int node_set_knob(struct node *n, const char *key, const char *value, con
 {
 	if (!strncmp(key, "rt_", 3))
 		return node_rt_set_knob(n, key, value, why);
+	if (!strncmp(key, "fq", 2))
+		return node_fq_set(n, key, value);
 	if (!strncmp(key, "tap_", 4)) {
 		int err = tap_batch_set(&n->txb, key, value);
 
@@ -116,6 +118,8 @@ static int node_ctl_get(void *arg, const char *key, char *buf, size_t size)
 
 	if (!strncmp(key, "rt_", 3))
 		return node_rt_get_knob(n, key, buf, size);
+	if (!strncmp(key, "fq", 2))
+		return node_fq_get(n, key, buf, size);
 	if (!strncmp(key, "tap_", 4)) {
 		int err = tap_batch_get(&n->txb, key, buf, size);
 
@@ -300,6 +304,7 @@ static void node_teardown(struct node *n)
 		ethdrv_pkt_free(n->tx_parked);
 	if (n->txb_open)
 		tap_batch_close(&n->txb); /* what the last poll left goes out, counted */
+	node_fq_close(n);
 	node_offload_close(n);
 	ethdrv_netdev_destroy(n->dev);
 	if (n->wake_fd >= 0)
@@ -331,6 +336,9 @@ static int node_setup(struct node *n)
 			return err;
 		close(saved_fd); /* this thread never goes back */
 	}
+	/* ECN for the fair queue's CoDel to mark instead of drop (docs/fq.md §3) */
+	if (n->cfg.netns[0])
+		node_sysctl_one("/proc/sys/net/ipv4/tcp_ecn");
 	if (n->cfg.disable_ipv6) {
 		node_sysctl_one("/proc/sys/net/ipv6/conf/all/disable_ipv6");
 		node_sysctl_one("/proc/sys/net/ipv6/conf/default/disable_ipv6");
@@ -352,6 +360,9 @@ static int node_setup(struct node *n)
 	}
 	tap_batch_init(&n->txb, node_tap_done, n);
 	n->txb_open = true;
+	err = node_fq_open(n);
+	if (err)
+		return err;
 	err = ethdrv_pkt_pool_new(NODE_POOL_SIZE, &n->pool);
 	if (!err && (err = node_dev_open(n)))
 		ethdrv_err(NULL, "%s: driver bring-up: %s", n->cfg.ifname, ethdrv_strerror(err));

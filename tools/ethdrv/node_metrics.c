@@ -199,6 +199,7 @@ void node_metrics_register(struct node *n)
 	if (ethdrv_stats_add_group(set, "node", node_metrics_desc,
 				   ETHDRV_ARRAY_SIZE(node_metrics_desc), &n->metrics))
 		ethdrv_warn(n->dev, "node metrics not added to the stats");
+	node_fq_register(n, set);
 	if (ethdrv_stats_add_group(set, "node", tap_batch_stats_desc,
 				   ETHDRV_ARRAY_SIZE(tap_batch_stats_desc), &n->txb.st))
 		ethdrv_warn(n->dev, "TAP batch counters not added to the stats");

@@ -30,6 +30,7 @@
 #include "emu/lan865x_emu.h"
 #include "ethdrv/driver.h"
 #include "ethdrv/loop.h"
+#include "fq.h"
 #include "node.h"
 #include "rt.h"
 #include "tap_batch.h"
@@ -147,6 +148,8 @@ struct node {
 	struct tap_gro gro; /* received segments held (poll context) */
 	struct tap_batch txb; /* writes to the TAP held until the poll ends (poll context) */
 	bool txb_open; /* txb is set up (the TAP is open) */
+	struct fq fq; /* frames read from the TAP, per flow, until the device takes them */
+	bool fq_on; /* knob fq: schedule through fq (loop thread) */
 	int wake_fd; /* eventfd: the TX queue woke (any thread) */
 	struct ethdrv_watch wake_watch; /* wake_fd readable */
 	struct ethdrv_timer retry; /* resumes TAP reads after an empty pool */
@@ -180,8 +183,24 @@ void node_tap_done(void *arg, unsigned frames, int err);
 /* The device's carrier changed: the TAP's follows (loop thread). */
 void node_carrier(void *arg, bool up);
 
-/* Offer @pkt to the device; false if its queue stopped (@pkt parked, TAP reads paused). */
+/* Offer @pkt to the device (through the fair queue when it is on); false if
+ * its queue stopped (@pkt parked, TAP reads paused; never with the fair queue). */
 bool node_tx(struct node *n, struct ethdrv_pkt *pkt);
+/* To the driver directly; false if its queue stopped (@pkt parked in tx_parked). */
+bool node_xmit(struct node *n, struct ethdrv_pkt *pkt);
+
+/* node_fq.c */
+/* The fair queue with fq_codel's defaults, off until fq=on; 0 or -errno. */
+int node_fq_open(struct node *n);
+/* Free what it holds. */
+void node_fq_close(struct node *n);
+/* Its counters (group "node") and the sojourn histogram into @set. */
+void node_fq_register(struct node *n, struct ethdrv_stats_set *set);
+/* Frames from the fair queue to the device until it is empty or the device stops. */
+void node_fq_pump(struct node *n);
+/* Knobs fq, fq_target, fq_interval, fq_quantum, fq_limit, fq_flows, fq_ecn (-ENOENT else). */
+int node_fq_set(struct node *n, const char *key, const char *value);
+int node_fq_get(struct node *n, const char *key, char *buf, size_t size);
 /* The pool is empty: pause TAP reads and try again in a moment. */
 void node_tx_pause(struct node *n);
 

@@ -23,10 +23,27 @@ ETHDRV_LOG_MODULE(node);
 
 /* ---- TAP -> device --------------------------------------------------- */
 
-bool node_tx(struct node *n, struct ethdrv_pkt *pkt)
+/* To the driver; false if its queue is stopped (@pkt parked until it wakes). */
+bool node_xmit(struct node *n, struct ethdrv_pkt *pkt)
 {
 	if (ethdrv_netdev_xmit(n->dev, pkt) == -EBUSY) {
 		n->tx_parked = pkt;
+		return false;
+	}
+	return true;
+}
+
+bool node_tx(struct node *n, struct ethdrv_pkt *pkt)
+{
+	/* The fair queue takes everything read (it keeps its own bound), so the
+	 * TAP's queue is drained into per-flow queues (docs/fq.md §2); frames it
+	 * still holds after it was switched off go first. */
+	if (n->fq_on || n->fq.backlog) {
+		fq_enqueue(&n->fq, pkt, ethdrv_now_ns());
+		node_fq_pump(n);
+		return true;
+	}
+	if (!node_xmit(n, pkt)) {
 		ethdrv_watch_set(&n->tap_watch, 0);
 		return false;
 	}
@@ -113,10 +130,16 @@ void node_on_wake(struct ethdrv_watch *w, unsigned events)
 
 	if (read(n->wake_fd, &v, sizeof(v)) < 0 && errno != EAGAIN)
 		return;
-	if (!pkt)
+	if (!pkt && !n->fq.backlog)
 		return;
 	n->tx_parked = NULL;
-	if (!node_tx(n, pkt) || (n->tso_pkt && !node_tso_pump(n)))
+	if (pkt && !node_xmit(n, pkt)) {
+		if (!n->fq_on)
+			ethdrv_watch_set(&n->tap_watch, 0);
+		return;
+	}
+	node_fq_pump(n);
+	if (n->tso_pkt && !node_tso_pump(n))
 		return;
 	ethdrv_watch_set(&n->tap_watch, ETHDRV_EV_READ);
 }
