@@ -28,7 +28,7 @@ PORT = 5201
 
 
 def parse():
-    p = argparse.ArgumentParser(description=__doc__,
+    p = argparse.ArgumentParser(prog="ethdrv bench hostpath-cause", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--seconds", type=int, default=10, help="iperf3 run time (10)")
     p.add_argument("--speed", type=int, default=1000, help="line speed Mb/s (1000)")
