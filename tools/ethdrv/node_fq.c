@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ethdrv/knob.h"
 #include "ethdrv/log.h"
 #include "ethdrv/loop.h"
 #include "node_priv.h"
@@ -24,6 +25,18 @@ static const struct ethdrv_stat_desc node_fq_stats_desc[] = {
 	FQ_STAT(fq_marks),    FQ_STAT(fq_overlimit), FQ_STAT(fq_new_flows),
 	FQ_STAT(fq_flows),    FQ_STAT(fq_backlog),   FQ_STAT(fq_backlog_bytes),
 };
+
+static const struct ethdrv_knob node_fq_knobs[] = {
+	ETHDRV_KNOB_BOOL("fq", "TAP frames through per-flow queues: DRR + CoDel (docs/fq.md)"),
+	ETHDRV_KNOB_TEXT("fq_target", "N[ms|us|ns]", "us", "CoDel target sojourn (5ms)"),
+	ETHDRV_KNOB_TEXT("fq_interval", "N[ms|us|ns]", "us", "CoDel interval, >= target (100ms)"),
+	ETHDRV_KNOB_UINT("fq_quantum", 64, 65536, "bytes", "bytes per flow per DRR round"),
+	ETHDRV_KNOB_UINT("fq_limit", 1, 512, "frames", "frames held, all flows"),
+	ETHDRV_KNOB_UINT("fq_flows", 1, FQ_FLOWS_MAX, "", "hash buckets (only while empty)"),
+	ETHDRV_KNOB_BOOL("fq_ecn", "CoDel marks ECN-capable frames instead of dropping them"),
+};
+
+const struct ethdrv_knob_table node_fq_knob_table = ETHDRV_KNOB_TABLE("node", node_fq_knobs);
 
 int node_fq_open(struct node *n)
 {
@@ -67,7 +80,7 @@ static int node_fq_time(const char *v, uint64_t *ns)
 	errno = 0;
 	x = strtoull(v, &end, 10);
 	if (errno || end == v || x > 60000000ull)
-		return -ERANGE;
+		return -EINVAL;
 	if (!strcmp(end, "ms"))
 		*ns = x * 1000000ull;
 	else if (!strcmp(end, "us") || !*end)
@@ -76,7 +89,7 @@ static int node_fq_time(const char *v, uint64_t *ns)
 		*ns = x;
 	else
 		return -EINVAL;
-	return *ns ? 0 : -ERANGE;
+	return *ns ? 0 : -EINVAL;
 }
 
 static int node_fq_uint(const char *v, uint32_t min, uint32_t max, uint32_t *out)
@@ -87,7 +100,7 @@ static int node_fq_uint(const char *v, uint32_t min, uint32_t max, uint32_t *out
 	errno = 0;
 	x = strtoul(v, &end, 10);
 	if (errno || end == v || *end || x < min || x > max)
-		return -ERANGE;
+		return -EINVAL;
 	*out = (uint32_t)x;
 	return 0;
 }
@@ -114,7 +127,7 @@ int node_fq_set(struct node *n, const char *key, const char *value)
 			return err;
 		*(key[3] == 't' ? &c.target_ns : &c.interval_ns) = ns;
 		if (c.interval_ns < c.target_ns)
-			return -ERANGE; /* the window is at least the target */
+			return -EINVAL; /* the window is at least the target */
 		n->fq.cfg = c;
 		return 0;
 	}

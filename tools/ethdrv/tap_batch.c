@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "ethdrv/compiler.h"
+#include "ethdrv/knob.h"
 #include "platform/linux/platform.h"
 
 #ifdef ETHDRV_HAVE_LIBURING
@@ -310,6 +311,15 @@ const char *tap_batch_mode(const struct tap_batch *b, char *buf, size_t size)
 	return buf;
 }
 
+static const struct ethdrv_knob tap_batch_knobs[] = {
+	ETHDRV_KNOB_BOOL("tap_uring", "TAP writes of one poll in one io_uring submission "
+				      "(off: one writev per frame)"),
+	ETHDRV_KNOB_UINT("tap_batch", 1, TAP_BATCH_MAX, "writes",
+			 "TAP writes per submission at most"),
+};
+
+const struct ethdrv_knob_table tap_batch_knob_table = ETHDRV_KNOB_TABLE("node", tap_batch_knobs);
+
 int tap_batch_set(struct tap_batch *b, const char *key, const char *value)
 {
 	char *end;
@@ -329,7 +339,7 @@ int tap_batch_set(struct tap_batch *b, const char *key, const char *value)
 		errno = 0;
 		v = strtoul(value, &end, 10);
 		if (errno || end == value || *end || v < 1 || v > TAP_BATCH_MAX)
-			return -ERANGE;
+			return -EINVAL;
 		__atomic_store_n(&b->limit, (unsigned)v, __ATOMIC_RELAXED);
 		return 0;
 	}

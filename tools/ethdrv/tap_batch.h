@@ -29,6 +29,7 @@
 #include <stdint.h>
 #include <sys/uio.h>
 
+#include "ethdrv/knob.h"
 #include "ethdrv/pkt.h"
 #include "ethdrv/stats.h"
 #include "tap_offload.h"
@@ -94,7 +95,9 @@ void tap_batch_add_pkt(struct tap_batch *b, const struct virtio_net_hdr *vh,
 void tap_batch_flush(struct tap_batch *b);
 /* "io_uring", "io_uring (off)", or "write (io_uring unavailable: ...)" into @buf. */
 const char *tap_batch_mode(const struct tap_batch *b, char *buf, size_t size);
-/* Knobs tap_uring=on|off and tap_batch=1..64; -ENOENT for other keys. */
+/* Knobs tap_uring=on|off and tap_batch=1..64 (-EINVAL for a bad value,
+ * -ENOENT for other keys), and their table. */
+extern const struct ethdrv_knob_table tap_batch_knob_table;
 int tap_batch_set(struct tap_batch *b, const char *key, const char *value);
 int tap_batch_get(const struct tap_batch *b, const char *key, char *buf, size_t size);
 
