@@ -105,10 +105,15 @@ static int node_fq_uint(const char *v, uint32_t min, uint32_t max, uint32_t *out
 	return 0;
 }
 
+/* on|1|off|0 into *@on; a bad value changes nothing. */
 static int node_fq_onoff(const char *v, bool *on)
 {
-	*on = !strcmp(v, "on") || !strcmp(v, "1");
-	return *on || !strcmp(v, "off") || !strcmp(v, "0") ? 0 : -EINVAL;
+	bool yes = !strcmp(v, "on") || !strcmp(v, "1");
+
+	if (!yes && strcmp(v, "off") && strcmp(v, "0"))
+		return -EINVAL;
+	*on = yes;
+	return 0;
 }
 
 int node_fq_set(struct node *n, const char *key, const char *value)
