@@ -28,13 +28,15 @@ def node_terms(k, s, line):
     """The TX and RX books of node k (0 or 1): named terms, hops, imbalances."""
     j = 1 - k
     t = {"node": NODES[k]}
+    # frames the node's fair queue dropped or still holds (tools/ethdrv/fq.h)
+    fq = s.get("node_fq_drops", 0) + s.get("node_fq_overlimit", 0) + s.get("node_fq_backlog", 0)
     t["sent"] = s["node_tap_rx_frames"]
     t["wire"] = line[f"port{k}_frames"]
-    t["tx_drv"] = s["tx_dropped"]
+    t["tx_drv"] = s["tx_dropped"] + fq
     t["tx_mac"] = s["emu_tx_bad_len"]
     t["tx_line"] = line[f"port{k}_lost"]
     t["tx_hops"] = [
-        t["sent"] - s["tx_packets"] - s["tx_dropped"],
+        t["sent"] - fq - s["tx_packets"] - s["tx_dropped"],
         s["tx_packets"] - s["emu_tx_frames"] - s["emu_tx_bad_len"],
         s["emu_tx_frames"] - line[f"port{k}_frames"] - line[f"port{k}_lost"],
     ]

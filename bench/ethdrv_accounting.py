@@ -9,12 +9,13 @@ counters of a quiescent segment (`ethdrv stats t1sK --json` for each node,
   TX  sent_K = n.tap_rx_frames                       frames read from the TAP
         = wire_K                                     m.portK_frames
         + d.tx_dropped                               refused by the driver/netdev
+        + n.fq_drops + n.fq_overlimit + n.fq_backlog the node's fair queue
         + d.tx_aborted_errors - d.tx_aborted_started aborted before the chip took them
         + e.tx_fcs_errors + e.tx_dropped_protocol + e.tx_dropped_overflow
         + e.tx_dropped_disabled + e.tx_dropped_oversize + e.tx_dropped_underrun
         + e.tx_flushed
         + m.portK_excessive_collisions + m.portK_dropped
-      hops: sent_K = d.tx_packets + d.tx_dropped + d.tx_aborted_errors
+      hops: sent_K = n.fq_* + d.tx_packets + d.tx_dropped + d.tx_aborted_errors
             d.tx_packets + d.tx_aborted_started = e.tx_started      (the MOSI hop)
             e.tx_started = e.tx_frames + the e.tx_* drops above
             e.tx_frames  = wire_K + the medium drops above
@@ -78,14 +79,17 @@ def node_terms(k, s, seg, nodes):
     p = f"port{k}_"
     t = {"node": eb.netns(k)}
     # TX: what the node sent, where each frame ended.
+    # frames the node's fair queue dropped or still holds (tools/ethdrv/fq.h)
+    fq = s.get("node_fq_drops", 0) + s.get("node_fq_overlimit", 0) + s.get("node_fq_backlog", 0)
     t["sent"] = s["node_tap_rx_frames"]
     t["wire"] = seg[p + "frames"]
-    t["tx_drv"] = _sum(s, TX_DRIVER) + s["tx_aborted_errors"] - s["tx_aborted_started"]
+    t["tx_drv"] = (_sum(s, TX_DRIVER) + s["tx_aborted_errors"] - s["tx_aborted_started"] +
+                   fq)
     t["tx_model"] = _sum(s, TX_MODEL)
     t["tx_medium"] = seg[p + "excessive_collisions"] + seg[p + "dropped"]
     t["tx_imbalance"] = t["sent"] - t["wire"] - t["tx_drv"] - t["tx_model"] - t["tx_medium"]
     t["tx_hops"] = [
-        t["sent"] - s["tx_packets"] - s["tx_dropped"] - s["tx_aborted_errors"],
+        t["sent"] - fq - s["tx_packets"] - s["tx_dropped"] - s["tx_aborted_errors"],
         s["tx_packets"] + s["tx_aborted_started"] - s["emu_tx_started"],
         s["emu_tx_started"] - s["emu_tx_frames"] - t["tx_model"],
         s["emu_tx_frames"] - t["wire"] - t["tx_medium"],

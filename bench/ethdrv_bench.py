@@ -565,10 +565,11 @@ def loss_causes(d, after=None, group="emu"):
 
 def node_threads_cpu_ns(s):
     """CPU time of all of a node's threads in stats S (or a delta): its loop, its
-    poller threads, and with contexts=irq its softirq loops and their ksoftirqd
-    threads (docs/design.md §4.5)."""
+    poller threads, with contexts=irq its softirq loops and their ksoftirqd
+    threads (docs/design.md §4.5), and the io_uring workers of any of them."""
     return sum(s.get(k, 0) for k in ("node_loop_cpu_ns", "node_poller_cpu_ns",
-                                     "node_ctx_cpu_ns", "node_ksoftirqd_cpu_ns"))
+                                     "node_ctx_cpu_ns", "node_ksoftirqd_cpu_ns",
+                                     "node_uring_worker_cpu_ns"))
 
 
 def cpu_cost_text(cost_ns, base_ns_per_frame):

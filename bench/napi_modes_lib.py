@@ -69,7 +69,9 @@ def ping_percentiles(rtts):
 
 
 def _node_cpu_ns(d):
-    return d.get("node_loop_cpu_ns", 0) + d.get("node_poller_cpu_ns", 0)
+    """The node's threads: loop, pollers and the io_uring workers of either."""
+    return (d.get("node_loop_cpu_ns", 0) + d.get("node_poller_cpu_ns", 0) +
+            d.get("node_uring_worker_cpu_ns", 0))
 
 
 def _node_wakeups(d):

@@ -8,6 +8,7 @@ set -eu
 # package -> a file or command that proves it is installed
 pkgs=(
 	"libcmocka-dev:/usr/include/cmocka.h"
+	"liburing-dev:/usr/include/liburing.h"
 	"clang:clang"
 	"libclang-rt-14-dev:/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a"
 	"iproute2:ip"

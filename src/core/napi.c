@@ -307,8 +307,10 @@ int ethdrv__napi_run_poll(struct ethdrv_napi *n, int budget)
 				   budget);
 		work = work < 0 ? 0 : budget;
 	}
-	/* The batch is over: frames the handler holds go on (GRO flush). */
-	if (work && !n->tx && n->dev->rx_flush)
+	/* The batch is over: frames the handler holds go on (GRO flush, the
+	 * TAP's write batch). After every RX poll, even one that reported no
+	 * work: a driver may deliver frames from a poll of budget 0. */
+	if (!n->tx && n->dev->rx_flush)
 		n->dev->rx_flush(n->dev->rx_flush_arg);
 	ethdrv_counter_add(&n->stats.work, (uint64_t)work);
 	if (!work)

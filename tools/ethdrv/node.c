@@ -83,8 +83,13 @@ static int node_set_knob(struct node *n, const char *key, const char *value, con
 {
 	if (!strncmp(key, "rt_", 3))
 		return node_rt_set_knob(n, key, value, why);
-	if (!strncmp(key, "tap_", 4))
-		return node_offload_set(n, key, value);
+	if (!strncmp(key, "fq", 2))
+		return node_fq_set(n, key, value);
+	if (!strncmp(key, "tap_", 4)) {
+		int err = tap_batch_set(&n->txb, key, value);
+
+		return err == -ENOENT ? node_offload_set(n, key, value) : err;
+	}
 	if (node_ctx_is_key(key))
 		return node_ctx_set_knob(n, key, value, why);
 	if (!strcmp(key, "busy_poll") && n->ctx.irq && strcmp(value, "0")) {
@@ -144,8 +149,13 @@ static int node_ctl_get(void *arg, const char *key, char *buf, size_t size)
 
 	if (!strncmp(key, "rt_", 3))
 		return node_rt_get_knob(n, key, buf, size);
-	if (!strncmp(key, "tap_", 4))
-		return node_offload_get(n, key, buf, size);
+	if (!strncmp(key, "fq", 2))
+		return node_fq_get(n, key, buf, size);
+	if (!strncmp(key, "tap_", 4)) {
+		int err = tap_batch_get(&n->txb, key, buf, size);
+
+		return err == -ENOENT ? node_offload_get(n, key, buf, size) : err;
+	}
 	if (node_ctx_is_key(key))
 		return node_ctx_get_knob(n, key, buf, size);
 	if (!strncmp(key, "emu.", 4))
@@ -168,11 +178,13 @@ static int node_ctl_info(void *arg, struct ctl_reply *r)
 {
 	struct node *n = arg;
 	const uint8_t *m = n->cfg.mac;
+	char mode[96];
 
 	ctl_reply_printf(r, "name=%s\ndevice=%s\ndriver=%s\nnetns=%s\n", n->cfg.ifname,
 			 n->cfg.dev.spec, n->drv->name, n->cfg.netns);
 	ctl_reply_printf(r, "addr=%s/%u\nmac=%02x:%02x:%02x:%02x:%02x:%02x\npid=%d\n", n->cfg.addr,
 			 n->cfg.prefix, m[0], m[1], m[2], m[3], m[4], m[5], (int)getpid());
+	ctl_reply_printf(r, "tap_writer=%s\n", tap_batch_mode(&n->txb, mode, sizeof(mode)));
 	node_info_device(n, r);
 	return 0;
 }
@@ -198,6 +210,10 @@ size_t node_knob_tables(const struct node_backend *b, const struct ethdrv_driver
 		out[i++] = &node_ctx_knob_table;
 	if (i < max)
 		out[i++] = &node_offload_knob_table;
+	if (i < max)
+		out[i++] = &tap_batch_knob_table;
+	if (i < max)
+		out[i++] = &node_fq_knob_table;
 	for (const struct ethdrv_knob_table *const *t = drv ? drv->knobs : NULL; t && *t && i < max;
 	     t++)
 		out[i++] = *t;
@@ -270,8 +286,7 @@ static int node_dev_open(struct node *n)
 		return err;
 	node_metrics_register(n);
 	ethdrv_netdev_set_rx_handler(n->dev, node_rx, n);
-	if (n->backend->tap_offload)
-		ethdrv_netdev_set_rx_flush_handler(n->dev, node_gro_flush, n);
+	ethdrv_netdev_set_rx_flush_handler(n->dev, node_rx_flush, n);
 	ethdrv_netdev_set_tx_wake_handler(n->dev, node_tx_wake, n);
 	if (n->backend->configure && (err = n->backend->configure(n)))
 		return err;
@@ -299,6 +314,7 @@ static int node_tap_open(struct node *n)
 		err = node_offload_open(n);
 	if (err)
 		return err;
+	tap_batch_attach(&n->txb, n->tap_fd);
 	err = ethdrv_link_set_mac(ifname, n->cfg.mac);
 	if (!err)
 		err = ethdrv_link_set_mtu(ifname, NODE_MTU);
@@ -356,6 +372,9 @@ static void node_teardown(struct node *n)
 	node_ctx_free(n); /* pollers back on the node's loop, softirq loops gone */
 	if (n->tx_parked)
 		ethdrv_pkt_free(n->tx_parked);
+	if (n->txb_open)
+		tap_batch_close(&n->txb); /* what the last poll left goes out, counted */
+	node_fq_close(n);
 	node_offload_close(n);
 	ethdrv_netdev_destroy(n->dev);
 	if (n->wake_fd >= 0)
@@ -387,6 +406,9 @@ static int node_setup(struct node *n)
 			return err;
 		close(saved_fd); /* this thread never goes back */
 	}
+	/* ECN for the fair queue's CoDel to mark instead of drop (docs/fq.md §3) */
+	if (n->cfg.netns[0])
+		node_sysctl_one("/proc/sys/net/ipv4/tcp_ecn");
 	if (n->cfg.disable_ipv6) {
 		node_sysctl_one("/proc/sys/net/ipv6/conf/all/disable_ipv6");
 		node_sysctl_one("/proc/sys/net/ipv6/conf/default/disable_ipv6");
@@ -406,6 +428,11 @@ static int node_setup(struct node *n)
 			   why ? why : ethdrv_strerror(err));
 		return err;
 	}
+	tap_batch_init(&n->txb, node_tap_done, n);
+	n->txb_open = true;
+	err = node_fq_open(n);
+	if (err)
+		return err;
 	err = ethdrv_pkt_pool_new(NODE_POOL_SIZE, &n->pool);
 	if (!err && (err = node_dev_open(n)))
 		ethdrv_err(NULL, "%s: driver bring-up: %s", n->cfg.ifname, ethdrv_strerror(err));

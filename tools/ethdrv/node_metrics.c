@@ -47,6 +47,16 @@ static const struct ethdrv_stat_desc node_metrics_desc[] = {
 	NODE_METRIC(ctx_prio),
 	NODE_METRIC(ctx_cpu_ns),
 	NODE_METRIC(ksoftirqd_cpu_ns),
+	NODE_METRIC(uring_worker_cpu_ns),
+	NODE_METRIC(uring_workers),
+};
+
+#define TAP_BATCH_STAT(field) ETHDRV_STAT_DESC(struct tap_batch_stats, field)
+
+static const struct ethdrv_stat_desc tap_batch_stats_desc[] = {
+	TAP_BATCH_STAT(tap_tx_submits),	     TAP_BATCH_STAT(tap_tx_uring_writes),
+	TAP_BATCH_STAT(tap_tx_plain_writes), TAP_BATCH_STAT(tap_tx_async),
+	TAP_BATCH_STAT(tap_tx_relinked),     TAP_BATCH_STAT(tap_tx_batch_max),
 };
 
 /* Model transfers, timed in CPU time of the calling thread. */
@@ -102,15 +112,17 @@ uint64_t node_thread_cpu_ns(pid_t tid)
 	return node_clock_ns(node_tid_clock((unsigned long)tid));
 }
 
-void node_for_each_poller(struct node *n, void (*fn)(struct node *n, pid_t tid, void *arg),
-			  void *arg)
+static void node_poller_cpu(struct node *n, pid_t tid, void *arg);
+
+/* Call @fn for each thread of this process whose name starts with @prefix. */
+static void node_for_each_thread(struct node *n, char *prefix,
+				 void (*fn)(struct node *n, pid_t tid, void *arg), void *arg)
 {
-	char prefix[32], path[300], comm[32];
+	char path[300], comm[32];
 	DIR *d = opendir("/proc/self/task");
 	struct dirent *de;
 	FILE *f;
 
-	snprintf(prefix, sizeof(prefix), "napi/%s-", n->cfg.ifname);
 	prefix[15] = '\0'; /* the kernel keeps 15 characters of a thread name */
 	while (d && (de = readdir(d))) {
 		if (de->d_name[0] == '.')
@@ -125,6 +137,30 @@ void node_for_each_poller(struct node *n, void (*fn)(struct node *n, pid_t tid, 
 	}
 	if (d)
 		closedir(d);
+}
+
+void node_for_each_poller(struct node *n, void (*fn)(struct node *n, pid_t tid, void *arg),
+			  void *arg)
+{
+	char prefix[32];
+
+	snprintf(prefix, sizeof(prefix), "napi/%s-", n->cfg.ifname);
+	node_for_each_thread(n, prefix, fn, arg);
+}
+
+/* The io_uring workers (io-wq, "iou-wrk-<tid>") of thread @tid: sum[0] CPU ns, sum[1] count. */
+static void node_uring_workers(struct node *n, pid_t tid, uint64_t *sum)
+{
+	char prefix[32];
+
+	snprintf(prefix, sizeof(prefix), "iou-wrk-%d\n", (int)tid); /* the whole name */
+	node_for_each_thread(n, prefix, node_poller_cpu, sum);
+}
+
+/* A poller's io_uring workers (it submits the TAP writes of a threaded RX poll). */
+static void node_poller_workers(struct node *n, pid_t tid, void *arg)
+{
+	node_uring_workers(n, tid, arg);
 }
 
 /* Add one poller thread's CPU time to sum[0] and count it in sum[1]. */
@@ -160,6 +196,7 @@ void node_metrics_update(struct node *n)
 	struct node_metrics *m = &n->metrics;
 	struct ethdrv_loop_stats ls;
 	uint64_t pollers[2] = { 0, 0 }; /* CPU ns, threads */
+	uint64_t workers[2] = { 0, 0 };
 	clockid_t cid;
 
 	n->backend->stats_update(n);
@@ -175,6 +212,10 @@ void node_metrics_update(struct node *n)
 	ethdrv_counter_set(&m->loop_ksoftirqd_handoffs, ls.ksoftirqd_handoffs);
 	ethdrv_counter_set(&m->loop_ksoftirqd_runs, ls.ksoftirqd_runs);
 	node_metrics_ctx_cpu(n);
+	node_uring_workers(n, n->loop_tid, workers);
+	node_for_each_poller(n, node_poller_workers, workers);
+	ethdrv_counter_set(&m->uring_worker_cpu_ns, workers[0]);
+	ethdrv_counter_set(&m->uring_workers, workers[1]);
 	ethdrv_loop_get_stats(n->loop, &ls);
 	ethdrv_counter_set(&m->loop_iterations, ls.iterations);
 	ethdrv_counter_set(&m->loop_sleeps, ls.sleeps);
@@ -201,6 +242,10 @@ void node_metrics_register(struct node *n)
 	if (ethdrv_stats_add_group(set, "node", node_metrics_desc,
 				   ETHDRV_ARRAY_SIZE(node_metrics_desc), &n->metrics))
 		ethdrv_warn(n->dev, "node metrics not added to the stats");
+	node_fq_register(n, set);
+	if (ethdrv_stats_add_group(set, "node", tap_batch_stats_desc,
+				   ETHDRV_ARRAY_SIZE(tap_batch_stats_desc), &n->txb.st))
+		ethdrv_warn(n->dev, "TAP batch counters not added to the stats");
 	if (ethdrv_stats_add_group(set, "ctl", ctl_server_stats_desc, ctl_server_stats_desc_count,
 				   &n->ctl_stats))
 		ethdrv_warn(n->dev, "control socket counters not added to the stats");

@@ -132,45 +132,30 @@ bool node_vnet_xmit(struct node *n, struct ethdrv_pkt *pkt, size_t len)
 
 /* ---- device -> TAP ---- */
 
-/* Hand @iov to the kernel; count the @frames it carries where they end. */
-static void node_vnet_write(struct node *n, const struct iovec *iov, int iovcnt, unsigned frames)
-{
-	int err = ethdrv_tap_writev(n->tap_fd, iov, iovcnt);
-
-	ethdrv_counter_inc(&n->tap_stats.tap_tx_writes);
-	/* A full TAP queue or a link set down drops them; they are counted. */
-	ethdrv_counter_add(err ? &n->tap_stats.tap_tx_dropped : &n->tap_stats.tap_tx_frames,
-			   frames);
-	if (err && err != -EAGAIN && err != -EIO)
-		ethdrv_warn_ratelimited(n->dev, "tap write: %d", err);
-}
-
 /* One frame with an empty header: the kernel checks it as it would any. */
 static void node_vnet_send_one(struct node *n, struct ethdrv_pkt *pkt)
 {
 	static const struct virtio_net_hdr none = { .gso_type = VIRTIO_NET_HDR_GSO_NONE };
-	struct iovec iov[2] = { { (void *)&none, TAP_VNET_HDR_LEN }, { pkt->data, pkt->len } };
 
-	node_vnet_write(n, iov, 2, 1);
-	ethdrv_pkt_free(pkt);
+	tap_batch_add_pkt(&n->txb, &none, pkt);
 }
 
-void node_gro_flush(void *arg)
+/* The coalesced segments as one write of the batch; the batch frees them after it. */
+void node_gro_flush(struct node *n)
 {
-	struct node *n = arg;
 	struct tap_gro *g = &n->gro;
-	struct iovec iov[TAP_GRO_SEGS_MAX + 1];
-	struct virtio_net_hdr vh;
-	int cnt;
+	struct tap_batch_slot *s;
 
 	if (g->count == 1) {
 		node_vnet_send_one(n, g->pkt[0]);
 	} else if (g->count) {
-		cnt = tap_gro_build(g, &vh, iov, TAP_GRO_SEGS_MAX + 1);
-		node_vnet_write(n, iov, cnt, g->count);
+		s = tap_batch_slot(&n->txb);
+		s->iovcnt = tap_gro_build(g, &s->vh, s->iov, TAP_BATCH_IOV);
+		memcpy(s->pkt, g->pkt, g->count * sizeof(g->pkt[0]));
+		s->npkt = g->count;
+		s->frames = g->count;
 		ethdrv_counter_add(&n->tap_stats.tap_tx_gro, g->count);
-		for (unsigned i = 0; i < g->count; i++)
-			ethdrv_pkt_free(g->pkt[i]);
+		tap_batch_commit(&n->txb);
 	}
 	tap_gro_init(g);
 }

@@ -33,8 +33,10 @@
 #include "emu/lan865x_emu.h"
 #include "ethdrv/driver.h"
 #include "ethdrv/loop.h"
+#include "fq.h"
 #include "node.h"
 #include "rt.h"
+#include "tap_batch.h"
 #include "tap_offload.h"
 
 /* Frames between the TAP and the device; the ends of the accounting chain. */
@@ -87,6 +89,9 @@ struct node_metrics {
 	ethdrv_counter_t ctx_prio; /* their SCHED_FIFO priority, 0 = SCHED_OTHER */
 	ethdrv_counter_t ctx_cpu_ns; /* CPU time of the softirq loop threads */
 	ethdrv_counter_t ksoftirqd_cpu_ns; /* CPU time of their ksoftirqd threads */
+	ethdrv_counter_t uring_worker_cpu_ns; /* CPU time of io_uring workers of the node's
+						 threads ("iou-wrk-<tid>"; live threads) */
+	ethdrv_counter_t uring_workers; /* such workers alive */
 };
 
 /* SCHED_FIFO priority of the softirq contexts without --rt-prio (PREEMPT_RT's IRQ threads). */
@@ -180,6 +185,10 @@ struct node {
 	struct ethdrv_pkt *tso_pkt; /* its first piece; NULL when no frame is being cut */
 	struct tap_gso tso; /* the cutting (loop thread) */
 	struct tap_gro gro; /* received segments held (poll context) */
+	struct tap_batch txb; /* writes to the TAP held until the poll ends (poll context) */
+	bool txb_open; /* txb is set up (the TAP is open) */
+	struct fq fq; /* frames read from the TAP, per flow, until the device takes them */
+	bool fq_on; /* knob fq: schedule through fq (loop thread) */
 	int wake_fd; /* eventfd: the TX queue woke (any thread) */
 	struct ethdrv_watch wake_watch; /* wake_fd readable */
 	struct ethdrv_timer retry; /* resumes TAP reads after an empty pool */
@@ -226,11 +235,33 @@ void node_tx_wake(void *arg);
 void node_on_wake(struct ethdrv_watch *w, unsigned events);
 /* A received frame, to the TAP (the device's poll context). */
 void node_rx(void *arg, struct ethdrv_pkt *pkt);
+/* The device's RX poll ended: held segments and writes go to the kernel. */
+void node_rx_flush(void *arg);
+/* Where one TAP write ended: @frames counted as written or dropped (tap_batch_done_fn). */
+void node_tap_done(void *arg, unsigned frames, int err);
 /* The device's carrier changed: the TAP's follows (loop thread). */
 void node_carrier(void *arg, bool up);
 
-/* Offer @pkt to the device; false if its queue stopped (@pkt parked, TAP reads paused). */
+/* Offer @pkt to the device (through the fair queue when it is on); false if
+ * its queue stopped (@pkt parked, TAP reads paused; never with the fair queue). */
 bool node_tx(struct node *n, struct ethdrv_pkt *pkt);
+/* To the driver directly; false if its queue stopped (@pkt parked in tx_parked). */
+bool node_xmit(struct node *n, struct ethdrv_pkt *pkt);
+
+/* node_fq.c */
+/* The fair queue with fq_codel's defaults, off until fq=on; 0 or -errno. */
+int node_fq_open(struct node *n);
+/* Free what it holds. */
+void node_fq_close(struct node *n);
+/* Its counters (group "node") and the sojourn histogram into @set. */
+void node_fq_register(struct node *n, struct ethdrv_stats_set *set);
+/* Frames from the fair queue to the device until it is empty or the device stops. */
+void node_fq_pump(struct node *n);
+/* Knobs fq, fq_target, fq_interval, fq_quantum, fq_limit, fq_flows, fq_ecn (-ENOENT
+ * else), and their table. */
+extern const struct ethdrv_knob_table node_fq_knob_table;
+int node_fq_set(struct node *n, const char *key, const char *value);
+int node_fq_get(struct node *n, const char *key, char *buf, size_t size);
 /* The pool is empty: pause TAP reads and try again in a moment. */
 void node_tx_pause(struct node *n);
 
@@ -249,8 +280,8 @@ bool node_vnet_xmit(struct node *n, struct ethdrv_pkt *pkt, size_t len);
 bool node_tso_pump(struct node *n);
 /* A received frame to the TAP, coalesced with its neighbours (poll context). */
 void node_vnet_rx(struct node *n, struct ethdrv_pkt *pkt);
-/* The device's RX flush: the held segments go to the kernel (poll context). */
-void node_gro_flush(void *arg);
+/* The held segments go to the TAP's write batch (poll context). */
+void node_gro_flush(struct node *n);
 /* tap_tso and tap_gro (-ENOENT for other keys), and their table. */
 extern const struct ethdrv_knob_table node_offload_knob_table;
 int node_offload_set(struct node *n, const char *key, const char *value);

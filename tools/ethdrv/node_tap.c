@@ -2,7 +2,8 @@
 /*
  * Frames between a node's TAP and its device (node_priv.h): TAP reads go to
  * ethdrv_netdev_xmit() in batches, parked when the TX queue stops and
- * retried when it wakes; received frames go to the TAP. With a vnet header
+ * retried when it wakes; received frames go to the TAP, the writes of one
+ * poll in one batch (tap_batch.h). With a vnet header
  * on the TAP, TSO frames are cut and received segments coalesced on the
  * way (node_offload.c). Every frame is counted at both ends (the accounting
  * chain starts and ends here).
@@ -22,10 +23,27 @@ ETHDRV_LOG_MODULE(node);
 
 /* ---- TAP -> device --------------------------------------------------- */
 
-bool node_tx(struct node *n, struct ethdrv_pkt *pkt)
+/* To the driver; false if its queue is stopped (@pkt parked until it wakes). */
+bool node_xmit(struct node *n, struct ethdrv_pkt *pkt)
 {
 	if (ethdrv_netdev_xmit(n->dev, pkt) == -EBUSY) {
 		n->tx_parked = pkt;
+		return false;
+	}
+	return true;
+}
+
+bool node_tx(struct node *n, struct ethdrv_pkt *pkt)
+{
+	/* The fair queue takes everything read (it keeps its own bound), so the
+	 * TAP's queue is drained into per-flow queues (docs/fq.md §2); frames it
+	 * still holds after it was switched off go first. */
+	if (n->fq_on || n->fq.backlog) {
+		fq_enqueue(&n->fq, pkt, ethdrv_now_ns());
+		node_fq_pump(n);
+		return true;
+	}
+	if (!node_xmit(n, pkt)) {
 		ethdrv_watch_set(&n->tap_watch, 0);
 		return false;
 	}
@@ -112,10 +130,16 @@ void node_on_wake(struct ethdrv_watch *w, unsigned events)
 
 	if (read(n->wake_fd, &v, sizeof(v)) < 0 && errno != EAGAIN)
 		return;
-	if (!pkt)
+	if (!pkt && !n->fq.backlog)
 		return;
 	n->tx_parked = NULL;
-	if (!node_tx(n, pkt) || (n->tso_pkt && !node_tso_pump(n)))
+	if (pkt && !node_xmit(n, pkt)) {
+		if (!n->fq_on)
+			ethdrv_watch_set(&n->tap_watch, 0);
+		return;
+	}
+	node_fq_pump(n);
+	if (n->tso_pkt && !node_tso_pump(n))
 		return;
 	ethdrv_watch_set(&n->tap_watch, ETHDRV_EV_READ);
 }
@@ -145,19 +169,32 @@ void node_carrier(void *arg, bool up)
 void node_rx(void *arg, struct ethdrv_pkt *pkt)
 {
 	struct node *n = arg;
-	int err;
 
 	if (n->tap_vnet) {
 		node_vnet_rx(n, pkt);
 		return;
 	}
-	err = ethdrv_tap_write(n->tap_fd, pkt->data, pkt->len);
-	ethdrv_counter_inc(&n->tap_stats.tap_tx_writes);
+	tap_batch_add_pkt(&n->txb, NULL, pkt);
+}
 
+void node_rx_flush(void *arg)
+{
+	struct node *n = arg;
+
+	if (n->tap_vnet)
+		node_gro_flush(n);
+	tap_batch_flush(&n->txb);
+}
+
+void node_tap_done(void *arg, unsigned frames, int err)
+{
+	struct node *n = arg;
+
+	ethdrv_counter_inc(&n->tap_stats.tap_tx_writes);
 	/* Every frame is counted: written, or refused (a full TAP queue, a
 	 * link set down) and dropped. */
-	ethdrv_counter_inc(err ? &n->tap_stats.tap_tx_dropped : &n->tap_stats.tap_tx_frames);
+	ethdrv_counter_add(err ? &n->tap_stats.tap_tx_dropped : &n->tap_stats.tap_tx_frames,
+			   frames);
 	if (err && err != -EAGAIN && err != -EIO)
 		ethdrv_warn_ratelimited(n->dev, "tap write: %d", err);
-	ethdrv_pkt_free(pkt);
 }

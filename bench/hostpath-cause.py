@@ -1,0 +1,187 @@
+"""ENET link, TCP both ways at once: what holds the slower direction back.
+
+Runs `iperf3 --bidir` over `ethdrv segment --device emu:enet` and samples, while
+it runs, what tells the causes apart (docs/host.md §9):
+  - each sender's tcp_info time counters from `ss -ti` in its namespace:
+    busy (time with data to send), rwnd_limited (stopped by the receiver's
+    window), sndbuf_limited (stopped by its own send buffer), and rtt,
+    unacked segments and cwnd;
+  - the queues on the way: the TAP's qdisc backlog (`tc -s qdisc`), the TAP's
+    own kernel queue (frames the qdisc handed to the TAP minus the frames the
+    node read and the TAP's drops), the driver's TX ring (BQL in flight);
+  - per-CPU idle and steal time (/proc/stat) and the load average.
+Run as root under the shared lock (flock /tmp/ethdrv-systest.lock ...).
+Prints a table per sample and a summary; writes nothing else.
+"""
+import argparse
+import json
+import os
+import re
+import sys
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ethdrv_bench as eb  # noqa: E402
+
+PORT = 5201
+
+
+def parse():
+    p = argparse.ArgumentParser(prog="ethdrv bench hostpath-cause", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--seconds", type=int, default=10, help="iperf3 run time (10)")
+    p.add_argument("--speed", type=int, default=1000, help="line speed Mb/s (1000)")
+    p.add_argument("--set", action="append", default=[], dest="sets", metavar="KEY=VALUE",
+                   help="a knob for both nodes (default napi_split=1, as enet-tcp)")
+    p.add_argument("--json", help="also write the samples here")
+    return p.parse_args()
+
+
+def cpu_times():
+    """{cpuN: (idle+iowait, steal, total)} in jiffies from /proc/stat."""
+    res = {}
+    for line in open("/proc/stat"):
+        f = line.split()
+        if f[0].startswith("cpu") and f[0] != "cpu":
+            v = list(map(int, f[1:]))
+            res[f[0]] = (v[3] + v[4], v[7], sum(v[:8]))
+    return res
+
+
+def ss_senders(ns):
+    """tcp_info of the iperf3 data connections in NS: a list of dicts."""
+    out = eb.run_in(ns, ["ss", "-tinH", "state", "established"]).stdout
+    conns, cur = [], None
+    for line in out.splitlines():
+        if not line.startswith((" ", "\t")):
+            cur = {"peer": line.split()[-1]}
+            conns.append(cur)
+            continue
+        if cur is None:
+            continue
+        for key in ("rtt", "cwnd", "unacked", "bytes_acked", "bytes_received", "notsent",
+                    "delivery_rate"):
+            m = re.search(rf"\b{key}:([\d.]+)", line)
+            if m:
+                cur[key] = float(m.group(1))
+        for key in ("busy", "rwnd_limited", "sndbuf_limited"):
+            m = re.search(rf"\b{key}:(\d+)ms", line)
+            if m:
+                cur[key] = int(m.group(1))
+    # the data connections carry the bulk: the control connection has few bytes
+    return [c for c in conns if c.get("bytes_acked", 0) > 1e6 or
+            c.get("bytes_received", 0) > 1e6]
+
+
+def qdisc(ns, dev):
+    """(backlog bytes, packets sent) of the TAP's root qdisc."""
+    out = eb.run_in(ns, ["tc", "-s", "qdisc", "show", "dev", dev]).stdout
+    sent = re.search(r"Sent \d+ bytes (\d+) pkt", out)
+    back = re.search(r"backlog (\d+)b", out)
+    return (int(back.group(1)) if back else 0, int(sent.group(1)) if sent else 0)
+
+
+def tap_dropped(ns, dev):
+    return int(eb.run_in(ns, ["cat", f"/sys/class/net/{dev}/statistics/tx_dropped"]).stdout)
+
+
+def sample(seg):
+    res = {"t": time.monotonic(), "nodes": []}
+    for k in range(2):
+        ns = seg.node(k)
+        before = eb.stats(ns)
+        backlog, sent = qdisc(ns, ns)
+        after = eb.stats(ns)
+        read = (before["node_tap_rx_frames"] + after["node_tap_rx_frames"]) / 2
+        res["nodes"].append({
+            "conns": ss_senders(ns), "qdisc_backlog": backlog,
+            # frames in the TAP's queue: handed over by the qdisc, not yet
+            # read by the node (its read is bracketed around the tc call; the
+            # spread is the sampling error)
+            "tap_queue": sent - read - tap_dropped(ns, ns),
+            "tap_queue_err": (after["node_tap_rx_frames"] - before["node_tap_rx_frames"]) / 2,
+        })
+    return res
+
+
+def main():
+    a = parse()
+    sets = a.sets or ["napi_split=1"]
+    load0 = open("/proc/loadavg").read().split()[:3]
+    samples = []
+    with eb.EnetLink(device=f"emu:enet,speed={a.speed}", sets=sets) as seg:
+        eb.run_in(seg.node(0), ["sysctl", "-q", "-w", "net.ipv4.tcp_no_metrics_save=1"])
+        server = eb.popen_in(seg.node(1), ["iperf3", "-s", "-1", "-B", "169.254.20.2",
+                                           "-p", str(PORT)])
+        time.sleep(0.5)
+        idle = eb.run_in(seg.node(0), ["ping", "-n", "-q", "-c", "10", "-i", "0.05",
+                                       "169.254.20.2"]).stdout
+        box = {}
+
+        def client():
+            box["r"] = eb.run_in(seg.node(0), ["iperf3", "-c", "169.254.20.2", "-p", str(PORT),
+                                               "-t", str(a.seconds), "-J", "--bidir"],
+                                 timeout=a.seconds + 60, check=False)
+        th = threading.Thread(target=client)
+        c0 = cpu_times()
+        th.start()
+        time.sleep(2)  # past slow start
+        while th.is_alive() and len(samples) < 2 * (a.seconds - 3):
+            samples.append(sample(seg))
+            time.sleep(0.3)
+        c1 = cpu_times()
+        th.join()
+        eb.stop_proc(server)
+    load1 = open("/proc/loadavg").read().split()[:3]
+    end = json.loads(box["r"].stdout)["end"]
+    report(a, sets, load0, load1, idle, samples, end, c0, c1)
+
+
+def med(v):
+    v = sorted(v)
+    return v[len(v) // 2] if v else float("nan")
+
+
+def report(a, sets, load0, load1, idle, samples, end, c0, c1):
+    print(f"# hostpath-cause: iperf3 --bidir {a.seconds} s at {a.speed} Mb/s, sets {sets}")
+    print(f"load average before {' '.join(load0)}, after {' '.join(load1)}")
+    print("idle ping:", idle.strip().splitlines()[-1])
+    for key, name in (("sum_received", "enet0 -> enet1"),
+                      ("sum_received_bidir_reverse", "enet1 -> enet0")):
+        if key in end:
+            print(f"goodput {name}: {end[key]['bits_per_second'] / 1e6:.1f} Mb/s")
+    for cpu in sorted(c0):
+        d = [x - y for x, y in zip(c1[cpu], c0[cpu])]
+        print(f"{cpu}: idle {100 * d[0] / d[2]:.1f} %, steal {100 * d[1] / d[2]:.1f} %")
+    print("\nper sender (last sample; the time counters are totals since the connection "
+          "started):")
+    last = samples[-1]
+    for k, node in enumerate(last["nodes"]):
+        for c in node["conns"]:
+            if c.get("bytes_acked", 0) < 1e6:
+                continue
+            busy = c.get("busy", 0) or 1
+            print(f"  enet{k} sender to {c['peer']}: busy {c.get('busy', 0)} ms, rwnd_limited "
+                  f"{c.get('rwnd_limited', 0)} ms ({100 * c.get('rwnd_limited', 0) / busy:.1f} %),"
+                  f" sndbuf_limited {c.get('sndbuf_limited', 0)} ms "
+                  f"({100 * c.get('sndbuf_limited', 0) / busy:.1f} %)")
+    print("\nmedian over samples, per node (its TAP carries what its namespace sends):")
+    for k in range(2):
+        ns = [s["nodes"][k] for s in samples]
+        rtt = [c["rtt"] for n in ns for c in n["conns"] if c.get("bytes_acked", 0) > 1e6]
+        una = [c.get("unacked", 0) for n in ns for c in n["conns"]
+               if c.get("bytes_acked", 0) > 1e6]
+        print(f"  enet{k}: sender rtt {med(rtt):.2f} ms, unacked {med(una):.0f} segments "
+              f"({med(una) * 1448 / 1e6:.2f} MB), qdisc backlog "
+              f"{med([n['qdisc_backlog'] for n in ns])} B, TAP queue "
+              f"{med([n['tap_queue'] for n in ns]):.0f} frames "
+              f"(+-{med([n['tap_queue_err'] for n in ns]):.0f} sampling), min "
+              f"{min(n['tap_queue'] for n in ns):.0f} max {max(n['tap_queue'] for n in ns):.0f}")
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump({"samples": samples, "end": end}, f)
+
+
+if __name__ == "__main__":
+    main()
