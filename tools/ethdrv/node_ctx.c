@@ -170,8 +170,9 @@ static int node_ctx_set_affinity(struct node *n, const char *value, const char *
 	int err;
 
 	if (!n->ctx.irq) {
-		*why = "irq_affinity steers the softirq loops of contexts=irq: set contexts=irq first";
-		return -EINVAL;
+		*why = "give NAME:CPU[/NAME:CPU...] (e.g. rx:0/tx:1) once contexts=irq is set: "
+		       "irq_affinity steers its softirq loops";
+		return -EBUSY;
 	}
 	if (strlen(value) >= sizeof(buf)) {
 		*why = "too long";
