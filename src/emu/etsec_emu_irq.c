@@ -36,10 +36,13 @@ void etsec__event(struct etsec_emu *emu, uint32_t bits)
 static const uint32_t coal_reg[2] = { R_RXIC, R_TXIC };
 static const uint32_t coal_event[2] = { EV_RXF, EV_TXF };
 
-/* One tick: 64 clocks of the interface clock (8 bits per byte clock). */
+/* One tick: 64 clocks of the interface clock, which carries a byte per clock
+ * at 1000 Mb/s (125 MHz) and a nibble at 100/10 Mb/s (25/2.5 MHz). */
 uint64_t etsec__tick_ns(const struct etsec_emu *emu)
 {
-	return 64u * etsec__byte_ns(emu);
+	uint64_t bns = etsec__byte_ns(emu);
+
+	return 64u * (bns == 8 ? bns : bns / 2);
 }
 
 static void coal_fire(struct etsec_emu *emu, unsigned dir)
