@@ -224,14 +224,20 @@ uint64_t etsec__byte_ns(const struct etsec_emu *emu)
 	return etsec__reg(emu, R_ECNTRL) & ECNTRL_R100M ? 80 : 800;
 }
 
-uint64_t etsec_emu_byte_ns(struct etsec_emu *emu)
+/* A value computed from the registers, read under the lock. */
+static uint64_t locked_value(struct etsec_emu *emu, uint64_t (*fn)(const struct etsec_emu *))
 {
 	uint64_t v;
 
 	pthread_mutex_lock(&emu->lock);
-	v = etsec__byte_ns(emu);
+	v = fn(emu);
 	pthread_mutex_unlock(&emu->lock);
 	return v;
+}
+
+uint64_t etsec_emu_byte_ns(struct etsec_emu *emu)
+{
+	return locked_value(emu, etsec__byte_ns);
 }
 
 /* ---- register access ---- */
@@ -394,14 +400,13 @@ static const struct ethdrv_mmio_ops etsec_bus_ops = { .read32 = bus_read32,
 
 void etsec_emu_get_bus(struct etsec_emu *emu, struct ethdrv_mmio_bus *bus)
 {
-	memset(bus, 0, sizeof(*bus));
-	bus->ops = &etsec_bus_ops;
-	bus->ctx = emu;
-	bus->window = ETSEC_EMU_WINDOW;
-	bus->dma = emu->dma;
-	for (unsigned n = 0; n < ETHDRV_MMIO_IRQ_MAX; n++)
-		bus->irq_fd[n] = n < ETSEC_IRQ_COUNT ? emu->irq[n].fd : -1;
-	snprintf(bus->desc, sizeof(bus->desc), "emu:etsec");
+	*bus = (struct ethdrv_mmio_bus){ .ops = &etsec_bus_ops,
+					 .ctx = emu,
+					 .window = ETSEC_EMU_WINDOW,
+					 .dma = emu->dma,
+					 .irq_fd = { emu->irq[ETSEC_IRQ_TX].fd, emu->irq[ETSEC_IRQ_RX].fd,
+						     emu->irq[ETSEC_IRQ_ER].fd, -1 },
+					 .desc = "emu:etsec" };
 }
 
 bool etsec_emu_irq_asserted(struct etsec_emu *emu, enum etsec_emu_irq n)
@@ -461,12 +466,7 @@ struct mdio_emu *etsec_emu_mdio_bus(struct etsec_emu *emu)
 
 uint64_t etsec_emu_miim_frame_ns(struct etsec_emu *emu)
 {
-	uint64_t v;
-
-	pthread_mutex_lock(&emu->lock);
-	v = etsec__miim_frame_ns(emu);
-	pthread_mutex_unlock(&emu->lock);
-	return v;
+	return locked_value(emu, etsec__miim_frame_ns);
 }
 
 /* ---- lifecycle ---- */
@@ -500,23 +500,20 @@ static bool config_ok(const struct etsec_emu_config *c)
 
 int etsec_emu_new(const struct etsec_emu_config *cfg, uint64_t now_ns, struct etsec_emu **out)
 {
+	struct etsec_emu_config c;
 	struct etsec_emu *emu;
 	unsigned n;
 	int ret;
 
-	if (!out)
+	etsec_emu_config_default(&c);
+	if (cfg)
+		c = *cfg;
+	if (!out || !config_ok(&c))
 		return -EINVAL;
 	emu = calloc(1, sizeof(*emu));
 	if (!emu)
 		return -ENOMEM;
-	if (cfg)
-		emu->cfg = *cfg;
-	else
-		etsec_emu_config_default(&emu->cfg);
-	if (!config_ok(&emu->cfg)) {
-		free(emu);
-		return -EINVAL;
-	}
+	emu->cfg = c;
 	pthread_mutex_init(&emu->lock, NULL);
 	for (n = 0; n < ETSEC_IRQ_COUNT; n++)
 		emu->irq[n].fd = -1;
@@ -570,7 +567,7 @@ void etsec_emu_free(struct etsec_emu *emu)
 	free(emu);
 }
 
-#define STAT(f) { #f, offsetof(struct etsec_emu_stats, f) / sizeof(ethdrv_counter_t) }
+#define STAT(f) ETHDRV_STAT_DESC(struct etsec_emu_stats, f)
 const struct ethdrv_stat_desc etsec_emu_stats_desc[] = {
 	STAT(reg_reads),	    STAT(reg_writes),	      STAT(bad_accesses),
 	STAT(soft_resets),	    STAT(tx_frames),	      STAT(tx_bytes),

@@ -55,21 +55,19 @@ static void coal_fire(struct etsec_emu *emu, unsigned dir)
 void etsec__coal_frame(struct etsec_emu *emu, unsigned dir, uint64_t t)
 {
 	uint32_t ic = etsec__reg(emu, coal_reg[dir]);
-	struct etsec_coal *c = &emu->coal[dir];
 	uint32_t ft = ETHDRV_FIELD_GET(IC_FT, ic), tt = ETHDRV_FIELD_GET(IC_TT, ic);
+	struct etsec_coal *c = &emu->coal[dir];
+	bool on = (ic & IC_EN) && (ft || tt);
 
-	if (!(ic & IC_EN) || (!ft && !tt)) {
-		etsec__event(emu, coal_event[dir]);
-		return;
-	}
-	c->pending++;
-	if (ft && c->pending >= ft) {
-		ethdrv_counter_inc(&emu->st.coal_count_fires);
+	/* Off: every frame raises its event (docs/etsec.md §6). */
+	c->pending = on ? c->pending + 1 : 0;
+	if (!on || (ft && c->pending >= ft)) {
+		if (on)
+			ethdrv_counter_inc(&emu->st.coal_count_fires);
 		coal_fire(emu, dir);
-		return;
-	}
-	if (tt && c->deadline == EMU_NEVER)
+	} else if (tt && c->deadline == EMU_NEVER) {
 		c->deadline = t + tt * etsec__tick_ns(emu);
+	}
 }
 
 void etsec__coal_expire(struct etsec_emu *emu, unsigned dir, uint64_t t)

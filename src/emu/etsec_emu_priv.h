@@ -152,18 +152,21 @@ enum etsec_rmon {
 #define TXBD_TC ETHDRV_BIT(10)
 #define TXBD_TOE ETHDRV_BIT(1)
 #define TXBD_HW ETHDRV_GENMASK(9, 0) /* written by the eTSEC (DEF..TR), 0 here */
-#define RXBD_E ETHDRV_BIT(15)
-#define RXBD_SW (ETHDRV_BIT(14) | ETHDRV_BIT(13) | ETHDRV_BIT(12)) /* RO1, W, I kept */
-#define RXBD_W ETHDRV_BIT(13)
-#define RXBD_I ETHDRV_BIT(12)
-#define RXBD_L ETHDRV_BIT(11)
-#define RXBD_F ETHDRV_BIT(10)
-#define RXBD_M ETHDRV_BIT(8)
-#define RXBD_BC ETHDRV_BIT(7)
-#define RXBD_MC ETHDRV_BIT(6)
-#define RXBD_LG ETHDRV_BIT(5)
-#define RXBD_CR ETHDRV_BIT(2)
-#define RXBD_OV ETHDRV_BIT(1)
+/* RxBD status, the table of docs/etsec.md §3.3 top to bottom. */
+enum etsec_rxbd_bits {
+	RXBD_E = 0x8000,
+	RXBD_W = 0x2000,
+	RXBD_I = 0x1000,
+	RXBD_L = 0x0800,
+	RXBD_F = 0x0400,
+	RXBD_M = 0x0100,
+	RXBD_BC = 0x0080,
+	RXBD_MC = 0x0040,
+	RXBD_LG = 0x0020,
+	RXBD_CR = 0x0004,
+	RXBD_OV = 0x0002,
+	RXBD_SW = 0x7000, /* RO1, W, I: software's, kept */
+};
 
 #define FCB_SIZE 8u
 
