@@ -404,7 +404,8 @@ void etsec_emu_get_bus(struct etsec_emu *emu, struct ethdrv_mmio_bus *bus)
 					 .ctx = emu,
 					 .window = ETSEC_EMU_WINDOW,
 					 .dma = emu->dma,
-					 .irq_fd = { emu->irq[ETSEC_IRQ_TX].fd, emu->irq[ETSEC_IRQ_RX].fd,
+					 .irq_fd = { emu->irq[ETSEC_IRQ_TX].fd,
+						     emu->irq[ETSEC_IRQ_RX].fd,
 						     emu->irq[ETSEC_IRQ_ER].fd, -1 },
 					 .desc = "emu:etsec" };
 }
@@ -569,13 +570,29 @@ void etsec_emu_free(struct etsec_emu *emu)
 
 #define STAT(f) ETHDRV_STAT_DESC(struct etsec_emu_stats, f)
 const struct ethdrv_stat_desc etsec_emu_stats_desc[] = {
-	STAT(reg_reads),	    STAT(reg_writes),	      STAT(bad_accesses),
-	STAT(soft_resets),	    STAT(tx_frames),	      STAT(tx_bytes),
-	STAT(tx_halts),		    STAT(tx_errors),	      STAT(tx_underruns),
-	STAT(tx_unstarted_dropped), STAT(rx_frames),	      STAT(rx_bytes),
-	STAT(rx_dropped_nobd),	    STAT(rx_cut),	      STAT(rx_dropped_disabled),
-	STAT(rx_dropped_filter),    STAT(rx_bad_mrblr),	      STAT(rx_crc_errors),
-	STAT(dma_errors),	    STAT(coal_count_fires),   STAT(coal_timer_fires),
-	STAT(irq_asserts),	    STAT(miim_frames),	      STAT(faults),
+	STAT(reg_reads),
+	STAT(reg_writes),
+	STAT(bad_accesses),
+	STAT(soft_resets),
+	STAT(tx_frames),
+	STAT(tx_bytes),
+	STAT(tx_halts),
+	STAT(tx_errors),
+	STAT(tx_underruns),
+	STAT(tx_unstarted_dropped),
+	STAT(rx_frames),
+	STAT(rx_bytes),
+	STAT(rx_dropped_nobd),
+	STAT(rx_cut),
+	STAT(rx_dropped_disabled),
+	STAT(rx_dropped_filter),
+	STAT(rx_bad_mrblr),
+	STAT(rx_crc_errors),
+	STAT(dma_errors),
+	STAT(coal_count_fires),
+	STAT(coal_timer_fires),
+	STAT(irq_asserts),
+	STAT(miim_frames),
+	STAT(faults),
 };
 const size_t etsec_emu_stats_desc_count = ETHDRV_ARRAY_SIZE(etsec_emu_stats_desc);

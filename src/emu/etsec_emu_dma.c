@@ -254,9 +254,9 @@ void etsec__tx_drop_unstarted(struct etsec_emu *emu)
 		ethdrv_counter_add(&emu->st.tx_unstarted_dropped, emu->fifo_count - keep);
 		emu->tx_fetch = emu->fifo[first].first;
 		emu->fifo_count = keep;
-		emu->tx_free_at = keep ? emu->fifo[emu->fifo_head].end +
-						 GAP_BYTES * etsec__byte_ns(emu) :
-					 emu->now;
+		emu->tx_free_at =
+			keep ? emu->fifo[emu->fifo_head].end + GAP_BYTES * etsec__byte_ns(emu) :
+			       emu->now;
 	}
 }
 

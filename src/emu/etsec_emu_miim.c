@@ -34,9 +34,9 @@ static void miim_start(struct etsec_emu *emu, bool read, uint16_t data)
 		ethdrv_counter_inc(&emu->st.bad_accesses);
 		return;
 	}
-	m->frame = mdio_emu_frame(MDIO_EMU_ST_C22,
-				  read ? MDIO_EMU_OP_C22_READ : MDIO_EMU_OP_C22_WRITE,
-				  (add >> 8) & 0x1F, add & 0x1F, read ? 0 : data);
+	m->frame =
+		mdio_emu_frame(MDIO_EMU_ST_C22, read ? MDIO_EMU_OP_C22_READ : MDIO_EMU_OP_C22_WRITE,
+			       (add >> 8) & 0x1F, add & 0x1F, read ? 0 : data);
 	m->preamble = !(etsec__reg(emu, R_MIIMCFG) & MIIMCFG_NOPRE);
 	m->busy = true;
 	m->read = read;

@@ -25,13 +25,27 @@ static void test_reset_values(void **state)
 	static const struct {
 		uint32_t off, val;
 	} want[] = {
-		{ K_ID, 0x01240000 },	  { K_ID2, 0x003000F0 }, { K_IEVENT, 0 },
-		{ K_IMASK, 0 },		  { K_ECNTRL, 0x40 },	 { K_DMACTRL, 0 },
-		{ K_TSTAT, 0 },		  { K_TQUEUE, 0x8000 },	 { K_RQUEUE, 0x00800080 },
-		{ K_MACCFG1, 0 },	  { K_MACCFG2, 0x7000 }, { K_IPGIFG, 0x40605060 },
-		{ K_HAFDUP, 0x00A1F037 }, { K_MAXFRM, 0x600 },	 { K_MIIMCFG, 7 },
-		{ K_MIIMIND, 0 },	  { K_CAM1, 0xFE03FFFF }, { K_CAM2, 0x000FFFFD },
-		{ K_TR64, 0 },		  { K_A002, 0 },	 { K_TXIC, 0 },
+		{ K_ID, 0x01240000 },
+		{ K_ID2, 0x003000F0 },
+		{ K_IEVENT, 0 },
+		{ K_IMASK, 0 },
+		{ K_ECNTRL, 0x40 },
+		{ K_DMACTRL, 0 },
+		{ K_TSTAT, 0 },
+		{ K_TQUEUE, 0x8000 },
+		{ K_RQUEUE, 0x00800080 },
+		{ K_MACCFG1, 0 },
+		{ K_MACCFG2, 0x7000 },
+		{ K_IPGIFG, 0x40605060 },
+		{ K_HAFDUP, 0x00A1F037 },
+		{ K_MAXFRM, 0x600 },
+		{ K_MIIMCFG, 7 },
+		{ K_MIIMIND, 0 },
+		{ K_CAM1, 0xFE03FFFF },
+		{ K_CAM2, 0x000FFFFD },
+		{ K_TR64, 0 },
+		{ K_A002, 0 },
+		{ K_TXIC, 0 },
 	};
 
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)

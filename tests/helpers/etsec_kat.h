@@ -18,16 +18,51 @@
 
 /* docs/etsec.md §1.1 */
 enum {
-	K_ID = 0x000, K_ID2 = 0x004, K_IEVENT = 0x010, K_IMASK = 0x014, K_ECNTRL = 0x020,
-	K_MINFLR = 0x024, K_DMACTRL = 0x02C, K_TCTRL = 0x100, K_TSTAT = 0x104, K_TXIC = 0x110,
-	K_TQUEUE = 0x114, K_TBPTR0 = 0x184, K_TBASE0 = 0x204, K_RCTRL = 0x300, K_RSTAT = 0x304,
-	K_RXIC = 0x310, K_RQUEUE = 0x314, K_MRBLR = 0x340, K_RBPTR0 = 0x384, K_RBASE0 = 0x404,
-	K_MACCFG1 = 0x500, K_MACCFG2 = 0x504, K_IPGIFG = 0x508, K_HAFDUP = 0x50C,
-	K_MAXFRM = 0x510, K_MIIMCFG = 0x520, K_MIIMCOM = 0x524, K_MIIMADD = 0x528,
-	K_MIIMCON = 0x52C, K_MIIMSTAT = 0x530, K_MIIMIND = 0x534, K_STNADDR1 = 0x540,
-	K_STNADDR2 = 0x544, K_TR64 = 0x680, K_TR127 = 0x684, K_RBYT = 0x69C, K_RPKT = 0x6A0,
-	K_RDRP = 0x6DC, K_TBYT = 0x6E0, K_TPKT = 0x6E4, K_CAR1 = 0x730, K_CAM1 = 0x738,
-	K_CAM2 = 0x73C, K_GADDR0 = 0x880, K_A002 = 0xD1C,
+	K_ID = 0x000,
+	K_ID2 = 0x004,
+	K_IEVENT = 0x010,
+	K_IMASK = 0x014,
+	K_ECNTRL = 0x020,
+	K_MINFLR = 0x024,
+	K_DMACTRL = 0x02C,
+	K_TCTRL = 0x100,
+	K_TSTAT = 0x104,
+	K_TXIC = 0x110,
+	K_TQUEUE = 0x114,
+	K_TBPTR0 = 0x184,
+	K_TBASE0 = 0x204,
+	K_RCTRL = 0x300,
+	K_RSTAT = 0x304,
+	K_RXIC = 0x310,
+	K_RQUEUE = 0x314,
+	K_MRBLR = 0x340,
+	K_RBPTR0 = 0x384,
+	K_RBASE0 = 0x404,
+	K_MACCFG1 = 0x500,
+	K_MACCFG2 = 0x504,
+	K_IPGIFG = 0x508,
+	K_HAFDUP = 0x50C,
+	K_MAXFRM = 0x510,
+	K_MIIMCFG = 0x520,
+	K_MIIMCOM = 0x524,
+	K_MIIMADD = 0x528,
+	K_MIIMCON = 0x52C,
+	K_MIIMSTAT = 0x530,
+	K_MIIMIND = 0x534,
+	K_STNADDR1 = 0x540,
+	K_STNADDR2 = 0x544,
+	K_TR64 = 0x680,
+	K_TR127 = 0x684,
+	K_RBYT = 0x69C,
+	K_RPKT = 0x6A0,
+	K_RDRP = 0x6DC,
+	K_TBYT = 0x6E0,
+	K_TPKT = 0x6E4,
+	K_CAR1 = 0x730,
+	K_CAM1 = 0x738,
+	K_CAM2 = 0x73C,
+	K_GADDR0 = 0x880,
+	K_A002 = 0xD1C,
 };
 
 /* docs/etsec.md §2 */
@@ -82,7 +117,7 @@ enum {
 
 #define K_TBASE 0x40000000u /* ring addresses in the default DMA region */
 #define K_RBASE 0x40001000u
-#define K_BUF(n) (0x40010000u + (uint32_t)(n) * 0x800u)
+#define K_BUF(n) (0x40010000u + (uint32_t)(n)*0x800u)
 
 struct kat_frame {
 	uint64_t t; /* end time at the sender */
@@ -233,7 +268,7 @@ static inline uint8_t *mem(struct kat *k, unsigned n, uint32_t bus)
 /* A BD as raw bytes: big-endian (§3.1) unless @le. */
 static inline void bd_raw(uint8_t *p, uint16_t st, uint16_t len, uint32_t addr, int le)
 {
-	uint8_t b[8] = { (uint8_t)(st >> 8),   (uint8_t)st,	     (uint8_t)(len >> 8),
+	uint8_t b[8] = { (uint8_t)(st >> 8),   (uint8_t)st,	      (uint8_t)(len >> 8),
 			 (uint8_t)len,	       (uint8_t)(addr >> 24), (uint8_t)(addr >> 16),
 			 (uint8_t)(addr >> 8), (uint8_t)addr };
 
@@ -290,8 +325,7 @@ static inline void kat_tx(struct kat *k, unsigned n, unsigned i, uint32_t len, u
 	buf[13] = 0xB5;
 	for (uint32_t b = 14; b < len; b++)
 		buf[b] = (uint8_t)(b * 7 + i);
-	bd_raw(mem(k, n, K_TBASE + 8 * i), (uint16_t)(K_TX_R | flags), (uint16_t)len, K_BUF(i),
-	       le);
+	bd_raw(mem(k, n, K_TBASE + 8 * i), (uint16_t)(K_TX_R | flags), (uint16_t)len, K_BUF(i), le);
 }
 
 static inline int irq_readable(struct kat *k, unsigned n, unsigned line)
