@@ -175,6 +175,16 @@ ETHDRV_EXPORT void ethdrv_phy_config_default(struct ethdrv_phy_config *cfg);
 ETHDRV_EXPORT int ethdrv_phy_probe(struct ethdrv_mdio_bus *bus, struct ethdrv_loop *loop,
 				   const struct ethdrv_phy_config *cfg, struct ethdrv_phy **out);
 
+/**
+ * ethdrv_phy_find() - the first address on @bus whose PHYSID is neither all
+ * ones nor all zeros (a MAC driver without a phy-handle, docs/mdio.md §1.3)
+ * @bus: the MDIO bus
+ * @addr: receives the address
+ *
+ * Return: 0, -ENODEV when nobody answers, or the MDIO error.
+ */
+ETHDRV_EXPORT int ethdrv_phy_find(struct ethdrv_mdio_bus *bus, unsigned *addr);
+
 /** ethdrv_phy_free() - stop if needed and free (NULL is ignored). */
 ETHDRV_EXPORT void ethdrv_phy_free(struct ethdrv_phy *phy);
 

@@ -606,3 +606,21 @@ ETHDRV_EXPORT int ethdrv_phy_register_stats(struct ethdrv_phy *phy, struct ethdr
 	return ethdrv_stats_add_group(set, "phy", ethdrv_phy_stats_desc,
 				      ethdrv_phy_stats_desc_count, &phy->st);
 }
+
+int ethdrv_phy_find(struct ethdrv_mdio_bus *bus, unsigned *addr)
+{
+	for (unsigned a = 0; a < ETHDRV_MDIO_ADDRS; a++) {
+		uint16_t id1, id2;
+		int ret = ethdrv_mdio_read(bus, a, ETHDRV_MII_PHYSID1, &id1);
+
+		if (!ret)
+			ret = ethdrv_mdio_read(bus, a, ETHDRV_MII_PHYSID2, &id2);
+		if (ret)
+			return ret;
+		if ((id1 != 0xFFFF || id2 != 0xFFFF) && (id1 || id2)) {
+			*addr = a;
+			return 0;
+		}
+	}
+	return -ENODEV;
+}

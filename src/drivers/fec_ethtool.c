@@ -6,13 +6,13 @@
  * (dim.h, docs/napi.md §5.2), napi_split; and the counters: the driver's,
  * and the 32-bit MIB block (docs/enet.md §7) accumulated into 64-bit ones.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fec_priv.h"
+#include "knob_parse.h"
 
 #define FEC_COAL_DEFAULT_USECS 1000u /* FEC_ITR_ICTT_DEFAULT (docs/enet.md §6) */
 #define FEC_COAL_DEFAULT_FRAMES 200u /* FEC_ITR_ICFT_DEFAULT (docs/enet.md §6) */
@@ -248,34 +248,6 @@ static int knob_find(const char *key)
 	return -ENOENT;
 }
 
-/* Strict decimal, the whole string. */
-static int parse_uint(const char *s, unsigned max, unsigned *out)
-{
-	unsigned long v;
-	char *end;
-
-	if (!s || !isdigit((unsigned char)s[0]))
-		return -EINVAL;
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || *end || v > max)
-		return -EINVAL;
-	*out = (unsigned)v;
-	return 0;
-}
-
-/* "on"/"off" as ethtool writes them, or 1/0. */
-static int parse_bool(const char *s, bool *out)
-{
-	if (s && (!strcmp(s, "on") || !strcmp(s, "1")))
-		*out = true;
-	else if (s && (!strcmp(s, "off") || !strcmp(s, "0")))
-		*out = false;
-	else
-		return -EINVAL;
-	return 0;
-}
-
 static int coal_set_value(struct fec_priv *priv, unsigned dir, enum fec_knob id, unsigned v)
 {
 	struct fec_coal *c = &priv->coal[dir];
@@ -301,11 +273,11 @@ int fec__set_param(struct ethdrv_netdev *dev, const char *key, const char *value
 	if (i < 0)
 		return fec__mdio_set_param(priv, key, value);
 	if (fec_knobs[i].id == K_USECS || fec_knobs[i].id == K_FRAMES) {
-		ret = parse_uint(value, UINT32_MAX / 2, &v);
+		ret = knob_parse_uint(value, UINT32_MAX / 2, &v);
 		return ret ? ret :
 			     coal_set_value(priv, (unsigned)fec_knobs[i].dir, fec_knobs[i].id, v);
 	}
-	ret = parse_bool(value, &b);
+	ret = knob_parse_bool(value, &b);
 	if (ret)
 		return ret;
 	if (fec_knobs[i].id == K_ADAPTIVE)

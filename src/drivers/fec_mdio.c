@@ -190,33 +190,13 @@ static void fec_adjust_link(void *arg, const struct ethdrv_phy_link *link)
 
 /* ---- the PHY ---- */
 
-/* The first address whose PHYSID is neither all ones nor all zeros
- * (fec_enet_mii_probe without a phy-handle; docs/mdio.md §1.3). */
-static int fec_phy_find(struct fec_priv *priv, unsigned *addr)
-{
-	for (unsigned a = 0; a < ETHDRV_MDIO_ADDRS; a++) {
-		uint16_t id1, id2;
-		int ret = ethdrv_mdio_read(priv->mii_bus, a, ETHDRV_MII_PHYSID1, &id1);
-
-		if (!ret)
-			ret = ethdrv_mdio_read(priv->mii_bus, a, ETHDRV_MII_PHYSID2, &id2);
-		if (ret)
-			return ret;
-		if ((id1 != 0xFFFF || id2 != 0xFFFF) && (id1 || id2)) {
-			*addr = a;
-			return 0;
-		}
-	}
-	return -ENODEV;
-}
-
 static int fec_phy_probe(struct fec_priv *priv)
 {
 	struct ethdrv_phy_config pc;
 	int ret;
 
 	ethdrv_phy_config_default(&pc);
-	ret = fec_phy_find(priv, &pc.addr);
+	ret = ethdrv_phy_find(priv->mii_bus, &pc.addr);
 	if (ret == -ENODEV)
 		ethdrv_err(&priv->dev, "no PHY on %s: a MAC without PHY needs fixed_link_mbps",
 			   ethdrv_mdio_bus_name(priv->mii_bus));

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "fec.h"
+#include "gianfar.h"
 #include "lan865x.h"
 
 /* ---- LAN8650/1 (lan865x.h) ---- */
@@ -48,13 +49,37 @@ static int reg_fec_create(const struct ethdrv_driver_args *a, struct ethdrv_netd
 	return fec_create(&cfg, a->mmio, a->loop, out);
 }
 
-static int reg_fec_info(struct ethdrv_netdev *dev, char *buf, size_t size)
+/* The link of a ring MAC, as "chip=...\nlink=...\nspeed=...\nduplex=...\n". */
+static int reg_link_info(struct ethdrv_netdev *dev, const char *chip, char *buf, size_t size)
 {
 	struct ethdrv_link_state st = { 0 };
 
 	ethdrv_netdev_get_link(dev, &st);
-	return snprintf(buf, size, "chip=ENET\nlink=%s\nspeed=%u\nduplex=%s\n",
+	return snprintf(buf, size, "chip=%s\nlink=%s\nspeed=%u\nduplex=%s\n", chip,
 			st.up ? "up" : "down", st.speed_mbps, st.full_duplex ? "full" : "half");
+}
+
+static int reg_fec_info(struct ethdrv_netdev *dev, char *buf, size_t size)
+{
+	return reg_link_info(dev, "ENET", buf, size);
+}
+
+/* ---- Freescale eTSEC (gianfar.h) ---- */
+
+static int reg_gfar_create(const struct ethdrv_driver_args *a, struct ethdrv_netdev **out)
+{
+	struct gfar_config cfg = { .name = a->name,
+				   .rx_ring = a->rx_ring,
+				   .tx_ring = a->tx_ring,
+				   .phy_irq_fd = a->phy_irq_fd };
+
+	memcpy(cfg.mac, a->mac, sizeof(cfg.mac));
+	return gfar_create(&cfg, a->mmio, a->loop, out);
+}
+
+static int reg_gfar_info(struct ethdrv_netdev *dev, char *buf, size_t size)
+{
+	return reg_link_info(dev, "eTSEC", buf, size);
 }
 
 /* ---- the table ---- */
@@ -73,6 +98,13 @@ static const struct ethdrv_driver ethdrv_drivers[] = {
 		.bus = ETHDRV_BUS_MMIO,
 		.create = reg_fec_create,
 		.info = reg_fec_info,
+	},
+	{
+		.name = "gianfar",
+		.desc = "Freescale eTSEC Ethernet controller (Linux gianfar; MMIO with DMA rings)",
+		.bus = ETHDRV_BUS_MMIO,
+		.create = reg_gfar_create,
+		.info = reg_gfar_info,
 	},
 };
 

@@ -6,8 +6,8 @@
  * below are docs/etsec.md), never from a driver. A driver reaches it
  * through struct ethdrv_mmio_bus (etsec_emu_get_bus()): 32-bit registers
  * passed in host order (the model stores numbers; the big-endian order of
- * the register file is the backend's business, §1), one DMA region, three
- * level eventfds: TX, RX and error (§8.1).
+ * the register file is the backend's business, docs/etsec.md §1), one DMA region, three
+ * level eventfds: TX, RX and error (docs/etsec.md §8.1).
  *
  * Files: etsec_emu.c (lifecycle, bus, clock, register table), etsec_emu_dma.c
  * (the BD codec, the TX and RX DMA), etsec_emu_irq.c (events, lines,
@@ -21,15 +21,15 @@
  * (etsec_emu_next_event()): whatever joins two models (a test, the line
  * engine) decides how and when.
  *
- * What it models (§1-§7):
- * - The registers of §1.1 at their offsets with reset values; IEVENT, CAR1
+ * What it models (docs/etsec.md §1-§7):
+ * - The registers of docs/etsec.md §1.1 at their offsets with reset values; IEVENT, CAR1
  *   and CAR2 write-1-to-clear; TSTAT[THLT0] and RSTAT[QHLT0]/[RXF0]
- *   write-1-to-clear, and a THLT0/QHLT0 write restarts the ring (§3.4);
+ *   write-1-to-clear, and a THLT0/QHLT0 write restarts the ring (docs/etsec.md §3.4);
  *   TBASE0/RBASE0 writes copy into TBPTR0/RBPTR0 (low 3 bits 0).
- * - BDs (§3.1-§3.3): status at +0, length at +2, pointer at +4, big-endian
+ * - BDs (docs/etsec.md §3.1-§3.3): status at +0, length at +2, pointer at +4, big-endian
  *   unless DMACTRL[LE], then little-endian; status halfwords read with
  *   acquire and written with release ordering.
- * - TX (§3.4): the walk starts on a THLT0 write, or when GTS is cleared
+ * - TX (docs/etsec.md §3.4): the walk starts on a THLT0 write, or when GTS is cleared
  *   while THLT0 is clear; it reads BDs frame by frame into a store-and-
  *   forward FIFO of cfg.tx_fifo_frames frames; a frame is taken only when
  *   its L BD is read (prefetch); the walk halts (THLT0) at a BD with R = 0
@@ -39,8 +39,8 @@
  *   status bits written 0: no collisions in full duplex), TXB/TXF are raised
  *   for BDs with I, RMON counts. PAD/CRC (BD or MACCFG2) pads to 60 bytes
  *   and appends the CRC, TC (or MACCFG2 CRCEN) appends it; with neither the
- *   last 4 bytes are the FCS. TOE: the 8-byte TxFCB is removed (§3.6).
- * - RX (§3.4, §3.5): while MACCFG1[RX_EN], RQUEUE[EN0], not GRS and not
+ *   last 4 bytes are the FCS. TOE: the 8-byte TxFCB is removed (docs/etsec.md §3.6).
+ * - RX (docs/etsec.md §3.4, §3.5): while MACCFG1[RX_EN], RQUEUE[EN0], not GRS and not
  *   SOFT_RESET: address filter (station address, MAC01-15 with RCTRL[EMEN]
  *   ... assumption: always checked, broadcast unless BC_REJ, multicast by
  *   the GADDR hash, PROM with M); RCTRL[PRSDEP] != 0 writes an all-zero
@@ -48,20 +48,20 @@
  *   whole frame with FCS, FCB and padding. No empty BD (or QHLT0 set):
  *   discarded, BSY, RDRP; the ring halts (QHLT0). Running out part-way:
  *   the last BD written gets L|OV, BSY, QHLT0. RXB/RXF per I, RSTAT[RXF0].
- * - Interrupts (§2): IEVENT & IMASK per line, TX = TXB|TXF, RX = RXB|RXF,
+ * - Interrupts (docs/etsec.md §2): IEVENT & IMASK per line, TX = TXB|TXF, RX = RXB|RXF,
  *   ER = the rest.
- * - Coalescing (§6): with ICEN, TXF/RXF are raised after ICFT frames or
+ * - Coalescing (docs/etsec.md §6): with ICEN, TXF/RXF are raised after ICFT frames or
  *   ICTT ticks of 64 interface clocks since the first frame counted, the
  *   first to come; a write of TXIC/RXIC resets the count and the timer;
  *   clearing ICEN with frames pending raises the event.
- * - RMON (§7): the counters of §7 while ECNTRL[STEN]; a 32-bit counter
+ * - RMON (docs/etsec.md §7): the counters of docs/etsec.md §7 while ECNTRL[STEN]; a 32-bit counter
  *   that wraps sets its carry bit (C1RDR for RDRP, which wraps at 16 bits);
  *   an unmasked carry raises MSRO.
- * - Graceful stop (§4.4): GRS/GTS raise GRSC/GTSC when the frame in flight
+ * - Graceful stop (docs/etsec.md §4.4): GRS/GTS raise GRSC/GTSC when the frame in flight
  *   has finished (TX: the frame on the wire; RX: frames arrive whole, so at
  *   once), also without link; a GTS drops the fetched frames not yet
  *   started (their BDs stay ready and are fetched again after GTS clears).
- * - MIIM (§5): etsec_emu_miim.c, with the board's MDIO bus and an AR8031
+ * - MIIM (docs/etsec.md §5): etsec_emu_miim.c, with the board's MDIO bus and an AR8031
  *   model at cfg.phy_addr behind it (docs/mdio.md §8).
  * - Time: a frame occupies the MAC for preamble+SFD (8 bytes), the frame
  *   and FCS, and a 12-byte gap, at 8 ns/byte when MACCFG2[IF] = byte mode
@@ -213,7 +213,7 @@ uint64_t etsec_emu_next_event(struct etsec_emu *emu);
  */
 void etsec_emu_receive(struct etsec_emu *emu, const uint8_t *frame, uint32_t len, uint64_t t_ns);
 
-/** etsec_emu_byte_ns() - ns per byte at the speed the MAC is set to (§4.2, §4.3) */
+/** etsec_emu_byte_ns() - ns per byte at the speed the MAC is set to (docs/etsec.md §4.2, §4.3) */
 uint64_t etsec_emu_byte_ns(struct etsec_emu *emu);
 
 /** etsec_emu_read32() / etsec_emu_write32() - register access as the bus does it */

@@ -2,7 +2,7 @@
 /*
  * eTSEC model: the buffer descriptor codec and the TX and RX DMA
  * (docs/etsec.md §3). BDs are big-endian in memory unless DMACTRL[LE]
- * (§3.1); the status halfword carries ownership, read with acquire and
+ * (docs/etsec.md §3.1); the status halfword carries ownership, read with acquire and
  * written with release ordering. Every DMA access is checked against the
  * region: outside it is EBERR and a halted ring (docs/etsec.md §11).
  */

@@ -17,7 +17,7 @@
 #include "etsec_emu.h"
 #include "ethdrv/bits.h"
 
-/* ---- registers (§1.1) ---- */
+/* ---- registers (docs/etsec.md §1.1) ---- */
 #define R_ID 0x000
 #define R_ID2 0x004
 #define R_IEVENT 0x010
@@ -67,7 +67,7 @@
 #define R_ATTRELI 0xBFC
 #define R_A002 0xD1C
 
-/* IEVENT/IMASK (§2). */
+/* IEVENT/IMASK (docs/etsec.md §2). */
 #define EV_BABR ETHDRV_BIT(31)
 #define EV_BSY ETHDRV_BIT(29)
 #define EV_EBERR ETHDRV_BIT(28)
@@ -126,7 +126,7 @@
 #define MIIMIND_BUSY ETHDRV_BIT(0)
 #define MIIMIND_NOTVALID ETHDRV_BIT(2)
 
-/* ---- RMON (§7), byte offsets ---- */
+/* ---- RMON (docs/etsec.md §7), byte offsets ---- */
 enum etsec_rmon {
 	RM_TR64 = 0x680,
 	RM_RBYT = 0x69C,
@@ -142,7 +142,7 @@ enum etsec_rmon {
 	RM_TBCA = 0x6EC,
 };
 
-/* ---- buffer descriptors (§3) ---- */
+/* ---- buffer descriptors (docs/etsec.md §3) ---- */
 #define BD_SIZE 8u
 #define TXBD_R ETHDRV_BIT(15)
 #define TXBD_PADCRC ETHDRV_BIT(14)
@@ -187,7 +187,7 @@ struct etsec_txf {
 	uint8_t *data; /* ETSEC_EMU_FRAME_MAX + 4 bytes */
 };
 
-/* One coalescing engine (§6). */
+/* One coalescing engine (docs/etsec.md §6). */
 struct etsec_coal {
 	unsigned pending; /* frames completed, not yet signalled */
 	uint64_t deadline; /* ICTT expiry, EMU_NEVER = not running */
@@ -195,7 +195,7 @@ struct etsec_coal {
 
 enum { COAL_RX, COAL_TX };
 
-/* The MII management block (§5). */
+/* The MII management block (docs/etsec.md §5). */
 struct etsec_miim {
 	bool busy; /* a frame is shifting */
 	bool read; /* it is a read (NOT_VALID until done) */

@@ -56,11 +56,11 @@ static void test_reset_values(void **state)
 	assert_int_equal(rd(k, 0, 0x0FFC), 0);
 	assert_int_equal(rd(k, 0, 0x1000), 0);
 	assert_int_equal(rd(k, 0, K_MACCFG2 + 1), 0);
-	/* Ring bases drop the low 3 bits and copy into the pointers (§3.4). */
+	/* Ring bases drop the low 3 bits and copy into the pointers (docs/etsec.md §3.4). */
 	wr(k, 0, K_TBASE0, K_TBASE + 7);
 	assert_int_equal(rd(k, 0, K_TBASE0), K_TBASE);
 	assert_int_equal(rd(k, 0, K_TBPTR0), K_TBASE);
-	/* SOFT_RESET is held until cleared (§4.1). */
+	/* SOFT_RESET is held until cleared (docs/etsec.md §4.1). */
 	wr(k, 0, K_MACCFG1, K_SOFT_RESET);
 	assert_int_equal(rd(k, 0, K_MACCFG1), K_SOFT_RESET);
 	wr(k, 0, K_MACCFG1, 0);
@@ -78,10 +78,10 @@ static void test_ievent_w1c_and_lines(void **state)
 {
 	struct kat *k = *state;
 
-	/* A graceful stop raises GRSC and GTSC with no traffic, no link (§4.4). */
+	/* A graceful stop raises GRSC and GTSC with no traffic, no link (docs/etsec.md §4.4). */
 	wr(k, 0, K_DMACTRL, K_GRS | K_GTS);
 	assert_int_equal(rd(k, 0, K_IEVENT), K_EV_GRSC | K_EV_GTSC);
-	/* Set whatever IMASK says; the ER line only once unmasked (§2). */
+	/* Set whatever IMASK says; the ER line only once unmasked (docs/etsec.md §2). */
 	assert_false(irq_readable(k, 0, ETSEC_IRQ_ER));
 	wr(k, 0, K_IMASK, K_EV_GRSC);
 	assert_true(irq_readable(k, 0, ETSEC_IRQ_ER));
@@ -94,7 +94,7 @@ static void test_ievent_w1c_and_lines(void **state)
 	wr(k, 0, K_IEVENT, K_EV_GRSC);
 	assert_int_equal(rd(k, 0, K_IEVENT), K_EV_GTSC);
 	assert_false(irq_readable(k, 0, ETSEC_IRQ_ER));
-	/* CAR1 is W1C too (§7). */
+	/* CAR1 is W1C too (docs/etsec.md §7). */
 	wr(k, 0, K_CAR1, 0xFFFFFFFF);
 	assert_int_equal(rd(k, 0, K_CAR1), 0);
 	assert_int_equal(etsec_emu_inject(k->emu[0], ETSEC_EMU_FAULT_RX_EXHAUST, 0), -EINVAL);
@@ -110,12 +110,12 @@ static void tx_rx_bits(struct kat *k, int le)
 	kat_macs_up(k, 2, le);
 	wr(k, 0, K_IMASK, K_EV_TXF);
 	wr(k, 1, K_IMASK, K_EV_RXF);
-	/* A 42-byte frame, padded and CRC'd: 64 bytes on the wire (§3.2). */
+	/* A 42-byte frame, padded and CRC'd: 64 bytes on the wire (docs/etsec.md §3.2). */
 	kat_tx(k, 0, 0, 42, K_TX_PADCRC | K_TX_TC | K_TX_I | K_TX_L, le);
 	assert_int_equal(bd_st(tbd, le), K_TX_R | K_TX_PADCRC | K_TX_TC | K_TX_I | K_TX_L);
 	t0 = k->now;
 	wr(k, 0, K_TSTAT, K_THLT0);
-	/* The walk met BD 1 with R = 0: halted again at once (§3.4). */
+	/* The walk met BD 1 with R = 0: halted again at once (docs/etsec.md §3.4). */
 	assert_int_equal(rd(k, 0, K_TSTAT), K_THLT0);
 	assert_int_equal(rd(k, 0, K_TBPTR0), K_TBASE + 8);
 	/* preamble 8 + 64 bytes at 8 ns: the frame ends at t0 + 576 ns. */
@@ -127,7 +127,7 @@ static void tx_rx_bits(struct kat *k, int le)
 	assert_int_equal(rd(k, 0, K_IEVENT), K_EV_TXF);
 	assert_true(irq_readable(k, 0, ETSEC_IRQ_TX));
 	assert_false(irq_readable(k, 0, ETSEC_IRQ_RX));
-	/* Received: F|L, length incl. FCS, BC, I kept; RXF, RSTAT[RXF0] (§3.3). */
+	/* Received: F|L, length incl. FCS, BC, I kept; RXF, RSTAT[RXF0] (docs/etsec.md §3.3). */
 	assert_int_equal(k->delivered[1], 1);
 	assert_int_equal(bd_st(rbd, le), K_RX_I | K_RX_F | K_RX_L | K_RX_BC);
 	assert_int_equal(bd_len(rbd, le), 64);
@@ -138,7 +138,7 @@ static void tx_rx_bits(struct kat *k, int le)
 	assert_true(irq_readable(k, 1, ETSEC_IRQ_RX));
 	wr(k, 1, K_RSTAT, K_RXF0);
 	assert_int_equal(rd(k, 1, K_RSTAT), 0);
-	/* RMON: one 64-byte frame each way (§7). */
+	/* RMON: one 64-byte frame each way (docs/etsec.md §7). */
 	assert_int_equal(rd(k, 0, K_TR64), 1);
 	assert_int_equal(rd(k, 0, K_TPKT), 1);
 	assert_int_equal(rd(k, 0, K_TBYT), 64);
@@ -194,7 +194,7 @@ static void test_rx_multi_bd_bsy_restart(void **state)
 
 	kat_macs_up(k, 3, 0);
 	wr(k, 1, K_MRBLR, 512);
-	/* 1200 + 4 bytes in 512-byte buffers: 3 BDs, the last holds the total (§3.5). */
+	/* 1200 + 4 bytes in 512-byte buffers: 3 BDs, the last holds the total (docs/etsec.md §3.5). */
 	kat_tx(k, 0, 0, 1200, K_TX_TC | K_TX_L, 0);
 	wr(k, 0, K_TSTAT, K_THLT0);
 	kat_advance(k, 20000);
@@ -204,7 +204,7 @@ static void test_rx_multi_bd_bsy_restart(void **state)
 	assert_int_equal(bd_st(r + 16, 0), K_RX_I | K_RX_W | K_RX_L | K_RX_BC);
 	assert_int_equal(bd_len(r + 16, 0), 1204);
 	assert_int_equal(rd(k, 1, K_IEVENT), K_EV_RXB | K_EV_RXF);
-	/* No empty BD: discarded, BSY, RDRP, QHLT0 (§3.4). */
+	/* No empty BD: discarded, BSY, RDRP, QHLT0 (docs/etsec.md §3.4). */
 	kat_tx(k, 0, 1, 60, K_TX_TC | K_TX_L, 0);
 	wr(k, 0, K_TSTAT, K_THLT0);
 	kat_advance(k, 2000);
@@ -239,10 +239,10 @@ static void test_rx_cut_and_errors(void **state)
 	kat_tx(k, 0, 0, 600, K_TX_TC | K_TX_L, 0);
 	wr(k, 0, K_TSTAT, K_THLT0);
 	kat_advance(k, 10000);
-	/* Out of BDs part-way: the last written BD gets L|OV; BSY, QHLT0 (§11). */
+	/* Out of BDs part-way: the last written BD gets L|OV; BSY, QHLT0 (docs/etsec.md §11). */
 	assert_int_equal(bd_st(r, 0), K_RX_I | K_RX_F | K_RX_L | K_RX_OV);
 	assert_int_equal(rd(k, 1, K_RSTAT) & K_QHLT0, K_QHLT0);
-	/* Over MAXFRM: LG and BABR; a bad FCS (TC off, raw bytes): CR (§3.3). */
+	/* Over MAXFRM: LG and BABR; a bad FCS (TC off, raw bytes): CR (docs/etsec.md §3.3). */
 	bd_raw(r, K_RX_E, 0, K_BUF(64), 0);
 	bd_raw(r + 8, K_RX_E | K_RX_W, 0, K_BUF(65), 0);
 	wr(k, 1, K_RBASE0, K_RBASE); /* rewind: RBPTR stayed at the busy BD */
@@ -268,7 +268,7 @@ static void test_tx_halts_and_bad_bd(void **state)
 	uint8_t *t = mem(k, 0, K_TBASE);
 
 	kat_macs_up(k, 4, 0);
-	/* A frame whose second BD is not ready: XFUN, halted (§3.4). */
+	/* A frame whose second BD is not ready: XFUN, halted (docs/etsec.md §3.4). */
 	kat_tx(k, 0, 0, 30, K_TX_TC, 0);
 	wr(k, 0, K_TSTAT, K_THLT0);
 	assert_int_equal(rd(k, 0, K_IEVENT), K_EV_XFUN);
@@ -322,7 +322,7 @@ static void test_graceful_stop_in_flight(void **state)
 	kat_advance(k, 50000);
 	assert_int_equal(k->delivered[1], 1);
 	assert_int_equal(bd_st(mem(k, 0, K_TBASE + 8), 0) & K_TX_R, K_TX_R);
-	/* Clearing GTS and writing THLT0 resumes the ring (§4.4). */
+	/* Clearing GTS and writing THLT0 resumes the ring (docs/etsec.md §4.4). */
 	wr(k, 0, K_DMACTRL, 0xC3);
 	wr(k, 0, K_TSTAT, K_THLT0);
 	kat_advance(k, 50000);
@@ -368,7 +368,7 @@ static void test_coalescing_frames(void **state)
 	struct kat *k = *state;
 
 	kat_macs_up(k, 16, 0);
-	/* RX: 4 frames, no timer; TX: 3 frames (§6). */
+	/* RX: 4 frames, no timer; TX: 3 frames (docs/etsec.md §6). */
 	wr(k, 1, K_RXIC, K_IC(4, 0));
 	wr(k, 0, K_TXIC, K_IC(3, 0));
 	send_n(k, 0, 2);
@@ -439,7 +439,7 @@ static void test_rmon_carry(void **state)
 	struct kat *k = *state;
 
 	kat_macs_up(k, 1, 0);
-	/* RDRP is 16 bits; an unmasked C1RDR (CAR1 bit 0) raises MSRO (§7). */
+	/* RDRP is 16 bits; an unmasked C1RDR (CAR1 bit 0) raises MSRO (docs/etsec.md §7). */
 	wr(k, 1, K_RDRP, 0xFFFF);
 	wr(k, 1, K_CAM1, 0xFFFFFFFE);
 	kat_tx(k, 0, 0, 60, K_TX_TC | K_TX_L, 0);
@@ -473,7 +473,7 @@ static void test_miim_timing(void **state)
 	struct kat *k = *state;
 	uint64_t t0;
 
-	/* ÷28 of 70 MHz = 2.5 MHz: 64 cycles = 25.6 us (§5, §11). */
+	/* ÷28 of 70 MHz = 2.5 MHz: 64 cycles = 25.6 us (docs/etsec.md §5, §11). */
 	assert_int_equal(etsec_emu_miim_frame_ns(k->emu[0]), 25600);
 	wr(k, 0, K_MIIMADD, (1 << 8) | 2); /* PHY 1, PHYSID1 */
 	wr(k, 0, K_MIIMCOM, 0);

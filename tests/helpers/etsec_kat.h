@@ -97,7 +97,7 @@ enum {
 #define K_RX_LG 0x0020u
 #define K_RX_CR 0x0004u
 #define K_RX_OV 0x0002u
-/* §3.4, §4 */
+/* docs/etsec.md §3.4, §4 */
 #define K_THLT0 0x80000000u
 #define K_QHLT0 0x00800000u
 #define K_RXF0 0x00000080u
@@ -112,7 +112,7 @@ enum {
 #define K_GRS 0x10u
 #define K_GTS 0x08u
 #define K_PROM 0x8u
-/* §6 */
+/* docs/etsec.md §6 */
 #define K_IC(frames, ticks) (0x80000000u | ((uint32_t)(frames) << 21) | (uint32_t)(ticks))
 
 #define K_TBASE 0x40000000u /* ring addresses in the default DMA region */
@@ -265,7 +265,7 @@ static inline uint8_t *mem(struct kat *k, unsigned n, uint32_t bus)
 	return (uint8_t *)k->bus[n].dma.virt + (bus - k->bus[n].dma.bus);
 }
 
-/* A BD as raw bytes: big-endian (§3.1) unless @le. */
+/* A BD as raw bytes: big-endian (docs/etsec.md §3.1) unless @le. */
 static inline void bd_raw(uint8_t *p, uint16_t st, uint16_t len, uint32_t addr, int le)
 {
 	uint8_t b[8] = { (uint8_t)(st >> 8),   (uint8_t)st,	      (uint8_t)(len >> 8),
