@@ -115,7 +115,7 @@ static void *node_main(void *arg)
 	return NULL;
 }
 
-static int node_new(struct node *n, unsigned idx, struct enet_line *line, unsigned speed,
+static int node_new(struct node *n, unsigned idx, struct fdx_line *line, unsigned speed,
 		    const struct opts *o)
 {
 	struct fec_config cfg = { .mac = { 0x02, 0xe8, 0, 0, 0, (uint8_t)(idx + 1) },
@@ -170,14 +170,14 @@ static uint64_t clock_ns(clockid_t id)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static void take(struct sample *s, struct node *n, struct enet_line *line)
+static void take(struct sample *s, struct node *n, struct fdx_line *line)
 {
-	struct enet_line_stats ls;
+	struct fdx_line_stats ls;
 
 	memset(s, 0, sizeof(*s));
 	s->t = ethdrv_now_ns();
 	s->cpu = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
-	enet_line_get_stats(line, &ls);
+	fdx_line_get_stats(line, &ls);
 	s->wakeups = ethdrv_counter_get(&ls.wakeups);
 	s->wire_bytes = ethdrv_counter_get(&ls.bytes[0]) + ethdrv_counter_get(&ls.bytes[1]);
 	for (unsigned i = 0; i < 2; i++) {
@@ -202,7 +202,7 @@ static void sleep_ns(uint64_t ns)
 		;
 }
 
-static void report(const struct opts *o, unsigned speed, bool bidir, struct enet_line *line,
+static void report(const struct opts *o, unsigned speed, bool bidir, struct fdx_line *line,
 		   const struct sample *a, const struct sample *b, uint64_t bad)
 {
 	double el = (double)(b->t - a->t) / 1e9, frames = (double)(b->frames - a->frames);
@@ -210,7 +210,7 @@ static void report(const struct opts *o, unsigned speed, bool bidir, struct enet
 	/* The limit, from the line speed: one frame per preamble+SFD, frame
 	 * (padded to 60), FCS and gap, in each direction used. */
 	double line_fps = speed * 1e6 / ((8.0 + ETHDRV_MAX(o->size, 60u) + 4 + 12) * 8) * dirs;
-	const struct ethdrv_hist *lat = enet_line_lateness(line);
+	const struct ethdrv_hist *lat = fdx_line_lateness(line);
 
 	printf("bench-enet: speed=%u size=%u dir=%s split=%d threaded=%d batch_us=%u mmio_ns=%u "
 	       "seconds=%.2f frames=%.0f fps=%.0f line_fps=%.0f rate_pct=%.2f wire_pct=%.2f "
@@ -231,17 +231,17 @@ static void report(const struct opts *o, unsigned speed, bool bidir, struct enet
 
 static int run(const struct opts *o, unsigned speed, bool bidir)
 {
-	struct enet_line_config lc;
-	struct enet_line *line;
+	struct fdx_line_config lc;
+	struct fdx_line *line;
 	static struct node n[2];
 	struct sample a, b;
 	int err;
 
-	enet_line_config_default(&lc);
+	fdx_line_config_default(&lc);
 	lc.speed_mbps = speed;
 	lc.batch_ns = (uint64_t)o->batch_us * 1000;
 	memset(n, 0, sizeof(n));
-	err = enet_line_new(&lc, &line);
+	err = fdx_line_new(&lc, &line);
 	for (unsigned i = 0; !err && i < 2; i++)
 		err = node_new(&n[i], i, line, speed, o);
 	if (err) {
@@ -271,7 +271,7 @@ static int run(const struct opts *o, unsigned speed, bool bidir)
 		enet_emu_free(n[i].emu);
 		ethdrv_loop_free(n[i].loop);
 	}
-	enet_line_free(line);
+	fdx_line_free(line);
 	return 0;
 }
 

@@ -102,7 +102,7 @@ struct opts {
 
 /* The fec driver on the ENET model (--fec). */
 struct bench_fec {
-	struct enet_line *line; /* real time */
+	struct fdx_line *line; /* real time */
 	struct enet_emu *emu; /* the controller and its board */
 	struct ethdrv_mmio_bus bus; /* its registers */
 	struct ethdrv_loop *loop; /* the device's (not run: the bench thread reads) */
@@ -196,7 +196,7 @@ static int bench_setup_fec(struct bench *b, const struct opts *o)
 				  .clk_ipg_hz = IPG_HZ,
 				  .mdio_bus_hz = o->mdc_hz,
 				  .mdio_no_preamble = o->no_preamble };
-	int err = enet_line_new(NULL, &f->line);
+	int err = fdx_line_new(NULL, &f->line);
 
 	if (!err)
 		err = enet_emu_new(NULL, f->line, 0, &f->emu);
@@ -247,7 +247,7 @@ static void bench_teardown(struct bench *b)
 	ethdrv_netdev_destroy(b->f.dev);
 	enet_emu_free(b->f.emu);
 	ethdrv_loop_free(b->f.loop);
-	enet_line_free(b->f.line);
+	fdx_line_free(b->f.line);
 	mdio_rig_teardown(&b->r);
 	for (int i = 0; i < N_SWITCHES; i++)
 		switch_emu_free(b->sw[i]);
@@ -329,14 +329,14 @@ static void probe_reg(const struct bench *b)
 
 static void engine_snap(const struct bench *b, struct engine_snap *s)
 {
-	struct enet_line_stats st;
+	struct fdx_line_stats st;
 	const struct ethdrv_hist *h;
 
 	*s = (struct engine_snap){ 0 };
 	if (!b->f.line)
 		return;
-	h = enet_line_lateness(b->f.line);
-	enet_line_get_stats(b->f.line, &st);
+	h = fdx_line_lateness(b->f.line);
+	fdx_line_get_stats(b->f.line, &st);
 	s->late_sum = __atomic_load_n(&h->sum, __ATOMIC_RELAXED);
 	s->late_count = __atomic_load_n(&h->count, __ATOMIC_RELAXED);
 	s->wakeups = ethdrv_counter_get(&st.wakeups);

@@ -3,7 +3,8 @@
  * Small pieces the MDIO-side models share: a level interrupt line on an
  * eventfd (readable while asserted, the convention of every model's IRQ
  * line, docs/design.md §5b), the wait of a model thread until its next
- * deadline on CLOCK_MONOTONIC, and a snapshot copy of a counter struct.
+ * deadline on CLOCK_MONOTONIC, the pause of a clock-polling loop, and a
+ * snapshot copy of a counter struct.
  */
 #ifndef ETHDRV_EMU_EMU_UTIL_H
 #define ETHDRV_EMU_EMU_UTIL_H
@@ -57,6 +58,16 @@ void emu_sync_destroy(pthread_mutex_t *lock, pthread_cond_t *cond);
  * @deadline_ns on CLOCK_MONOTONIC (EMU_NEVER: until signalled)
  */
 void emu_wait_until(pthread_cond_t *cond, pthread_mutex_t *lock, uint64_t deadline_ns);
+
+/* One iteration of a loop that polls the clock: tell the CPU we spin. */
+static inline void emu_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ volatile("yield");
+#endif
+}
 
 /* Copy a struct made only of ethdrv_counter_t fields, @size bytes. */
 static inline void emu_counters_copy(void *dst, const void *src, size_t size)

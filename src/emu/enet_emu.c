@@ -2,8 +2,8 @@
 /*
  * ENET model: lifecycle, the MMIO bus a driver sees (register accesses with
  * their interconnect latency, the DMA region, the interrupt eventfds) and
- * the MAC's configured speed and gap. Every access takes the line lock and
- * first applies the events already due (enet_emu_line.c). Behaviour and
+ * the MAC's configured speed and gap. Every access takes the engine lock and
+ * first applies the events already due (emu_engine.h). Behaviour and
  * assumptions: enet_emu.h; section numbers are docs/enet.md.
  */
 #include <errno.h>
@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "emu_util.h"
 #include "enet_emu_priv.h"
 
 #define DMA_SIZE_MIN 4096u
@@ -66,60 +67,47 @@ uint64_t enet__mac_byte_ns(const struct enet_emu *emu)
 
 /* ---- the bus ---- */
 
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#elif defined(__aarch64__)
-	__asm__ volatile("yield");
-#endif
-}
-
 /* The interconnect's cost of one access (real time only). */
 static void mmio_delay(const struct enet_emu *emu)
 {
 	struct timespec ts;
 	uint64_t end;
 
-	if (!emu->cfg.mmio_latency_ns || !emu->line->cfg.realtime)
+	if (!emu->cfg.mmio_latency_ns || !emu_engine_realtime(emu->eng))
 		return;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	end = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec + emu->cfg.mmio_latency_ns;
 	do {
-		cpu_relax();
+		emu_cpu_relax();
 		clock_gettime(CLOCK_MONOTONIC, &ts);
 	} while ((uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec < end);
 }
 
 uint32_t enet_emu_read32(struct enet_emu *emu, uint32_t off)
 {
-	struct enet_line *line = emu->line;
 	uint64_t now;
 	uint32_t v;
 
 	mmio_delay(emu);
-	pthread_mutex_lock(&line->lock);
-	now = enet__now(line);
-	enet__line_run(line, now, true);
+	emu_engine_lock(emu->eng);
+	now = emu_engine_sync(emu->eng, true);
 	v = enet__reg_read(emu, off, now);
 	ethdrv_counter_inc(&emu->st.reg_reads);
-	pthread_mutex_unlock(&line->lock);
+	emu_engine_unlock(emu->eng);
 	return v;
 }
 
 void enet_emu_write32(struct enet_emu *emu, uint32_t off, uint32_t val)
 {
-	struct enet_line *line = emu->line;
 	uint64_t now;
 
 	mmio_delay(emu);
-	pthread_mutex_lock(&line->lock);
-	now = enet__now(line);
-	enet__line_run(line, now, true);
+	emu_engine_lock(emu->eng);
+	now = emu_engine_sync(emu->eng, true);
 	enet__reg_write(emu, off, val, now);
 	ethdrv_counter_inc(&emu->st.reg_writes);
-	enet__line_kick(line);
-	pthread_mutex_unlock(&line->lock);
+	emu_engine_kick(emu->eng);
+	emu_engine_unlock(emu->eng);
 }
 
 static uint32_t emu_bus_read32(void *ctx, uint32_t off)
@@ -188,7 +176,8 @@ static int emu_board_new(struct enet_emu *emu)
 		ret = enet_mdio_init(&emu->mdio, &c->mdio, emu->mdio_bus);
 	if (ret || emu->cfg.phy_addr == ENET_EMU_NO_PHY)
 		return ret;
-	ret = phy_emu_new(&emu->cfg.phy, emu->line->wire, enet_line_now(emu->line), &emu->phy);
+	ret = phy_emu_new(&emu->cfg.phy, fdx_line_wire(emu->line), fdx_line_now(emu->line),
+			  &emu->phy);
 	if (!ret)
 		ret = phy_emu_attach(emu->phy, emu->mdio_bus, emu->cfg.phy_addr);
 	return ret;
@@ -231,7 +220,7 @@ static int emu_alloc(struct enet_emu *emu)
 	return 0;
 }
 
-int enet_emu_new(const struct enet_emu_config *cfg, struct enet_line *line, unsigned port,
+int enet_emu_new(const struct enet_emu_config *cfg, struct fdx_line *line, unsigned port,
 		 struct enet_emu **out)
 {
 	struct enet_emu *emu;
@@ -254,6 +243,7 @@ int enet_emu_new(const struct enet_emu_config *cfg, struct enet_line *line, unsi
 	if (ret)
 		goto err_release;
 	emu->line = line;
+	emu->eng = fdx_line_engine(line);
 	emu->port = port;
 	ret = emu_board_new(emu);
 	if (ret)
@@ -262,11 +252,14 @@ int enet_emu_new(const struct enet_emu_config *cfg, struct enet_line *line, unsi
 	enet__regs_reset(emu);
 	enet__dma_reset(emu);
 	enet__coal_reset(emu);
-	pthread_mutex_lock(&line->lock);
-	ret = enet__line_attach(line, port, emu);
-	if (!ret && emu->phy)
-		line->phys++;
-	pthread_mutex_unlock(&line->lock);
+	emu_engine_lock(emu->eng);
+	ret = fdx__attach(line, port, &enet__port_ops, emu, emu->phy != NULL);
+	if (!ret) {
+		ret = emu_engine_add(emu->eng, &enet__engine_ops, emu);
+		if (ret)
+			fdx__detach(line, port, emu->phy != NULL);
+	}
+	emu_engine_unlock(emu->eng);
 	if (ret)
 		goto err_release;
 	*out = emu;
@@ -281,11 +274,10 @@ void enet_emu_free(struct enet_emu *emu)
 {
 	if (!emu)
 		return;
-	pthread_mutex_lock(&emu->line->lock);
-	enet__line_detach(emu->line, emu->port);
-	if (emu->phy)
-		emu->line->phys--;
-	pthread_mutex_unlock(&emu->line->lock);
+	emu_engine_lock(emu->eng);
+	emu_engine_remove(emu->eng, emu);
+	fdx__detach(emu->line, emu->port, emu->phy != NULL);
+	emu_engine_unlock(emu->eng);
 	emu_release(emu);
 }
 
@@ -293,9 +285,9 @@ int enet_emu_peek_reg(struct enet_emu *emu, uint32_t off, uint32_t *val)
 {
 	int ret;
 
-	pthread_mutex_lock(&emu->line->lock);
+	emu_engine_lock(emu->eng);
 	ret = enet__reg_peek(emu, off, val);
-	pthread_mutex_unlock(&emu->line->lock);
+	emu_engine_unlock(emu->eng);
 	return ret;
 }
 
@@ -305,20 +297,20 @@ bool enet_emu_irq_asserted(struct enet_emu *emu, unsigned n)
 
 	if (n >= ENET_EMU_IRQ_LINES)
 		return false;
-	pthread_mutex_lock(&emu->line->lock);
+	emu_engine_lock(emu->eng);
 	level = emu->irq_level[n];
-	pthread_mutex_unlock(&emu->line->lock);
+	emu_engine_unlock(emu->eng);
 	return level;
 }
 
 void enet_emu_get_stats(struct enet_emu *emu, struct enet_emu_stats *st)
 {
-	pthread_mutex_lock(&emu->line->lock);
+	emu_engine_lock(emu->eng);
 	*st = emu->st;
-	pthread_mutex_unlock(&emu->line->lock);
+	emu_engine_unlock(emu->eng);
 }
 
-struct enet_line *enet_emu_line(struct enet_emu *emu)
+struct fdx_line *enet_emu_line(struct enet_emu *emu)
 {
 	return emu->line;
 }
@@ -337,15 +329,15 @@ uint64_t enet_emu_mdio_frame_ns(struct enet_emu *emu)
 {
 	uint64_t ns;
 
-	pthread_mutex_lock(&emu->line->lock);
+	emu_engine_lock(emu->eng);
 	ns = enet_mdio_frame_ns(&emu->mdio);
-	pthread_mutex_unlock(&emu->line->lock);
+	emu_engine_unlock(emu->eng);
 	return ns;
 }
 
 void enet_emu_get_mdio_stats(struct enet_emu *emu, struct enet_mdio_stats *st)
 {
-	pthread_mutex_lock(&emu->line->lock);
+	emu_engine_lock(emu->eng);
 	enet_mdio_get_stats(&emu->mdio, st);
-	pthread_mutex_unlock(&emu->line->lock);
+	emu_engine_unlock(emu->eng);
 }

@@ -2,16 +2,17 @@
 /*
  * Hardware model of NXP's ENET Ethernet controller (the block Linux's fec
  * driver runs on i.MX6/7/8M), QEMU-style, and the full-duplex
- * point-to-point line between two of them (docs/design.md §5b). Written
+ * point-to-point line between two of them (fdx_line.h, docs/design.md §5b). Written
  * from docs/enet.md only (section numbers below are docs/enet.md), never
  * from a driver. A driver reaches it through struct ethdrv_mmio_bus
  * (enet_emu_get_bus()): 32-bit registers, one DMA region, level eventfds.
  *
  * Files: enet_emu.c (lifecycle, bus, clock), enet_emu_regs.c (register
  * table and dispatch), enet_emu_dma.c (descriptor rings), enet_emu_irq.c
- * (events, coalescing, interrupt lines), enet_emu_line.c (wire timing and
- * the engine thread), enet_emu_fault.c (fault knobs), enet_emu_gen.c (the
- * line's traffic generator).
+ * (events, coalescing, interrupt lines), enet_emu_line.c (the MAC's events
+ * on the engine and its port on the line), enet_emu_fault.c (fault knobs).
+ * The line, its generator and the engine are MAC-independent: fdx_line*.c,
+ * emu_engine.c.
  *
  * What it models:
  * - The single-queue register map of docs/enet.md §1.1 with reset values and write
@@ -32,7 +33,8 @@
  *   padded to 60 bytes plus FCS, and TIPG bytes of gap, at 8 ns/byte
  *   (1000 Mb/s), 80 ns/byte (100 Mb/s) or 800 ns/byte (10 Mb/s); both
  *   directions at once. Real time against CLOCK_MONOTONIC with absolute
- *   deadlines, or a virtual clock that only enet_line_run_until() moves.
+ *   deadlines, or a virtual clock that only fdx_line_run_until() moves
+ *   (the engine: emu_engine.h).
  *
  * Assumptions where the facts are unknown or conflict (docs/enet.md §12):
  * - ECR resets to 0x7000_0000 (NuttX's reserved value; QEMU: 0xF000_0000,
@@ -119,7 +121,7 @@
  *   only while the wire's link is up (phy_emu_wire_link_up()); the cable
  *   carries at most the line's speed, so the PHYs resolve no faster mode
  *   (assumption: a downshift at once where an AR8031 retries first).
- *   enet_line_set_cable() unplugs and plugs the cable.
+ *   fdx_line_set_cable() unplugs and plugs the cable.
  * - Register accesses cost cfg.mmio_latency_ns of busy waiting in real-time
  *   mode (interconnect latency), nothing on the virtual clock.
  * - Real time (docs/host.md §4): events are applied at or after their
@@ -138,6 +140,7 @@
 #include "enet_mdio.h"
 #include "ethdrv/mmio.h"
 #include "ethdrv/stats.h"
+#include "fdx_line.h"
 #include "phy_emu.h"
 
 #define ENET_EMU_WINDOW 0x4000u /* register window (docs/enet.md §1.1) */
@@ -145,17 +148,7 @@
 #define ENET_EMU_FRAME_MAX 2048u /* largest TX frame the FIFO holds (assumption) */
 #define ENET_EMU_NO_PHY 32u /* enet_emu_config.phy_addr: the board has no PHY */
 
-struct emu_pcap;
-struct enet_line;
 struct enet_emu;
-
-/* The line between two models. */
-struct enet_line_config {
-	unsigned speed_mbps; /* 10, 100 or 1000; default 1000 */
-	bool realtime; /* true (default): CLOCK_MONOTONIC and an engine thread */
-	uint64_t batch_ns; /* real time: engine wakes at most this often; default 200000 */
-	uint64_t seed; /* PRNG seed for bit errors; default 1 */
-};
 
 /* One controller. */
 struct enet_emu_config {
@@ -213,192 +206,9 @@ struct enet_emu_stats {
 	ethdrv_counter_t faults; /* faults that took effect */
 };
 
-/* Line counters. */
-struct enet_line_stats {
-	ethdrv_counter_t frames[2]; /* frames sent by port 0 / 1 that reached the peer */
-	ethdrv_counter_t bytes[2]; /* their wire bytes (preamble, FCS, gap included) */
-	ethdrv_counter_t lost[2]; /* frames sent by port 0 / 1 that did not reach the peer
-				     (any of the four reasons below) */
-	ethdrv_counter_t lost_no_peer; /* sent with no MAC at the other end */
-	ethdrv_counter_t lost_link_down; /* sent while the link was down */
-	ethdrv_counter_t speed_mismatch; /* sent or received at a speed not the line's */
-	ethdrv_counter_t lost_loopback; /* arrived at a MAC in internal loopback (RCR.LOOP) */
-	ethdrv_counter_t bit_errors; /* bits flipped by the set bit error rate */
-	ethdrv_counter_t corrupted; /* frames with at least one flipped bit */
-	ethdrv_counter_t flaps; /* link-down periods */
-	ethdrv_counter_t wakeups; /* engine thread wakeups (real time) */
-	ethdrv_counter_t events; /* events applied (frame ends, timers) */
-	ethdrv_counter_t catchups; /* events applied by a register access */
-	ethdrv_counter_t catchup_cpu_ns; /* CPU time of the accessing threads applying them
-					    (real time): the model's work in the driver's thread */
-	ethdrv_counter_t captured; /* frames written to the capture (enet_line_set_capture) */
-	ethdrv_counter_t capture_errors; /* frames the capture failed to write */
-	ethdrv_counter_t engine_cpu_ns; /* CPU time of the engine thread (real time) */
-	ethdrv_counter_t gen_frames; /* generator frames that reached the receiving MAC */
-	ethdrv_counter_t gen_bytes; /* their wire bytes (preamble, FCS, gap included) */
-	ethdrv_counter_t gen_lost; /* generator frames sent while the link was down */
-};
-
-#define ENET_GEN_PAYLOAD_MIN 8u /* the sequence number */
-#define ENET_GEN_PAYLOAD_MAX 1472u /* a 1514-byte frame */
-#define ENET_GEN_PPS_MAX 100000000u
-
-/* The line's traffic generator (enet_line_gen_start(), docs/enet.md §14). */
-struct enet_gen_config {
-	unsigned to_port; /* the receiving MAC: 0 or 1 */
-	uint8_t dst_mac[6]; /* Ethernet destination (the receiver's station address) */
-	uint8_t src_mac[6]; /* Ethernet source */
-	uint32_t src_ip; /* IPv4 source, host byte order */
-	uint32_t dst_ip; /* IPv4 destination, host byte order */
-	uint16_t src_port; /* UDP source port */
-	uint16_t dst_port; /* UDP destination port */
-	uint16_t payload; /* UDP payload bytes, 8..1472 (18: a 64-byte frame) */
-	uint64_t count; /* frames to send, 0 = until stopped */
-	uint64_t pps; /* frames per second (start to start), 0 = back to back */
-};
-
 /* Names for registering the counters in a stats set. */
 extern const struct ethdrv_stat_desc enet_emu_stats_desc[];
 extern const size_t enet_emu_stats_desc_count;
-
-/** enet_line_config_default() - defaults listed above */
-void enet_line_config_default(struct enet_line_config *cfg);
-
-/**
- * enet_line_new() - create a line; in real time its engine thread starts
- * @cfg: settings (NULL = defaults); copied
- * @out: receives the line
- *
- * Return: 0, -EINVAL (speed not 10/100/1000, batch_ns over 10 ms), -ENOMEM,
- * or the -errno of pthread_create.
- */
-int enet_line_new(const struct enet_line_config *cfg, struct enet_line **out);
-
-/**
- * enet_line_free() - stop the engine and free the line (NULL is ignored)
- * @line: a line whose models have all been freed
- */
-void enet_line_free(struct enet_line *line);
-
-/**
- * enet_line_now() - the line's clock in ns (CLOCK_MONOTONIC or virtual)
- * @line: the line
- */
-uint64_t enet_line_now(struct enet_line *line);
-
-/**
- * enet_line_run_until() - virtual clock: apply every event up to @t_ns and
- * set the clock to @t_ns
- * @line: a line with realtime=false
- * @t_ns: the new time; earlier than now is -EINVAL
- *
- * Return: 0 or -EINVAL (real-time line, or @t_ns in the past).
- * Context: any thread; takes the line lock.
- */
-int enet_line_run_until(struct enet_line *line, uint64_t t_ns);
-
-/**
- * enet_line_next_event() - the earliest pending event time, UINT64_MAX if none
- * @line: the line
- */
-uint64_t enet_line_next_event(struct enet_line *line);
-
-/**
- * enet_line_set_link() - force the link down or let it come up
- * @line: the line
- * @up: false: down until set up again; true: up (if both ends are attached)
- */
-void enet_line_set_link(struct enet_line *line, bool up);
-
-/**
- * enet_line_flap() - take the link down for @down_ns from now
- * @line: the line
- * @down_ns: duration, 1 ns..60 s
- *
- * Return: 0 or -EINVAL.
- */
-int enet_line_flap(struct enet_line *line, uint64_t down_ns);
-
-/**
- * enet_line_set_ber() - bit error rate of frames sent by @port
- * @line: the line
- * @port: 0 or 1
- * @ber: 0 (default) .. 0.01; corrupted frames arrive with a bad FCS
- *
- * Return: 0 or -EINVAL.
- */
-int enet_line_set_ber(struct enet_line *line, unsigned port, double ber);
-
-/** enet_line_link_up() - true while frames can reach the peer */
-bool enet_line_link_up(struct enet_line *line);
-
-/**
- * enet_line_set_cable() - unplug (false) or plug (true) the cable between
- * the two PHYs: both links go down at once and train again once plugged
- * (phy_emu_wire_set_cable(), docs/mdio.md §8.3); the link-down injection
- * @line: the line
- * @connected: the new state
- */
-void enet_line_set_cable(struct enet_line *line, bool connected);
-
-/** enet_line_get_stats() - copy the line counters */
-void enet_line_get_stats(struct enet_line *line, struct enet_line_stats *st);
-
-/**
- * enet_line_lateness() - how late events were applied against their
- * physical time, in ns (real time only)
- * @line: the line
- *
- * Return: the histogram, valid until the line is freed.
- */
-const struct ethdrv_hist *enet_line_lateness(struct enet_line *line);
-
-/**
- * enet_line_set_capture() - write every frame the line carries to @pcap
- * @line: the line
- * @pcap: an open capture (pcap.h), or NULL to stop; the caller closes it
- *        after enet_line_free()
- *
- * Both directions go to the one file: each frame that reaches the peer, as
- * it arrived (a frame the line corrupted is written corrupted), stamped with
- * the time its last bit arrived, so that the records are in time order
- * while the two directions overlap on the wire. Frames lost on the way
- * (link down, no peer, speed mismatch) and frames of a MAC in internal
- * loopback never reach the wire and are not written. The writes happen
- * under the line lock, in whichever thread applies the frame's end.
- */
-void enet_line_set_capture(struct enet_line *line, struct emu_pcap *pcap);
-
-/**
- * enet_line_gen_start() - start the traffic generator towards @cfg->to_port
- * @line: the line
- * @cfg: the frames and their rate; copied
- *
- * UDP/IPv4 frames of the template with a sequence number (big endian) in the
- * first 8 payload bytes, back to back at the line rate (or @cfg->pps), each
- * timed as the far MAC's frames are (preamble, frame, FCS, TIPG gap) and on
- * the far MAC's transmitter timeline; the first starts when the wire is free.
- * Counted in gen_frames, or gen_lost while the link is down.
- *
- * One generator per direction: towards port 0 and towards port 1 they run
- * independently.
- *
- * Return: 0, -EINVAL (bad port, payload or rate) or -EBUSY (that direction's
- * generator is running).
- */
-int enet_line_gen_start(struct enet_line *line, const struct enet_gen_config *cfg);
-
-/**
- * enet_line_gen_stop() - stop the generator towards @to_port; the frame on
- * the wire is cut off and never arrives (not counted). Stopped already, or
- * a port other than 0 or 1, is fine.
- * @line: the line
- * @to_port: the receiving port
- */
-void enet_line_gen_stop(struct enet_line *line, unsigned to_port);
-
-/** enet_line_gen_running() - true while the generator towards @to_port has frames to send */
-bool enet_line_gen_running(struct enet_line *line, unsigned to_port);
 
 /** enet_emu_config_default() - defaults listed above */
 void enet_emu_config_default(struct enet_emu_config *cfg);
@@ -413,7 +223,7 @@ void enet_emu_config_default(struct enet_emu_config *cfg);
  * Return: 0, -EINVAL (bad config or port), -EBUSY (port taken), -ENOMEM,
  * or the -errno of eventfd().
  */
-int enet_emu_new(const struct enet_emu_config *cfg, struct enet_line *line, unsigned port,
+int enet_emu_new(const struct enet_emu_config *cfg, struct fdx_line *line, unsigned port,
 		 struct enet_emu **out);
 
 /** enet_emu_free() - detach from the line and free (NULL is ignored) */
@@ -467,7 +277,7 @@ const char *enet_emu_fault_name(enum enet_emu_fault fault);
 void enet_emu_get_stats(struct enet_emu *emu, struct enet_emu_stats *st);
 
 /** enet_emu_line() - the line the model is on */
-struct enet_line *enet_emu_line(struct enet_emu *emu);
+struct fdx_line *enet_emu_line(struct enet_emu *emu);
 
 /**
  * enet_emu_phy_irq_fd() - the AR8031's INT line (a level eventfd), the

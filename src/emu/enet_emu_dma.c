@@ -233,17 +233,17 @@ static void tx_load(struct enet_emu *emu, struct enet_txf *f, const struct tx_sc
 		f->bd[f->nbd++] = off;
 		off = bd_next(emu, off, bd.status);
 	}
-	f->fcs = (s->last_status & TXBD_TC) ? FCS_APPEND : FCS_RAW;
+	f->fcs = (s->last_status & TXBD_TC) ? FDX_FCS_APPEND : FDX_FCS_RAW;
 	if (s->last_status & TXBD_ABC)
-		f->fcs = FCS_BAD;
+		f->fcs = FDX_FCS_BAD;
 	/* The MAC pads short frames with zeros before the FCS (assumption). */
-	if (f->fcs != FCS_RAW && f->len < ETH_ZLEN) {
+	if (f->fcs != FDX_FCS_RAW && f->len < ETH_ZLEN) {
 		memset(f->data + f->len, 0, ETH_ZLEN - f->len);
 		f->len = ETH_ZLEN;
 	}
 	f->irq = s->irq;
 	f->aborted = false;
-	wire = f->len + (f->fcs == FCS_RAW ? 0 : FCS_LEN);
+	wire = f->len + (f->fcs == FDX_FCS_RAW ? 0 : FCS_LEN);
 	/* Preamble+SFD, frame, then the gap before the next one (docs/enet.md §12). */
 	/* The transmitter waited for this frame (the host had none ready). */
 	if (emu->tx_free_at && now > emu->tx_free_at)
@@ -294,7 +294,7 @@ void enet__tx_stop(struct enet_emu *emu, uint64_t now, bool abort)
 			keep = i + 1;
 			if (abort && !f->aborted) {
 				f->aborted = true;
-				f->fcs = FCS_BAD;
+				f->fcs = FDX_FCS_BAD;
 				f->end = ETHDRV_MAX(now, f->start);
 				ethdrv_counter_inc(&emu->st.tx_aborted);
 			}
@@ -321,7 +321,7 @@ void enet__graceful_stop(struct enet_emu *emu, uint64_t now)
 	/* GRA once the frame on the wire has ended; never without link (docs/enet.md §10 item 7). */
 	if (emu->fifo_count)
 		emu->gra_pending = true;
-	else if (enet__link_ok(emu->line))
+	else if (fdx__link_ok(emu->line))
 		enet__event(emu, EV_GRA);
 }
 
@@ -354,12 +354,12 @@ static void tx_mib(struct enet_emu *emu, const struct enet_txf *f, uint32_t wire
 void enet__tx_frame_end(struct enet_emu *emu, uint64_t t)
 {
 	struct enet_txf *f = fifo_at(emu, 0);
-	uint32_t wire = f->len + (f->fcs == FCS_RAW ? 0 : FCS_LEN);
+	uint32_t wire = f->len + (f->fcs == FDX_FCS_RAW ? 0 : FCS_LEN);
 
 	/* Off the FIFO first: delivering may reach this MAC again (LOOP, errors). */
 	emu->fifo_head = (emu->fifo_head + 1) % emu->cfg.tx_fifo_frames;
 	emu->fifo_count--;
-	enet__line_deliver(emu->line, emu, f, t);
+	enet__line_deliver(emu, f, t);
 	if (!f->aborted && enet__enabled(emu)) {
 		for (unsigned i = 0; i < f->nbd; i++)
 			tx_bd_done(emu, f->bd[i], f->irq);
@@ -593,11 +593,10 @@ static void rx_fcs_bytes(struct rx_stream *s, bool good)
 		s->fcs[i] = (uint8_t)(c >> (8 * i));
 }
 
-void enet__rx_frame(struct enet_emu *emu, uint8_t *data, uint32_t len, enum enet_fcs fcs,
-		    uint64_t t)
+void enet__rx_frame(struct enet_emu *emu, uint8_t *data, uint32_t len, enum fdx_fcs fcs, uint64_t t)
 {
 	uint32_t rcr = emu->regs[R_RCR / 4];
-	uint32_t flen = len + (fcs == FCS_RAW ? 0 : FCS_LEN);
+	uint32_t flen = len + (fcs == FDX_FCS_RAW ? 0 : FCS_LEN);
 	uint32_t ftrl = ETHDRV_FIELD_GET(ETHDRV_GENMASK(13, 0), emu->regs[R_FTRL / 4]);
 	bool good, miss;
 	struct rx_stream s = { 0 };
@@ -607,7 +606,7 @@ void enet__rx_frame(struct enet_emu *emu, uint8_t *data, uint32_t len, enum enet
 		ethdrv_counter_inc(&emu->st.rx_dropped_disabled);
 		return;
 	}
-	good = fcs == FCS_APPEND || (fcs == FCS_RAW && emu_fcs_ok(data, len));
+	good = fcs == FDX_FCS_APPEND || (fcs == FDX_FCS_RAW && emu_fcs_ok(data, len));
 	if (len < ETH_ALEN) {
 		rx_mib_rmon(emu, (const uint8_t[ETH_ALEN]){ 0 }, flen, false);
 		return;
@@ -638,10 +637,10 @@ void enet__rx_frame(struct enet_emu *emu, uint8_t *data, uint32_t len, enum enet
 	}
 	s.pad = (emu->regs[R_RACC / 4] & RACC_SHIFT16) ? 2 : 0;
 	s.data = data;
-	s.data_len = fcs == FCS_RAW ? len - FCS_LEN : len;
+	s.data_len = fcs == FDX_FCS_RAW ? len - FCS_LEN : len;
 	if (!(rcr & RCR_CRCFWD)) {
 		s.fcs_len = FCS_LEN;
-		if (fcs == FCS_RAW)
+		if (fcs == FDX_FCS_RAW)
 			memcpy(s.fcs, data + s.data_len, FCS_LEN);
 		else
 			rx_fcs_bytes(&s, good);

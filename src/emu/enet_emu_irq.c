@@ -24,6 +24,7 @@ static void irq_set(struct enet_emu *emu, unsigned n, bool level)
 		if (write(emu->irq_fd[n], &v, sizeof(v)) != (ssize_t)sizeof(v))
 			return;
 		ethdrv_counter_inc(&emu->st.irq_asserts);
+		emu_engine_irq_asserted(emu->eng);
 	} else if (read(emu->irq_fd[n], &v, sizeof(v)) != (ssize_t)sizeof(v)) {
 		return;
 	}

@@ -5,9 +5,9 @@
  * the driver's header, so a wrong constant cannot hide in both), and the
  * calls between the parts. Section numbers are docs/enet.md.
  *
- * Locking: one mutex per line (line->lock) protects the line and the whole
- * state of both models on it, QEMU's big-lock way; every entry point takes
- * it. The interrupt eventfds are written under it.
+ * Locking: the engine's big lock (emu_engine.h) protects the line and the
+ * whole state of both models on it, QEMU's big-lock way; every entry point
+ * takes it. The interrupt eventfds are written under it.
  */
 #ifndef ETHDRV_EMU_ENET_EMU_PRIV_H
 #define ETHDRV_EMU_ENET_EMU_PRIV_H
@@ -16,7 +16,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "emu_engine.h"
 #include "enet_emu.h"
+#include "fdx_line.h"
 #include "ethdrv/bits.h"
 #include "pcap.h"
 
@@ -172,18 +174,12 @@ struct enet_bd {
 /* ---- TX FIFO ---- */
 #define FIFO_MAX_BDS 32u /* BDs one FIFO frame may span (assumption) */
 
-enum enet_fcs {
-	FCS_APPEND, /* TC=1: the MAC appends a good FCS */
-	FCS_BAD, /* ABC=1, a cut frame or a bit error: the FCS is wrong */
-	FCS_RAW, /* TC=0: the last 4 bytes of data are the FCS */
-};
-
 /* One frame fetched into the TX FIFO, then on the wire. */
 struct enet_txf {
 	uint64_t start; /* first preamble bit leaves the MAC */
 	uint64_t end; /* last FCS bit leaves the MAC */
-	uint32_t len; /* bytes in data (padded; FCS included only for FCS_RAW) */
-	uint8_t fcs; /* enum enet_fcs */
+	uint32_t len; /* bytes in data (padded; FCS included only for FDX_FCS_RAW) */
+	uint8_t fcs; /* enum fdx_fcs: TC=1 APPEND, TC=0 RAW, ABC or cut BAD */
 	bool irq; /* raise TXB/TXF (enhanced: INT of the BD) */
 	bool aborted; /* cut by ETHEREN=0: delivered bad, BDs not written back */
 	uint16_t nbd; /* BDs in bd[] */
@@ -200,7 +196,8 @@ struct enet_coal {
 enum { COAL_RX, COAL_TX };
 
 struct enet_emu {
-	struct enet_line *line; /* the line (owns the lock) */
+	struct fdx_line *line; /* the line */
+	struct emu_engine *eng; /* its engine (the lock, the clock) */
 	unsigned port; /* our end of it */
 	struct enet_emu_config cfg; /* immutable */
 	struct ethdrv_dma_region dma; /* the DMA memory */
@@ -235,51 +232,9 @@ struct enet_emu {
 	struct phy_emu *phy; /* the AR8031 on it, or NULL */
 };
 
-/* The line's traffic generator (enet_emu_gen.c, docs/enet.md §14). */
-struct enet_gen {
-	bool on; /* sending; end is the next frame's end */
-	uint8_t frame[ENET_EMU_FRAME_MAX]; /* the template, stamped per frame */
-	uint32_t len; /* frame bytes without FCS, padded to 60 */
-	uint32_t csum_base; /* UDP checksum sum without the sequence number */
-	uint32_t wire_bytes; /* per frame: preamble, frame, FCS, gap */
-	uint64_t seq; /* sequence number of the next frame */
-	uint64_t left; /* frames still to send, UINT64_MAX = until stopped */
-	uint64_t period_ns; /* start to start, 0 = back to back at line rate */
-	uint64_t next_start; /* earliest start of the next frame by the rate */
-	uint64_t end; /* the frame on the wire ends here */
-	uint64_t free_at; /* the wire is free for the next frame (end + gap) */
-};
-
-/* ---- the line ---- */
-struct enet_line {
-	pthread_mutex_t lock; /* protects the line and both models */
-	pthread_cond_t cond; /* engine sleeps here (CLOCK_MONOTONIC) */
-	pthread_t thread; /* the engine (real time) */
-	bool thread_on; /* engine started */
-	bool stop; /* ask the engine to exit */
-	bool sleeping; /* engine waits; sleep_until is its target */
-	uint64_t sleep_until; /* UINT64_MAX: waiting for work */
-	struct enet_line_config cfg; /* immutable */
-	uint64_t byte_ns; /* ns per byte at the line speed */
-	struct enet_emu *port[2]; /* the models, NULL when absent */
-	uint64_t vnow; /* the virtual clock */
-	bool forced_down; /* enet_line_set_link(false) */
-	uint64_t up_at; /* a flap ends here; 0 = no flap */
-	double ber[2]; /* bit error rate of frames sent by port n */
-	uint64_t ber_gap[2]; /* bits until the next error on port n's frames */
-	uint64_t rng; /* xorshift state */
-	struct enet_line_stats st; /* counters */
-	struct ethdrv_hist lateness; /* event application lateness, ns */
-	struct emu_pcap *capture; /* every frame the line carries, or NULL (the caller's) */
-	struct phy_emu_wire *wire; /* the cable between the two PHYs */
-	unsigned phys; /* PHYs plugged into it */
-	struct enet_gen gen[2]; /* the traffic generators, by receiving port */
-};
-
 /* ---- cross-file calls (line lock held) ---- */
 
 /* enet_emu.c */
-uint64_t enet__now(struct enet_line *line);
 /* Bytes of TX gap configured in TIPG (assumption in enet_emu.h). */
 unsigned enet__gap_bytes(const struct enet_emu *emu);
 /* Nanoseconds per byte at the speed the MAC is configured for. */
@@ -316,27 +271,20 @@ void enet__dma_reset(struct enet_emu *emu);
 void enet__tx_fetch(struct enet_emu *emu, uint64_t now);
 void enet__tx_stop(struct enet_emu *emu, uint64_t now, bool abort);
 void enet__tx_frame_end(struct enet_emu *emu, uint64_t t);
-void enet__rx_frame(struct enet_emu *emu, uint8_t *data, uint32_t len, enum enet_fcs fcs,
+void enet__rx_frame(struct enet_emu *emu, uint8_t *data, uint32_t len, enum fdx_fcs fcs,
 		    uint64_t t);
 void enet__dma_error(struct enet_emu *emu, uint64_t now);
 void enet__graceful_stop(struct enet_emu *emu, uint64_t now);
 
-/* enet_emu_line.c */
-void enet__line_deliver(struct enet_line *line, struct enet_emu *from, struct enet_txf *f,
-			uint64_t t);
-void enet__line_run(struct enet_line *line, uint64_t t, bool catchup);
-void enet__line_kick(struct enet_line *line);
-bool enet__link_ok(struct enet_line *line);
-int enet__line_attach(struct enet_line *line, unsigned port, struct enet_emu *emu);
-void enet__line_detach(struct enet_line *line, unsigned port);
-
-/* enet_emu_gen.c */
-uint64_t enet__gen_deadline(const struct enet_line *line, unsigned to);
-void enet__gen_frame_end(struct enet_line *line, unsigned to, uint64_t t);
+/* enet_emu_line.c: the ENET on the line (engine client, port ops) */
+extern const struct emu_engine_ops enet__engine_ops;
+extern const struct fdx_port_ops enet__port_ops;
+/* A frame of the TX FIFO ended on the wire at @t: into the MAC's own receiver
+ * (RCR.LOOP) or onto the line. */
+void enet__line_deliver(struct enet_emu *emu, struct enet_txf *f, uint64_t t);
 
 /* enet_emu_fault.c */
 bool enet__fault_rx_exhaust(struct enet_emu *emu);
 bool enet__fault_bus_error(struct enet_emu *emu, bool tx);
-void enet__fault_corrupt(struct enet_line *line, unsigned port, struct enet_txf *f);
 
 #endif /* ETHDRV_EMU_ENET_EMU_PRIV_H */

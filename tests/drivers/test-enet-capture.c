@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The ENET line's capture (enet_line_set_capture()): two fec drivers on two
+ * The ENET line's capture (fdx_line_set_capture()): two fec drivers on two
  * models, a virtual clock, traffic both ways at once. The pcap file must
  * hold every frame that crossed, both directions, byte for byte as sent
  * (without FCS), in time order, and nothing the line did not carry.
@@ -94,7 +94,7 @@ static void test_capture_both_ways(void **state)
 			  .len_of = len_mixed,
 			  .window = 64 };
 	unsigned seen[MAX_FLOWS] = { 0 }, records = 0;
-	struct enet_line_stats ls;
+	struct fdx_line_stats ls;
 	uint64_t last_ns = 0;
 	struct emu_pcap *pcap;
 	char path[128];
@@ -104,22 +104,22 @@ static void test_capture_both_ways(void **state)
 	snprintf(path, sizeof(path), "/tmp/ethdrv-test-enet-capture-%d.pcap", (int)getpid());
 	assert_int_equal(emu_pcap_open(path, &pcap), 0);
 	emu_pcap_set_virtual(pcap);
-	enet_line_set_capture(f->line, pcap);
+	fdx_line_set_capture(f->line, pcap);
 	f->flows[0] = &a;
 	f->flows[1] = &b;
 	run_flows(f, 400000, NULL);
 	/* Link down: what is sent now is lost, counted, and never captured. */
-	enet_line_set_link(f->line, false);
+	fdx_line_set_link(f->line, false);
 	f->flows[0] = NULL;
 	f->flows[1] = NULL;
 	a.n++;
 	flow_send(&a);
 	pump_for(f, 2000000);
-	enet_line_get_stats(f->line, &ls);
+	fdx_line_get_stats(f->line, &ls);
 	assert_int_equal(ethdrv_counter_get(&ls.lost_link_down), 1);
 	assert_int_equal(ethdrv_counter_get(&ls.lost[0]), 1); /* per sender */
 	assert_int_equal(ethdrv_counter_get(&ls.lost[1]), 0);
-	enet_line_set_capture(f->line, NULL);
+	fdx_line_set_capture(f->line, NULL);
 	assert_int_equal(emu_pcap_close(pcap), 0);
 
 	assert_int_equal(ethdrv_counter_get(&ls.captured), 2 * FRAMES);
@@ -147,7 +147,7 @@ static void test_capture_both_ways(void **state)
 	unlink(path);
 	f->flows[0] = NULL;
 	f->flows[1] = NULL;
-	enet_line_set_link(f->line, true);
+	fdx_line_set_link(f->line, true);
 }
 
 int main(void)

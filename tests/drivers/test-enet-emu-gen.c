@@ -25,16 +25,16 @@
 #define DPORT 9000u
 #define SPORT 9u
 
-static struct enet_gen_config gen_cfg(uint16_t payload, uint64_t count, uint64_t pps)
+static struct fdx_gen_config gen_cfg(uint16_t payload, uint64_t count, uint64_t pps)
 {
-	struct enet_gen_config c = { .to_port = 1,
-				     .src_ip = SRC_IP,
-				     .dst_ip = DST_IP,
-				     .src_port = SPORT,
-				     .dst_port = DPORT,
-				     .payload = payload,
-				     .count = count,
-				     .pps = pps };
+	struct fdx_gen_config c = { .to_port = 1,
+				    .src_ip = SRC_IP,
+				    .dst_ip = DST_IP,
+				    .src_port = SPORT,
+				    .dst_port = DPORT,
+				    .payload = payload,
+				    .count = count,
+				    .pps = pps };
 
 	memcpy(c.dst_mac, mac_of[1], 6);
 	memcpy(c.src_mac, mac_of[0], 6);
@@ -43,20 +43,20 @@ static struct enet_gen_config gen_cfg(uint16_t payload, uint64_t count, uint64_t
 
 static void gen_start(struct kat *k, uint16_t payload, uint64_t count, uint64_t pps)
 {
-	struct enet_gen_config c = gen_cfg(payload, count, pps);
+	struct fdx_gen_config c = gen_cfg(payload, count, pps);
 
-	assert_int_equal(enet_line_gen_start(k->line, &c), 0);
+	assert_int_equal(fdx_line_gen_start(k->line, &c), 0);
 }
 
 static uint64_t line_stat(struct kat *k, size_t off)
 {
-	struct enet_line_stats st;
+	struct fdx_line_stats st;
 
-	enet_line_get_stats(k->line, &st);
+	fdx_line_get_stats(k->line, &st);
 	return ethdrv_counter_get((const ethdrv_counter_t *)((const char *)&st + off));
 }
 
-#define GEN_FRAMES(k) line_stat(k, offsetof(struct enet_line_stats, gen_frames))
+#define GEN_FRAMES(k) line_stat(k, offsetof(struct fdx_line_stats, gen_frames))
 
 /* Frames @first.. end at t0 + wire + i * period: one ns before, the BD is still empty. */
 static void check_ends(struct kat *k, uint64_t t0, uint64_t wire, uint64_t period, unsigned n)
@@ -98,9 +98,9 @@ static void test_timing_1g_64(void **state)
 	/* Exactly COUNT frames, then it stops. */
 	advance(k, 100000);
 	assert_int_equal(GEN_FRAMES(k), 10);
-	assert_false(enet_line_gen_running(k->line, 1));
+	assert_false(fdx_line_gen_running(k->line, 1));
 	assert_true(bd_status(k, 1, RX_RING, 10) & RX_E);
-	assert_int_equal(line_stat(k, offsetof(struct enet_line_stats, gen_bytes)), 10 * 84);
+	assert_int_equal(line_stat(k, offsetof(struct fdx_line_stats, gen_bytes)), 10 * 84);
 	assert_int_equal(rd(k, 1, R_PACKETS), 10);
 	assert_int_equal(rd(k, 1, R_P64), 10);
 }
@@ -212,7 +212,7 @@ static void test_well_formed(void **state)
 	for (unsigned p = 0; p < ETHDRV_ARRAY_SIZE(payloads); p++) {
 		gen_start(k, (uint16_t)payloads[p], 2, 0);
 		advance(k, 100000);
-		assert_false(enet_line_gen_running(k->line, 1));
+		assert_false(fdx_line_gen_running(k->line, 1));
 		for (unsigned s = 0; s < 2; s++) {
 			unsigned i = k->rx_next[1]++ % k->rx_n;
 
@@ -256,7 +256,7 @@ static void test_shares_wire(void **state)
 static void test_both_directions(void **state)
 {
 	struct kat *k = *state;
-	struct enet_gen_config back = gen_cfg(18, 10, 0);
+	struct fdx_gen_config back = gen_cfg(18, 10, 0);
 	uint64_t t0;
 
 	/* Full duplex: one generator per direction, each at the line rate. */
@@ -266,9 +266,9 @@ static void test_both_directions(void **state)
 	back.to_port = 0;
 	memcpy(back.dst_mac, mac_of[0], 6);
 	memcpy(back.src_mac, mac_of[1], 6);
-	assert_int_equal(enet_line_gen_start(k->line, &back), 0);
+	assert_int_equal(fdx_line_gen_start(k->line, &back), 0);
 	gen_start(k, 18, 10, 0);
-	assert_int_equal(enet_line_gen_start(k->line, &back), -EBUSY);
+	assert_int_equal(fdx_line_gen_start(k->line, &back), -EBUSY);
 	advance_to(k, t0 + 576 + 9 * 672 - 1);
 	assert_int_equal(rd(k, 0, R_PACKETS), 9);
 	assert_int_equal(rd(k, 1, R_PACKETS), 9);
@@ -276,8 +276,8 @@ static void test_both_directions(void **state)
 	assert_int_equal(rd(k, 0, R_PACKETS), 10);
 	assert_int_equal(rd(k, 1, R_PACKETS), 10);
 	assert_int_equal(GEN_FRAMES(k), 20);
-	assert_false(enet_line_gen_running(k->line, 0));
-	assert_false(enet_line_gen_running(k->line, 1));
+	assert_false(fdx_line_gen_running(k->line, 0));
+	assert_false(fdx_line_gen_running(k->line, 1));
 }
 
 static void test_ring_full_counted(void **state)
@@ -305,38 +305,38 @@ static void test_stop_and_link_down(void **state)
 	/* Until stopped: the frame on the wire at the stop never arrives. */
 	gen_start(k, 18, 0, 0);
 	advance(k, 672 * 3);
-	assert_true(enet_line_gen_running(k->line, 1));
-	enet_line_gen_stop(k->line, 1);
-	assert_false(enet_line_gen_running(k->line, 1));
+	assert_true(fdx_line_gen_running(k->line, 1));
+	fdx_line_gen_stop(k->line, 1);
+	assert_false(fdx_line_gen_running(k->line, 1));
 	assert_int_equal(GEN_FRAMES(k), 3);
 	advance(k, 10000);
 	assert_int_equal(GEN_FRAMES(k), 3);
 	/* Link down: sent into nothing, counted as lost. */
-	enet_line_set_link(k->line, false);
+	fdx_line_set_link(k->line, false);
 	gen_start(k, 18, 4, 0);
 	advance(k, 100000);
 	assert_int_equal(GEN_FRAMES(k), 3);
-	assert_int_equal(line_stat(k, offsetof(struct enet_line_stats, gen_lost)), 4);
+	assert_int_equal(line_stat(k, offsetof(struct fdx_line_stats, gen_lost)), 4);
 }
 
 static void test_bad_config(void **state)
 {
 	struct kat *k = *state;
-	struct enet_gen_config c = gen_cfg(7, 1, 0);
+	struct fdx_gen_config c = gen_cfg(7, 1, 0);
 
-	assert_int_equal(enet_line_gen_start(k->line, &c), -EINVAL);
+	assert_int_equal(fdx_line_gen_start(k->line, &c), -EINVAL);
 	c = gen_cfg(1473, 1, 0);
-	assert_int_equal(enet_line_gen_start(k->line, &c), -EINVAL);
-	c = gen_cfg(18, 1, ENET_GEN_PPS_MAX + 1);
-	assert_int_equal(enet_line_gen_start(k->line, &c), -EINVAL);
+	assert_int_equal(fdx_line_gen_start(k->line, &c), -EINVAL);
+	c = gen_cfg(18, 1, FDX_GEN_PPS_MAX + 1);
+	assert_int_equal(fdx_line_gen_start(k->line, &c), -EINVAL);
 	c = gen_cfg(18, 1, 0);
 	c.to_port = 2;
-	assert_int_equal(enet_line_gen_start(k->line, &c), -EINVAL);
-	assert_int_equal(enet_line_gen_start(k->line, NULL), -EINVAL);
+	assert_int_equal(fdx_line_gen_start(k->line, &c), -EINVAL);
+	assert_int_equal(fdx_line_gen_start(k->line, NULL), -EINVAL);
 	gen_start(k, 18, 0, 0);
 	c = gen_cfg(18, 1, 0);
-	assert_int_equal(enet_line_gen_start(k->line, &c), -EBUSY);
-	enet_line_gen_stop(k->line, 1);
+	assert_int_equal(fdx_line_gen_start(k->line, &c), -EBUSY);
+	fdx_line_gen_stop(k->line, 1);
 }
 
 int main(void)

@@ -204,52 +204,52 @@ static void test_line_follows_phys(void **state)
 	uint16_t bmsr;
 
 	advance_to(k, 2999999999ull);
-	assert_false(enet_line_link_up(k->line));
+	assert_false(fdx_line_link_up(k->line));
 	advance_to(k, 3000000000ull);
-	assert_true(enet_line_link_up(k->line));
+	assert_true(fdx_line_link_up(k->line));
 	wr(k, 0, MSCR, MSCR_2M5);
 	wr(k, 0, MMFR, mmfr_read(PHY_ADDR, 1));
 	advance(k, 25600);
 	bmsr = (uint16_t)(rd(k, 0, MMFR) & MII_DATA);
 	assert_true(bmsr & BMSR_LSTATUS);
-	enet_line_set_cable(k->line, false);
-	assert_false(enet_line_link_up(k->line));
+	fdx_line_set_cable(k->line, false);
+	assert_false(fdx_line_link_up(k->line));
 	/* Latched low (docs/mdio.md §2.2): the first read says down. */
 	wr(k, 0, EIR, EV_MII);
 	wr(k, 0, MMFR, mmfr_read(PHY_ADDR, 1));
 	advance(k, 25600);
 	assert_false(rd(k, 0, MMFR) & BMSR_LSTATUS);
-	enet_line_set_cable(k->line, true);
+	fdx_line_set_cable(k->line, true);
 	advance(k, 3000000000ull);
-	assert_true(enet_line_link_up(k->line));
+	assert_true(fdx_line_link_up(k->line));
 }
 
 /* A board whose peer has no PHY never gets a link (the wire has one PHY). */
 static void test_phy_facing_no_phy(void **state)
 {
-	struct enet_line_config lc;
+	struct fdx_line_config lc;
 	struct enet_emu_config ec;
-	struct enet_line *line;
+	struct fdx_line *line;
 	struct enet_emu *e[2];
 
 	(void)state;
-	enet_line_config_default(&lc);
+	fdx_line_config_default(&lc);
 	lc.realtime = false;
-	assert_int_equal(enet_line_new(&lc, &line), 0);
+	assert_int_equal(fdx_line_new(&lc, &line), 0);
 	enet_emu_config_default(&ec);
 	ec.dma_size = 1u << 20;
 	assert_int_equal(enet_emu_new(&ec, line, 0, &e[0]), 0);
 	ec.phy_addr = ENET_EMU_NO_PHY;
 	assert_int_equal(enet_emu_new(&ec, line, 1, &e[1]), 0);
-	assert_int_equal(enet_line_run_until(line, 10000000000ull), 0);
-	assert_false(enet_line_link_up(line));
+	assert_int_equal(fdx_line_run_until(line, 10000000000ull), 0);
+	assert_false(fdx_line_link_up(line));
 	assert_true(enet_emu_phy_irq_fd(e[0]) >= 0);
 	assert_int_equal(enet_emu_phy_irq_fd(e[1]), -1);
 	ec.phy_addr = 33;
 	assert_int_equal(enet_emu_new(&ec, line, 0, &e[0]), -EINVAL);
 	for (unsigned i = 0; i < 2; i++)
 		enet_emu_free(e[i]);
-	enet_line_free(line);
+	fdx_line_free(line);
 }
 
 int main(void)

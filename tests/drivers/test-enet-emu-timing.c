@@ -80,14 +80,14 @@ static void test_tx_timing_100m(void **state)
 static void test_speed_mismatch(void **state)
 {
 	struct kat *k = *state;
-	struct enet_line_stats ls;
+	struct fdx_line_stats ls;
 
 	/* A 1000 Mb/s line and a MAC set to 100: its frames are lost. */
 	mac_up(k, 0, 4, RCR_CRCFWD, 0);
 	mac_up(k, 1, 4, RCR_CRCFWD, ECR_SPEED);
 	tx(k, 0, 100);
 	advance(k, 100000);
-	enet_line_get_stats(k->line, &ls);
+	fdx_line_get_stats(k->line, &ls);
 	assert_int_equal(ethdrv_counter_get(&ls.speed_mismatch), 1);
 	assert_true(bd_status(k, 1, RX_RING, 0) & RX_E);
 }
@@ -196,7 +196,7 @@ static void test_mib(void **state)
 	/* Bit errors on the line: CR at the receiver, counted in R_CRC_ALIGN.
 	 * Promiscuous, so that a flipped destination address is not filtered. */
 	wr(k, 1, RCR, RCR_MAX_FL(1518) | RCR_MII_MODE | RCR_CRCFWD | RCR_PROM);
-	assert_int_equal(enet_line_set_ber(k->line, 0, 0.01), 0);
+	assert_int_equal(fdx_line_set_ber(k->line, 0, 0.01), 0);
 	for (unsigned i = 0; i < 4; i++)
 		tx(k, 0, 1000);
 	advance(k, 100000);
@@ -207,18 +207,18 @@ static void test_mib(void **state)
 static void test_link_flap(void **state)
 {
 	struct kat *k = *state;
-	struct enet_line_stats ls;
+	struct fdx_line_stats ls;
 
 	macs_up(k, 4, RCR_CRCFWD);
-	assert_int_equal(enet_line_flap(k->line, 50000), 0);
-	assert_false(enet_line_link_up(k->line));
+	assert_int_equal(fdx_line_flap(k->line, 50000), 0);
+	assert_false(fdx_line_link_up(k->line));
 	tx(k, 0, 100);
 	advance(k, 20000);
-	enet_line_get_stats(k->line, &ls);
+	fdx_line_get_stats(k->line, &ls);
 	assert_int_equal(ethdrv_counter_get(&ls.lost_link_down), 1);
 	assert_true(bd_status(k, 1, RX_RING, 0) & RX_E);
 	advance(k, 40000);
-	assert_true(enet_line_link_up(k->line));
+	assert_true(fdx_line_link_up(k->line));
 	tx(k, 0, 100);
 	advance(k, 20000);
 	assert_int_equal(bd_status(k, 1, RX_RING, 0), RX_L);

@@ -313,7 +313,7 @@ static void test_graceful_stop(void **state)
 	advance(k, 100000);
 	assert_false(bd_status(k, 0, TX_RING, b) & TX_R);
 	/* No GRA without link (docs/enet.md §10 item 7). */
-	enet_line_set_link(k->line, false);
+	fdx_line_set_link(k->line, false);
 	wr(k, 0, EIR, EV_GRA);
 	wr(k, 0, TCR, TCR_FDEN | TCR_GTS);
 	assert_int_equal(rd(k, 0, EIR) & EV_GRA, 0);
@@ -431,24 +431,24 @@ static void test_big_endian_bd(void **state)
 static void test_bad_arguments(void **state)
 {
 	struct kat *k = *state;
-	struct enet_line_config lc;
+	struct fdx_line_config lc;
 	struct enet_emu_config ec;
-	struct enet_line *l;
+	struct fdx_line *l;
 	struct enet_emu *e;
 
-	enet_line_config_default(&lc);
+	fdx_line_config_default(&lc);
 	lc.speed_mbps = 2500;
-	assert_int_equal(enet_line_new(&lc, &l), -EINVAL);
+	assert_int_equal(fdx_line_new(&lc, &l), -EINVAL);
 	enet_emu_config_default(&ec);
 	assert_int_equal(enet_emu_new(&ec, k->line, 0, &e), -EBUSY);
 	assert_int_equal(enet_emu_new(&ec, k->line, 2, &e), -EINVAL);
 	ec.dma_size = 100;
 	assert_int_equal(enet_emu_new(&ec, k->line, 0, &e), -EINVAL);
 	assert_int_equal(enet_emu_inject(k->emu[0], ENET_EMU_FAULT_RX_EXHAUST, 0), -EINVAL);
-	assert_int_equal(enet_line_set_ber(k->line, 0, 0.5), -EINVAL);
-	assert_int_equal(enet_line_run_until(k->line, 0), 0);
+	assert_int_equal(fdx_line_set_ber(k->line, 0, 0.5), -EINVAL);
+	assert_int_equal(fdx_line_run_until(k->line, 0), 0);
 	advance(k, 10);
-	assert_int_equal(enet_line_run_until(k->line, 0), -EINVAL);
+	assert_int_equal(fdx_line_run_until(k->line, 0), -EINVAL);
 	assert_string_equal(enet_emu_fault_name(ENET_EMU_FAULT_RX_EXHAUST), "rx_exhaust");
 	assert_null(enet_emu_fault_name(ENET_EMU_FAULT_COUNT));
 }

@@ -55,7 +55,7 @@ struct side {
 };
 
 struct fixture {
-	struct enet_line *line;
+	struct fdx_line *line;
 	struct side s[2];
 };
 
@@ -77,12 +77,12 @@ static void on_rx(void *arg, struct ethdrv_pkt *pkt)
 /* Two boards on a real-time line; the AR8031s autonegotiate in ANEG_MS. */
 static void fixture_new(struct fixture *f, unsigned line_mbps, bool open)
 {
-	struct enet_line_config lc;
+	struct fdx_line_config lc;
 	struct enet_emu_config ec;
 
-	enet_line_config_default(&lc);
+	fdx_line_config_default(&lc);
 	lc.speed_mbps = line_mbps;
-	assert_int_equal(enet_line_new(&lc, &f->line), 0);
+	assert_int_equal(fdx_line_new(&lc, &f->line), 0);
 	enet_emu_config_default(&ec);
 	ec.dma_size = 4u << 20;
 	ec.phy.aneg_ns = ANEG_MS * MS;
@@ -147,7 +147,7 @@ static int teardown(void **state)
 		enet_emu_free(f->s[i].emu);
 		ethdrv_loop_free(f->s[i].loop);
 	}
-	enet_line_free(f->line);
+	fdx_line_free(f->line);
 	free(f);
 	return 0;
 }
@@ -363,13 +363,13 @@ static void flap(struct fixture *f, unsigned max_ms, const char *phy_stat, uint6
 	uint64_t machine = stat(&f->s[0], "phy_machine_runs");
 
 	t0 = ethdrv_now_ns();
-	enet_line_set_cable(f->line, false);
+	fdx_line_set_cable(f->line, false);
 	assert_true(run_until(f, both_down, max_ms + SLACK_MS));
 	*down_runs = stat(&f->s[0], "phy_machine_runs") - machine;
 	print_message("carrier off after %.1f ms\n", (double)(f->s[0].carrier_ns - t0) / 1e6);
 	assert_true(f->s[0].carrier_ns - t0 <= (max_ms + SLACK_MS) * MS);
 	t0 = ethdrv_now_ns();
-	enet_line_set_cable(f->line, true);
+	fdx_line_set_cable(f->line, true);
 	assert_true(run_until(f, both_up, ANEG_MS + max_ms + SLACK_MS));
 	print_message("carrier on after %.1f ms (autoneg %u ms)\n",
 		      (double)(f->s[0].carrier_ns - t0) / 1e6, ANEG_MS);
@@ -426,7 +426,7 @@ static void test_xmit_without_carrier(void **state)
 	set(&f->s[0], "phy_poll_ms", "10");
 	set(&f->s[1], "phy_poll_ms", "10");
 	wait_link(f);
-	enet_line_set_cable(f->line, false);
+	fdx_line_set_cable(f->line, false);
 	assert_true(run_until(f, both_down, 2000));
 	pkt = ethdrv_pkt_alloc(fec_get_pool(sd->dev));
 	assert_non_null(pkt);
@@ -435,7 +435,7 @@ static void test_xmit_without_carrier(void **state)
 	assert_int_equal(ethdrv_netdev_xmit(sd->dev, pkt), -ENOLINK);
 	assert_int_equal(stat(sd, "tx_carrier_errors"), 1);
 	assert_int_equal(stat(sd, "tx_dropped"), 1);
-	enet_line_set_cable(f->line, true);
+	fdx_line_set_cable(f->line, true);
 }
 
 /* A 100 Mb/s cable: the PHYs resolve 100 full, the MAC follows (ECR.SPEED
@@ -443,7 +443,7 @@ static void test_xmit_without_carrier(void **state)
 static void test_mac_follows_phy_speed(void **state)
 {
 	struct fixture *f = *state;
-	struct enet_line_stats ls;
+	struct fdx_line_stats ls;
 	struct ethdrv_link_state st;
 
 	for (unsigned i = 0; i < 2; i++)
@@ -475,7 +475,7 @@ static void test_mac_follows_phy_speed(void **state)
 	}
 	run_until(f, rx_five, 2000);
 	assert_int_equal(f->s[1].rx, 5);
-	enet_line_get_stats(f->line, &ls);
+	fdx_line_get_stats(f->line, &ls);
 	assert_int_equal(ethdrv_counter_get(&ls.speed_mismatch), 0);
 }
 

@@ -196,7 +196,7 @@ static void test_errors_counted(void **state)
 
 	/* Bit errors: frames arrive with CR, counted, never delivered corrupt. */
 	add_flow(f, &a, 0, 0);
-	assert_int_equal(enet_line_set_ber(f->line, 0, 1e-5), 0);
+	assert_int_equal(fdx_line_set_ber(f->line, 0, 1e-5), 0);
 	assert_int_equal(enet_emu_inject(f->n[1].emu, ENET_EMU_FAULT_RX_EXHAUST, 7), 0);
 	/* Lost frames break the in-order check: send and count instead. */
 	a.window = 400;

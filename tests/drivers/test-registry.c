@@ -67,19 +67,19 @@ static void test_fec_on_enet_model(void **state)
 {
 	const struct ethdrv_driver *drv = ethdrv_driver_find("fec");
 	struct ethdrv_driver_args args = { .name = "enet0", .phy_irq_fd = -1 };
-	struct enet_line_config lc;
+	struct fdx_line_config lc;
 	struct ethdrv_link_state st;
 	struct ethdrv_mmio_bus bus;
 	struct ethdrv_netdev *dev;
-	struct enet_line *line;
+	struct fdx_line *line;
 	struct enet_emu *emu;
 	char info[256];
 	int len;
 
-	enet_line_config_default(&lc);
+	fdx_line_config_default(&lc);
 	lc.realtime = true; /* the PHY probe needs MDIO frames to complete in time */
 	lc.speed_mbps = 100;
-	assert_int_equal(enet_line_new(&lc, &line), 0);
+	assert_int_equal(fdx_line_new(&lc, &line), 0);
 	assert_int_equal(enet_emu_new(NULL, line, 0, &emu), 0);
 	enet_emu_get_bus(emu, &bus);
 	memcpy(args.mac, test_mac, sizeof(args.mac));
@@ -100,7 +100,7 @@ static void test_fec_on_enet_model(void **state)
 	assert_int_equal(strlen(info), 3);
 	ethdrv_netdev_destroy(dev);
 	enet_emu_free(emu);
-	enet_line_free(line);
+	fdx_line_free(line);
 	ethdrv_loop_free(args.loop);
 }
 

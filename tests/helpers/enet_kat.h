@@ -120,7 +120,7 @@
 static const uint8_t mac_of[2][6] = { { 0x02, 0, 0, 0, 0, 1 }, { 0x02, 0, 0, 0, 0, 2 } };
 
 struct kat {
-	struct enet_line *line;
+	struct fdx_line *line;
 	struct enet_emu *emu[2];
 	struct ethdrv_mmio_bus bus[2];
 	unsigned bd_size; /* 8 legacy, 32 enhanced */
@@ -139,14 +139,14 @@ struct kat {
 static inline int setup_board(void **state, unsigned speed, bool with_phy, bool mscr_frame)
 {
 	struct kat *k = calloc(1, sizeof(*k));
-	struct enet_line_config lc;
+	struct fdx_line_config lc;
 	struct enet_emu_config ec;
 
 	assert_non_null(k);
-	enet_line_config_default(&lc);
+	fdx_line_config_default(&lc);
 	lc.realtime = false;
 	lc.speed_mbps = speed;
-	assert_int_equal(enet_line_new(&lc, &k->line), 0);
+	assert_int_equal(fdx_line_new(&lc, &k->line), 0);
 	enet_emu_config_default(&ec);
 	ec.dma_size = 1u << 20;
 	ec.clk_ahb_hz = CLK_HZ;
@@ -183,7 +183,7 @@ static inline int teardown(void **state)
 
 	for (unsigned i = 0; i < 2; i++)
 		enet_emu_free(k->emu[i]);
-	enet_line_free(k->line);
+	fdx_line_free(k->line);
 	free(k);
 	return 0;
 }
@@ -210,12 +210,12 @@ static inline uint32_t bus_addr(struct kat *k, unsigned n, uint32_t off)
 
 static inline uint64_t now(struct kat *k)
 {
-	return enet_line_now(k->line);
+	return fdx_line_now(k->line);
 }
 
 static inline void advance_to(struct kat *k, uint64_t t)
 {
-	assert_int_equal(enet_line_run_until(k->line, t), 0);
+	assert_int_equal(fdx_line_run_until(k->line, t), 0);
 }
 
 static inline void advance(struct kat *k, uint64_t ns)

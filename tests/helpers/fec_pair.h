@@ -29,7 +29,7 @@
 #include "ethdrv/stats.h"
 
 #define PAIR_EMU struct enet_emu
-#define PAIR_LINE struct enet_line
+#define PAIR_LINE struct fdx_line
 #include "pair_traffic.h"
 
 /* ---- the two nodes ---- */
@@ -65,13 +65,13 @@ static inline void node_setup(struct fixture *f, unsigned i, const struct fec_co
 static inline int setup_cfg(void **state, const struct fec_config *cfg, bool realtime)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
-	struct enet_line_config lc;
+	struct fdx_line_config lc;
 
 	assert_non_null(f);
 	pthread_mutex_init(&f->lock, NULL);
-	enet_line_config_default(&lc);
+	fdx_line_config_default(&lc);
 	lc.realtime = realtime;
-	assert_int_equal(enet_line_new(&lc, &f->line), 0);
+	assert_int_equal(fdx_line_new(&lc, &f->line), 0);
 	for (unsigned i = 0; i < 2; i++)
 		node_setup(f, i, cfg);
 	f->step_ns = 2000;
@@ -98,7 +98,7 @@ static inline int teardown(void **state)
 		enet_emu_free(nd->emu);
 		ethdrv_loop_free(nd->loop);
 	}
-	enet_line_free(f->line);
+	fdx_line_free(f->line);
 	pthread_mutex_destroy(&f->lock);
 	free(f);
 	return 0;
@@ -107,7 +107,7 @@ static inline int teardown(void **state)
 /* One step: move the clock, run both loops. */
 static inline void pump(struct fixture *f)
 {
-	assert_int_equal(enet_line_run_until(f->line, enet_line_now(f->line) + f->step_ns), 0);
+	assert_int_equal(fdx_line_run_until(f->line, fdx_line_now(f->line) + f->step_ns), 0);
 	for (unsigned i = 0; i < 2; i++)
 		assert_true(ethdrv_loop_run_once(f->n[i].loop, ETHDRV_RUN_NOWAIT) >= 0);
 }

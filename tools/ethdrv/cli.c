@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 /* Argument parsing for the ethdrv command (cli.h). */
+#define _GNU_SOURCE /* sched_getaffinity, cpu_set_t */
 #include "cli.h"
 #include "ethdrv/log.h"
 #include "platform/linux/platform.h"
 
 #include <arpa/inet.h>
+#include <sched.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,13 +15,13 @@
 
 #define EMU_KEYS \
 	"hz, rx-buf, setup-ns, mosi-ber, miso-ber, rev, irq, poll_us, slack_us, sv-open, errata-s3"
-#define ENET_KEYS "speed, batch-us, mmio-ns, ber, rx-ring, tx-ring"
+#define ENET_KEYS "speed, batch-us, slip-us, lab-cpu, mmio-ns, ber, rx-ring, tx-ring"
 #define DEV_FORMS                                                                             \
 	"emu:lan8650[,key=value...] (keys: " EMU_KEYS "), "                                   \
 	"emu:enet[,key=value...] (keys: " ENET_KEYS ") or "                                   \
 	"spidev:/dev/spidevB.C,irq=/dev/gpiochipN:LINE|none[,key=value...] (keys: hz, mode, " \
 	"bias, reset, poll_us)"
-#define ENET_BER_MAX 0.01 /* enet_line_set_ber()'s limit */
+#define ENET_BER_MAX 0.01 /* fdx_line_set_ber()'s limit */
 
 __attribute__((format(printf, 2, 0))) static void cli_verror(const char *cmd, const char *fmt,
 							     va_list ap)
@@ -208,6 +210,49 @@ static int cli_enet_ring(const char *cmd, const char *key, const char *val, uint
 	return 0;
 }
 
+/* The CPUs this process may run on, as "0-1" or "0,2,3", into @buf. */
+static void cli_allowed_cpus(char *buf, size_t size)
+{
+	cpu_set_t set;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return;
+	for (int c = 0; c < CPU_SETSIZE && n + 12 < size; c++) {
+		int end = c;
+
+		if (!CPU_ISSET(c, &set))
+			continue;
+		while (end + 1 < CPU_SETSIZE && CPU_ISSET(end + 1, &set))
+			end++;
+		n += (size_t)snprintf(buf + n, size - n, end > c ? "%s%d-%d" : "%s%d", n ? "," : "",
+				      c, end);
+		c = end;
+	}
+}
+
+/* lab-cpu=N: a CPU of this process's affinity (docs/design.md §5b.3). */
+static int cli_enet_lab_cpu(const char *cmd, const char *key, const char *val, int *out)
+{
+	char allowed[128];
+	unsigned long cpu;
+	char *end;
+	cpu_set_t set;
+
+	cli_allowed_cpus(allowed, sizeof(allowed));
+	errno = 0;
+	cpu = strtoul(val, &end, 10);
+	if (!*val || *end || errno || cpu >= CPU_SETSIZE ||
+	    sched_getaffinity(0, sizeof(set), &set) || !CPU_ISSET((int)cpu, &set))
+		return cli_error(cmd,
+				 "device spec: %s: bad value '%s': use a CPU this process may "
+				 "run on (%s)",
+				 key, val, allowed);
+	*out = (int)cpu;
+	return 0;
+}
+
 /* Apply one "key=value" of an emu:enet spec. */
 static int cli_enet_key(const char *cmd, char *kv, struct cli_enet_spec *enet)
 {
@@ -227,6 +272,10 @@ static int cli_enet_key(const char *cmd, char *kv, struct cli_enet_spec *enet)
 	}
 	if (!strcmp(kv, "batch-us"))
 		return cli_emu_uint(cmd, kv, val, 0, 10000, &enet->batch_us);
+	if (!strcmp(kv, "slip-us"))
+		return cli_emu_uint(cmd, kv, val, 0, 1000000, &enet->slip_us);
+	if (!strcmp(kv, "lab-cpu"))
+		return cli_enet_lab_cpu(cmd, kv, val, &enet->lab_cpu);
 	if (!strcmp(kv, "mmio-ns"))
 		return cli_emu_uint(cmd, kv, val, 0, 10000, &enet->mmio_ns);
 	if (!strcmp(kv, "ber"))
@@ -247,6 +296,8 @@ static int cli_parse_enet(const char *cmd, const char *rest, struct cli_enet_spe
 
 	*enet = (struct cli_enet_spec){ .speed_mbps = 1000,
 					.batch_us = 200,
+					.slip_us = 1000,
+					.lab_cpu = -1,
 					.mmio_ns = 100,
 					.rx_ring = CLI_ENET_RX_RING,
 					.tx_ring = CLI_ENET_TX_RING };
@@ -254,6 +305,11 @@ static int cli_parse_enet(const char *cmd, const char *rest, struct cli_enet_spe
 	tok = strtok_r(buf, ",", &save); /* "enet" */
 	while (!err && (tok = strtok_r(NULL, ",", &save)))
 		err = cli_enet_key(cmd, tok, enet);
+	if (!err && enet->slip_us && enet->slip_us < enet->batch_us)
+		return cli_error(cmd,
+				 "device spec: slip-us=%u: use 0 (no slip) or at least batch-us "
+				 "(%u)",
+				 enet->slip_us, enet->batch_us);
 	return err;
 }
 

@@ -45,7 +45,11 @@ struct cli_emu_spec {
 /* What `emu:enet[,key=value...]` asks for: two ENET models on one line. */
 struct cli_enet_spec {
 	uint32_t speed_mbps; /* speed=: the line and both MACs, 1000 (default), 100 or 10 */
-	uint32_t batch_us; /* batch-us=: the line engine's batch, 0..10000, default 200 */
+	uint32_t batch_us; /* batch-us=: the engine's wakeup period for events no one sees
+			      at once (exact ones are never batched), 0..10000, default 200 */
+	uint32_t slip_us; /* slip-us=: lateness beyond which the line's clock slips,
+			     0 (never) or batch-us..1000000, default 1000 */
+	int lab_cpu; /* lab-cpu=: the engine polls on this CPU; -1 (default): sleeps */
 	uint32_t mmio_ns; /* mmio-ns=: cost of one register access, 0..10000, default 100 */
 	double ber; /* ber=: bit error rate of both directions, 0..0.01 */
 	uint32_t rx_ring; /* rx-ring=: RX descriptors per MAC, a power of two 16..4096 */
@@ -106,8 +110,8 @@ int cli_parse_ulong(const char *cmd, const char *what, const char *s, unsigned l
  * @spec: "emu:lan8650[,hz=N][,rx-buf=N][,setup-ns=N][,mosi-ber=X][,miso-ber=X]
  *        [,rev=B0|B1|N][,irq=none[,poll_us=N]][,slack_us=N][,sv-open=restart|ignore]
  *        [,errata-s3=0|1]" ("emu" alone and "emu:lan8651" too),
- *        "emu:enet[,speed=1000|100|10][,batch-us=N][,mmio-ns=N][,ber=X][,rx-ring=N]
- *        [,tx-ring=N]", or "spidev:/dev/spidevB.C,irq=/dev/gpiochipN:LINE|none
+ *        "emu:enet[,speed=1000|100|10][,batch-us=N][,slip-us=N][,lab-cpu=N][,mmio-ns=N]
+ *        [,ber=X][,rx-ring=N][,tx-ring=N]", or "spidev:/dev/spidevB.C,irq=/dev/gpiochipN:LINE|none
  *        [,poll_us=N][,reset=/dev/gpiochipN:LINE][,hz=N][,mode=M][,bias=pull-up|none]"
  * @out: the parsed spec
  *

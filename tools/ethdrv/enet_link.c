@@ -15,15 +15,18 @@
 #define ENET_LINK_DMA_PAGE 4096u /* the model's DMA alignment */
 #define ENET_LINK_DMA_MIN (8u << 20) /* the model's default */
 
-/* The line as the spec asks: real time, the engine's batch, seeded bit errors. */
-static int enet_link_line(const struct cli_enet_spec *spec, struct enet_line **out)
+/* The line as the spec asks: real time, the engine's batch, slip bound and
+ * lab CPU, seeded bit errors. */
+static int enet_link_line(const struct cli_enet_spec *spec, struct fdx_line **out)
 {
-	struct enet_line_config lc;
+	struct fdx_line_config lc;
 
-	enet_line_config_default(&lc);
+	fdx_line_config_default(&lc);
 	lc.speed_mbps = spec->speed_mbps;
 	lc.batch_ns = (uint64_t)spec->batch_us * 1000u;
-	return enet_line_new(&lc, out);
+	lc.slip_bound_ns = (uint64_t)spec->slip_us * 1000u;
+	lc.lab_cpu = spec->lab_cpu;
+	return fdx_line_new(&lc, out);
 }
 
 /* DMA memory for the driver's rings, bounce buffers and pool, in whole pages. */
@@ -48,7 +51,7 @@ static int enet_link_model(struct enet_link *l, const struct cli_enet_spec *spec
 	ec.node_id = (uint8_t)port;
 	err = enet_emu_new(&ec, l->line, port, &l->emu[port]);
 	if (!err)
-		err = enet_line_set_ber(l->line, port, spec->ber);
+		err = fdx_line_set_ber(l->line, port, spec->ber);
 	return err;
 }
 
@@ -66,7 +69,7 @@ int enet_link_new(const struct cli_enet_spec *spec, const char *pcap_path, struc
 	if (!err && pcap_path) {
 		err = emu_pcap_open(pcap_path, &l->pcap);
 		if (!err)
-			enet_line_set_capture(l->line, l->pcap);
+			fdx_line_set_capture(l->line, l->pcap);
 	}
 	if (err) {
 		enet_link_free(l);
@@ -84,7 +87,7 @@ void enet_link_free(struct enet_link *l)
 		return;
 	for (i = 0; i < ENET_LINK_NODES; i++)
 		enet_emu_free(l->emu[i]);
-	enet_line_free(l->line);
+	fdx_line_free(l->line);
 	if (l->pcap && emu_pcap_close(l->pcap))
 		fprintf(stderr, "ethdrv segment: the capture was not closed cleanly\n");
 	free(l);

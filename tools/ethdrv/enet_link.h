@@ -19,7 +19,7 @@
 struct emu_pcap;
 
 struct enet_link {
-	struct enet_line *line; /* the wire and its engine */
+	struct fdx_line *line; /* the wire and its engine */
 	struct enet_emu *emu[ENET_LINK_NODES]; /* the model on port K, for node K */
 	struct emu_pcap *pcap; /* the capture, or NULL */
 };

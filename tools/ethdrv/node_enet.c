@@ -5,14 +5,14 @@
  * and outlives the node, because a graceful stop needs the peer), the
  * model's counters as the "emu" group, and its fault knobs:
  *   emu.inject=rx_exhaust[:N] | rx_bus_error | tx_bus_error   (enet_emu_inject)
- *   emu.ber=X        bit error rate of the frames this node sends (enet_line_set_ber)
- *   emu.link=up|down the cable between the PHYs (enet_line_set_cable)
- *   emu.flap_ms=MS   the link down for MS ms, then up (enet_line_flap)
+ *   emu.ber=X        bit error rate of the frames this node sends (fdx_line_set_ber)
+ *   emu.link=up|down the cable between the PHYs (fdx_line_set_cable)
+ *   emu.flap_ms=MS   the link down for MS ms, then up (fdx_line_flap)
  *   emu.gen=PAYLOAD:PORT[:COUNT[:PPS]] | off
  *                    the line's generator sends UDP datagrams of PAYLOAD
  *                    bytes to this node's PORT, from the peer's addresses,
  *                    COUNT of them (0 = until off) at PPS (0 = line rate);
- *                    one generator per direction (enet_line_gen_start,
+ *                    one generator per direction (fdx_line_gen_start,
  *                    docs/enet.md §14)
  */
 #include <arpa/inet.h>
@@ -27,7 +27,7 @@
 ETHDRV_LOG_MODULE(node);
 
 #define ENET_EXHAUST_MAX 1000000u /* enet_emu_inject()'s limit */
-#define ENET_FLAP_MAX_MS 60000u /* enet_line_flap()'s limit */
+#define ENET_FLAP_MAX_MS 60000u /* fdx_line_flap()'s limit */
 #define ENET_GEN_SPORT 9u /* the generator's UDP source port (discard) */
 
 static int enet_open(struct node *n, struct ethdrv_driver_args *args)
@@ -119,16 +119,16 @@ static uint32_t enet_peer_ip(const struct node *n, uint32_t own)
 /* "PAYLOAD:PORT[:COUNT[:PPS]]": start the generator towards this node, or "off". */
 static int enet_gen(struct node *n, const char *v)
 {
-	struct enet_line *line = enet_emu_line(n->cfg.enet);
+	struct fdx_line *line = enet_emu_line(n->cfg.enet);
 	unsigned long long f[4] = { 0, 0, 0, 0 };
-	const unsigned long long max[4] = { ENET_GEN_PAYLOAD_MAX, 65535, UINT64_MAX,
-					    ENET_GEN_PPS_MAX };
-	struct enet_gen_config c = { .to_port = n->cfg.index, .src_port = ENET_GEN_SPORT };
+	const unsigned long long max[4] = { FDX_GEN_PAYLOAD_MAX, 65535, UINT64_MAX,
+					    FDX_GEN_PPS_MAX };
+	struct fdx_gen_config c = { .to_port = n->cfg.index, .src_port = ENET_GEN_SPORT };
 	struct in_addr a;
 	unsigned i = 0;
 
 	if (!strcmp(v, "off")) {
-		enet_line_gen_stop(line, n->cfg.index);
+		fdx_line_gen_stop(line, n->cfg.index);
 		return 0;
 	}
 	for (const char *p = v; i < 4; i++) {
@@ -149,12 +149,12 @@ static int enet_gen(struct node *n, const char *v)
 	c.dst_port = (uint16_t)f[1];
 	c.count = f[2];
 	c.pps = f[3];
-	return enet_line_gen_start(line, &c);
+	return fdx_line_gen_start(line, &c);
 }
 
 static int enet_emu_set(struct node *n, const char *key, const char *v)
 {
-	struct enet_line *line = enet_emu_line(n->cfg.enet);
+	struct fdx_line *line = enet_emu_line(n->cfg.enet);
 	unsigned long ms;
 	double ber;
 	char *end;
@@ -169,7 +169,7 @@ static int enet_emu_set(struct node *n, const char *key, const char *v)
 		ber = strtod(v, &end);
 		if (!*v || errno || *end)
 			return -EINVAL;
-		err = enet_line_set_ber(line, n->cfg.index, ber);
+		err = fdx_line_set_ber(line, n->cfg.index, ber);
 		if (!err)
 			n->enet_ber = ber;
 		return err;
@@ -179,13 +179,13 @@ static int enet_emu_set(struct node *n, const char *key, const char *v)
 			return -EINVAL;
 		/* The cable between the two PHYs (docs/mdio.md §11.4): both lose
 		 * the link and the carrier; plugged again, they autonegotiate. */
-		enet_line_set_cable(line, !strcmp(v, "up"));
+		fdx_line_set_cable(line, !strcmp(v, "up"));
 		return 0;
 	}
 	if (!strcmp(key, "flap_ms")) {
 		if (enet_parse_count(v, ENET_FLAP_MAX_MS, &ms))
 			return -EINVAL;
-		return enet_line_flap(line, (uint64_t)ms * 1000000u);
+		return fdx_line_flap(line, (uint64_t)ms * 1000000u);
 	}
 	return -ENOENT;
 }
@@ -198,12 +198,12 @@ static int enet_emu_get(struct node *n, const char *key, char *buf, size_t size)
 		len = snprintf(buf, size, "%g", n->enet_ber);
 	else if (!strcmp(key, "gen"))
 		len = snprintf(buf, size, "%s",
-			       enet_line_gen_running(enet_emu_line(n->cfg.enet), n->cfg.index) ?
+			       fdx_line_gen_running(enet_emu_line(n->cfg.enet), n->cfg.index) ?
 				       "on" :
 				       "off");
 	else if (!strcmp(key, "link"))
 		len = snprintf(buf, size, "%s",
-			       enet_line_link_up(enet_emu_line(n->cfg.enet)) ? "up" : "down");
+			       fdx_line_link_up(enet_emu_line(n->cfg.enet)) ? "up" : "down");
 	else
 		return -ENOENT;
 	return len < (int)size ? 0 : -ENOSPC;

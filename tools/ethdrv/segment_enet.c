@@ -19,47 +19,19 @@
 #define ENET_PREAMBLE_BYTES 8u /* preamble + SFD (docs/enet.md §12) */
 #define ENET_IFG_BYTES 12u /* TIPG at reset, which fec keeps (docs/enet.md §12) */
 
-#define LINE_STAT(name, field)                                \
-	{                                                     \
-		name, offsetof(struct enet_line_stats, field) \
-	}
-
-static const struct ethdrv_stat_desc enet_line_desc[] = {
-	LINE_STAT("port0_frames", frames[0]),
-	LINE_STAT("port0_bytes", bytes[0]),
-	LINE_STAT("port1_frames", frames[1]),
-	LINE_STAT("port1_bytes", bytes[1]),
-	LINE_STAT("port0_lost", lost[0]),
-	LINE_STAT("port1_lost", lost[1]),
-	LINE_STAT("lost_no_peer", lost_no_peer),
-	LINE_STAT("lost_link_down", lost_link_down),
-	LINE_STAT("speed_mismatch", speed_mismatch),
-	LINE_STAT("lost_loopback", lost_loopback),
-	LINE_STAT("bit_errors", bit_errors),
-	LINE_STAT("corrupted", corrupted),
-	LINE_STAT("flaps", flaps),
-	LINE_STAT("wakeups", wakeups),
-	LINE_STAT("events", events),
-	LINE_STAT("catchups", catchups),
-	LINE_STAT("catchup_cpu_ns", catchup_cpu_ns),
-	LINE_STAT("captured", captured),
-	LINE_STAT("capture_errors", capture_errors),
-	LINE_STAT("engine_cpu_ns", engine_cpu_ns),
-	LINE_STAT("gen_frames", gen_frames),
-	LINE_STAT("gen_bytes", gen_bytes),
-	LINE_STAT("gen_lost", gen_lost),
-};
-
 static int enet_stats_init(struct seg *s)
 {
 	int err = ethdrv_stats_set_new(&s->set);
 
 	if (!err)
-		err = ethdrv_stats_add_group(s->set, "", enet_line_desc,
-					     ETHDRV_ARRAY_SIZE(enet_line_desc), &s->line_snap);
+		err = ethdrv_stats_add_group(s->set, "", fdx_line_stats_desc,
+					     fdx_line_stats_desc_count, &s->line_snap);
 	if (!err)
 		err = ethdrv_stats_add_hist(s->set, "lateness_ns",
-					    enet_line_lateness(s->link->line));
+					    fdx_line_lateness(s->link->line));
+	if (!err)
+		err = ethdrv_stats_add_hist(s->set, "irq_lateness_ns",
+					    fdx_line_irq_lateness(s->link->line));
 	if (!err)
 		err = seg_stats_add_ctl(s);
 	return err;
@@ -95,7 +67,7 @@ static int enet_ctl_stats(void *arg, bool json, struct ctl_reply *r)
 {
 	struct seg *s = arg;
 
-	enet_line_get_stats(s->link->line, &s->line_snap);
+	fdx_line_get_stats(s->link->line, &s->line_snap);
 	return seg_stats_reply(s, json, r);
 }
 

@@ -80,7 +80,7 @@ struct seg {
 	struct emu_t1s_stats snap; /* medium counters, copied for each dump */
 	/* ENET (segment_enet.c) */
 	struct enet_link *link; /* line and models */
-	struct enet_line_stats line_snap; /* line counters, copied for each dump */
+	struct fdx_line_stats line_snap; /* line counters, copied for each dump */
 	uint64_t engine_cpu_ns; /* the line engine thread's CPU time, for each dump */
 	struct node *node[SEG_NODES_MAX]; /* running nodes */
 	bool netns_made[SEG_NODES_MAX]; /* namespaces this run created */

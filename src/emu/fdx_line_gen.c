@@ -1,33 +1,31 @@
 // SPDX-License-Identifier: MIT
 /*
- * ENET model: the line's traffic generator (docs/enet.md §14), a
+ * The full-duplex line's traffic generator (docs/enet.md §14), a
  * pktgen-like source of UDP/IPv4 frames on each direction of the line,
  * line->gen[P] towards the MAC on port P. It stands in for the far MAC's
  * transmitter: its frames take that direction of the wire exactly as the
  * far MAC's own frames do (preamble and SFD, the frame padded to 60 bytes,
- * the FCS, then the far MAC's TIPG gap, docs/enet.md §12), booked on the
- * same transmitter timeline (tx_free_at), so the two never overlap. A
- * frame's end is a line event like any other (enet_emu_line.c), and the
+ * the FCS, then the far MAC's gap, docs/enet.md §12), booked on the
+ * same transmitter timeline (its tx_free_at port op), so the two never
+ * overlap. A frame's end is a line event like any other (fdx_line.c), and the
  * frame then reaches the receiving MAC as a frame of the line does. The
  * source never looks at the receiver: a frame the MAC cannot take is the
  * MAC's to drop and count.
  *
- * Each frame is the template (enet_gen_config) with a 64-bit sequence
+ * Each frame is the template (fdx_gen_config) with a 64-bit sequence
  * number in the first 8 payload bytes (big endian) and the UDP checksum
  * updated for it, so a sink can tell lost and reordered frames apart.
  */
 #include <errno.h>
 #include <string.h>
 
-#include "enet_emu_priv.h"
+#include "fdx_line_priv.h"
 
 #define ETH_HLEN 14u
 #define IP_HLEN 20u
 #define UDP_HLEN 8u
 #define GEN_HDRS (ETH_HLEN + IP_HLEN + UDP_HLEN)
 #define GEN_ZLEN 60u /* shortest frame without FCS: the transmitter pads to it */
-#define GEN_PREAMBLE 8u /* preamble + SFD (docs/enet.md §12) */
-#define GEN_FCS 4u
 #define GEN_GAP_DEFAULT 12u /* TIPG at reset, for a line without a far MAC */
 #define GEN_IP_TTL 64u
 #define GEN_IPPROTO_UDP 17u
@@ -62,7 +60,7 @@ static uint16_t csum_fold(uint32_t sum)
 }
 
 /* Ethernet, IPv4 (no options, DF clear) and UDP headers of the template. */
-static void gen_build(struct enet_gen *g, const struct enet_gen_config *c)
+static void gen_build(struct fdx_gen *g, const struct fdx_gen_config *c)
 {
 	uint8_t *f = g->frame, *ip = f + ETH_HLEN, *udp = ip + IP_HLEN;
 	uint16_t udp_len = (uint16_t)(UDP_HLEN + c->payload);
@@ -93,7 +91,7 @@ static void gen_build(struct enet_gen *g, const struct enet_gen_config *c)
 }
 
 /* Stamp sequence number @seq and the UDP checksum that goes with it. */
-static void gen_stamp(struct enet_gen *g, uint64_t seq)
+static void gen_stamp(struct fdx_gen *g, uint64_t seq)
 {
 	uint8_t *udp = g->frame + ETH_HLEN + IP_HLEN;
 	uint16_t sum;
@@ -106,12 +104,12 @@ static void gen_stamp(struct enet_gen *g, uint64_t seq)
 
 /* Book the next frame towards port @to on the wire from @now: start, end,
  * and the far MAC's timeline (its transmitter owns this direction). */
-static void gen_schedule(struct enet_line *line, unsigned to, uint64_t now)
+static void gen_schedule(struct fdx_line *line, unsigned to, uint64_t now)
 {
-	struct enet_gen *g = &line->gen[to];
-	struct enet_emu *far = line->port[!to];
-	uint64_t free_at = far ? far->tx_free_at : g->free_at;
-	unsigned gap = far ? enet__gap_bytes(far) : GEN_GAP_DEFAULT;
+	struct fdx_gen *g = &line->gen[to];
+	const struct fdx_port *far = &line->port[!to];
+	uint64_t free_at = far->ops ? far->ops->tx_free_at(far->ctx) : g->free_at;
+	unsigned gap = far->ops ? far->ops->gap_bytes(far->ctx) : GEN_GAP_DEFAULT;
 	uint64_t start;
 
 	if (!g->left) {
@@ -119,56 +117,55 @@ static void gen_schedule(struct enet_line *line, unsigned to, uint64_t now)
 		return;
 	}
 	start = ETHDRV_MAX(ETHDRV_MAX(now, g->next_start), ETHDRV_MAX(free_at, g->free_at));
-	g->end = start + (uint64_t)(GEN_PREAMBLE + g->len + GEN_FCS) * line->byte_ns;
+	g->end = start + (uint64_t)(FDX_PREAMBLE + g->len + FDX_FCS) * line->byte_ns;
 	g->free_at = g->end + (uint64_t)gap * line->byte_ns;
-	if (far)
-		far->tx_free_at = g->free_at;
-	g->wire_bytes = GEN_PREAMBLE + g->len + GEN_FCS + gap;
+	if (far->ops)
+		far->ops->set_tx_free_at(far->ctx, g->free_at);
+	g->wire_bytes = FDX_PREAMBLE + g->len + FDX_FCS + gap;
 	g->next_start = g->period_ns ? start + g->period_ns : 0;
 }
 
-uint64_t enet__gen_deadline(const struct enet_line *line, unsigned to)
+uint64_t fdx__gen_deadline(const struct fdx_line *line, unsigned to)
 {
 	return line->gen[to].on ? line->gen[to].end : UINT64_MAX;
 }
 
-void enet__gen_frame_end(struct enet_line *line, unsigned port, uint64_t t)
+void fdx__gen_frame_end(struct fdx_line *line, unsigned port, uint64_t t)
 {
-	struct enet_gen *g = &line->gen[port];
-	struct enet_emu *to = line->port[port];
+	struct fdx_gen *g = &line->gen[port];
+	const struct fdx_port *to = &line->port[port];
 
 	gen_stamp(g, g->seq++);
 	if (g->left != UINT64_MAX)
 		g->left--;
-	if (!to || !enet__link_ok(line)) {
+	if (!to->ops || !fdx__link_ok(line)) {
 		ethdrv_counter_inc(&line->st.gen_lost);
 	} else {
 		ethdrv_counter_inc(&line->st.gen_frames);
 		ethdrv_counter_add(&line->st.gen_bytes, g->wire_bytes);
-		enet__rx_frame(to, g->frame, g->len, FCS_APPEND, t);
+		to->ops->rx_frame(to->ctx, g->frame, g->len, FDX_FCS_APPEND, t);
 	}
 	gen_schedule(line, port, t);
 }
 
-static bool gen_config_ok(const struct enet_gen_config *c)
+static bool gen_config_ok(const struct fdx_gen_config *c)
 {
-	return c && c->to_port < 2 && c->payload >= ENET_GEN_PAYLOAD_MIN &&
-	       c->payload <= ENET_GEN_PAYLOAD_MAX && c->pps <= ENET_GEN_PPS_MAX;
+	return c && c->to_port < 2 && c->payload >= FDX_GEN_PAYLOAD_MIN &&
+	       c->payload <= FDX_GEN_PAYLOAD_MAX && c->pps <= FDX_GEN_PPS_MAX;
 }
 
-int enet_line_gen_start(struct enet_line *line, const struct enet_gen_config *cfg)
+int fdx_line_gen_start(struct fdx_line *line, const struct fdx_gen_config *cfg)
 {
-	struct enet_gen *g;
+	struct fdx_gen *g;
 	uint64_t now;
 
 	if (!gen_config_ok(cfg))
 		return -EINVAL;
 	g = &line->gen[cfg->to_port];
-	pthread_mutex_lock(&line->lock);
-	now = enet__now(line);
-	enet__line_run(line, now, false);
+	emu_engine_lock(line->eng);
+	now = emu_engine_sync(line->eng, false);
 	if (g->on) {
-		pthread_mutex_unlock(&line->lock);
+		emu_engine_unlock(line->eng);
 		return -EBUSY;
 	}
 	gen_build(g, cfg);
@@ -178,31 +175,31 @@ int enet_line_gen_start(struct enet_line *line, const struct enet_gen_config *cf
 	g->next_start = 0;
 	g->on = true;
 	gen_schedule(line, cfg->to_port, now);
-	enet__line_kick(line);
-	pthread_mutex_unlock(&line->lock);
+	emu_engine_kick(line->eng);
+	emu_engine_unlock(line->eng);
 	return 0;
 }
 
-void enet_line_gen_stop(struct enet_line *line, unsigned to_port)
+void fdx_line_gen_stop(struct fdx_line *line, unsigned to_port)
 {
 	if (to_port > 1)
 		return;
-	pthread_mutex_lock(&line->lock);
-	enet__line_run(line, enet__now(line), false);
+	emu_engine_lock(line->eng);
+	emu_engine_sync(line->eng, false);
 	/* The frame on the wire is cut off: it never reaches the MAC. */
 	line->gen[to_port].on = false;
-	pthread_mutex_unlock(&line->lock);
+	emu_engine_unlock(line->eng);
 }
 
-bool enet_line_gen_running(struct enet_line *line, unsigned to_port)
+bool fdx_line_gen_running(struct fdx_line *line, unsigned to_port)
 {
 	bool on;
 
 	if (to_port > 1)
 		return false;
-	pthread_mutex_lock(&line->lock);
-	enet__line_run(line, enet__now(line), false);
+	emu_engine_lock(line->eng);
+	emu_engine_sync(line->eng, false);
 	on = line->gen[to_port].on;
-	pthread_mutex_unlock(&line->lock);
+	emu_engine_unlock(line->eng);
 	return on;
 }
