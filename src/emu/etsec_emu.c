@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * eTSEC model: lifecycle, the bus, the clock and the register file
+ * eTSEC model: lifecycle, the bus and the register file
  * (docs/etsec.md §1.1): which offsets exist, their reset values and what a
  * write does. The DMA, events and MIIM parts are in their own files.
  */
@@ -103,118 +103,23 @@ void etsec__regs_reset(struct etsec_emu *emu)
 	emu->regs[R_MIIMCFG / 4] = 7; /* docs/etsec.md §5 */
 }
 
-/* ---- time ---- */
+/* ---- entry points: the engine's lock and clock ---- */
 
-static uint64_t next_event_locked(struct etsec_emu *emu, unsigned *what)
+/* Take the lock and apply what is due (a driver access: a catch-up). */
+static void enter(struct etsec_emu *emu)
 {
-	uint64_t t = EMU_NEVER;
-
-	*what = 0;
-	if (emu->fifo_count && emu->fifo[emu->fifo_head].end < t) {
-		t = emu->fifo[emu->fifo_head].end;
-		*what = 1;
-	}
-	for (unsigned d = 0; d < 2; d++)
-		if (emu->coal[d].deadline < t) {
-			t = emu->coal[d].deadline;
-			*what = 2 + d;
-		}
-	if (emu->miim.end < t) {
-		t = emu->miim.end;
-		*what = 4;
-	}
-	return t;
+	emu_engine_lock(emu->eng);
+	emu->now = emu_engine_sync(emu->eng, true);
 }
 
-/* Apply the events due by @t in time order. */
-static void run_locked(struct etsec_emu *emu, uint64_t t)
-{
-	for (;;) {
-		unsigned what;
-		uint64_t ev = next_event_locked(emu, &what);
-
-		if (ev > t)
-			break;
-		if (ev > emu->now)
-			emu->now = ev;
-		switch (what) {
-		case 1:
-			etsec__tx_frame_end(emu, ev);
-			break;
-		case 2:
-		case 3:
-			etsec__coal_expire(emu, what == 2 ? COAL_RX : COAL_TX, ev);
-			break;
-		default:
-			etsec__miim_done(emu);
-			break;
-		}
-	}
-	if (t > emu->now)
-		emu->now = t;
-	if (emu->own_wire)
-		phy_emu_wire_advance(emu->wire, emu->now);
-}
-
-/* Take the lock and apply what is due by @t. The lock is held on return. */
-static void enter(struct etsec_emu *emu, uint64_t t)
-{
-	pthread_mutex_lock(&emu->lock);
-	run_locked(emu, t);
-}
-
+/* The access may have moved the next event earlier. */
 static void leave(struct etsec_emu *emu)
 {
-	pthread_mutex_unlock(&emu->lock);
+	emu_engine_kick(emu->eng);
+	emu_engine_unlock(emu->eng);
 }
 
-static uint64_t access_time(struct etsec_emu *emu)
-{
-	return emu->clock ? emu->clock(emu->clock_ctx) : 0;
-}
-
-void etsec_emu_advance(struct etsec_emu *emu, uint64_t t_ns)
-{
-	enter(emu, t_ns);
-	leave(emu);
-}
-
-uint64_t etsec_emu_next_event(struct etsec_emu *emu)
-{
-	unsigned what;
-	uint64_t t;
-
-	pthread_mutex_lock(&emu->lock);
-	t = next_event_locked(emu, &what);
-	if (emu->own_wire)
-		t = ETHDRV_MIN(t, phy_emu_wire_next_ns(emu->wire));
-	pthread_mutex_unlock(&emu->lock);
-	return t;
-}
-
-void etsec_emu_set_clock(struct etsec_emu *emu, uint64_t (*now)(void *ctx), void *ctx)
-{
-	pthread_mutex_lock(&emu->lock);
-	emu->clock = now;
-	emu->clock_ctx = ctx;
-	pthread_mutex_unlock(&emu->lock);
-}
-
-void etsec_emu_set_sink(struct etsec_emu *emu, etsec_emu_sink_fn fn, void *ctx)
-{
-	pthread_mutex_lock(&emu->lock);
-	emu->sink = fn;
-	emu->sink_ctx = ctx;
-	pthread_mutex_unlock(&emu->lock);
-}
-
-void etsec_emu_receive(struct etsec_emu *emu, const uint8_t *frame, uint32_t len, uint64_t t_ns)
-{
-	enter(emu, t_ns);
-	etsec__rx_frame(emu, frame, len, emu->now);
-	leave(emu);
-}
-
+/* ns per byte at the speed MACCFG2[IF] and ECNTRL[R100M] select (docs/etsec.md §4.2, §4.3). */
 uint64_t etsec__byte_ns(const struct etsec_emu *emu)
 {
 	uint32_t ifm = ETHDRV_FIELD_GET(MACCFG2_IF, etsec__reg(emu, R_MACCFG2));
@@ -229,9 +134,9 @@ static uint64_t locked_value(struct etsec_emu *emu, uint64_t (*fn)(const struct 
 {
 	uint64_t v;
 
-	pthread_mutex_lock(&emu->lock);
+	enter(emu);
 	v = fn(emu);
-	pthread_mutex_unlock(&emu->lock);
+	leave(emu);
 	return v;
 }
 
@@ -364,7 +269,7 @@ uint32_t etsec_emu_read32(struct etsec_emu *emu, uint32_t off)
 {
 	uint32_t v = 0;
 
-	enter(emu, access_time(emu));
+	enter(emu);
 	ethdrv_counter_inc(&emu->st.reg_reads);
 	if (etsec__reg_known(off))
 		v = reg_read_locked(emu, off);
@@ -376,7 +281,7 @@ uint32_t etsec_emu_read32(struct etsec_emu *emu, uint32_t off)
 
 void etsec_emu_write32(struct etsec_emu *emu, uint32_t off, uint32_t val)
 {
-	enter(emu, access_time(emu));
+	enter(emu);
 	ethdrv_counter_inc(&emu->st.reg_writes);
 	if (etsec__reg_known(off))
 		reg_write_locked(emu, off, val);
@@ -414,9 +319,9 @@ bool etsec_emu_irq_asserted(struct etsec_emu *emu, enum etsec_emu_irq n)
 {
 	bool v;
 
-	pthread_mutex_lock(&emu->lock);
+	enter(emu);
 	v = n < ETSEC_IRQ_COUNT && emu->irq[n].asserted;
-	pthread_mutex_unlock(&emu->lock);
+	leave(emu);
 	return v;
 }
 
@@ -424,7 +329,7 @@ int etsec_emu_inject(struct etsec_emu *emu, enum etsec_emu_fault fault, uint64_t
 {
 	int ret = 0;
 
-	pthread_mutex_lock(&emu->lock);
+	enter(emu);
 	switch (fault) {
 	case ETSEC_EMU_FAULT_RX_EXHAUST:
 		if (arg < 1 || arg > 1000000)
@@ -441,18 +346,18 @@ int etsec_emu_inject(struct etsec_emu *emu, enum etsec_emu_fault fault, uint64_t
 	default:
 		ret = -EINVAL;
 	}
-	pthread_mutex_unlock(&emu->lock);
+	leave(emu);
 	return ret;
 }
 
 void etsec_emu_get_stats(struct etsec_emu *emu, struct etsec_emu_stats *st)
 {
-	pthread_mutex_lock(&emu->lock);
+	enter(emu);
 	emu_counters_copy(st, &emu->st, sizeof(*st));
 	ethdrv_counter_set(&st->irq_asserts, ethdrv_counter_get(&emu->irq[0].asserts) +
 						     ethdrv_counter_get(&emu->irq[1].asserts) +
 						     ethdrv_counter_get(&emu->irq[2].asserts));
-	pthread_mutex_unlock(&emu->lock);
+	leave(emu);
 }
 
 struct phy_emu *etsec_emu_phy(struct etsec_emu *emu)
@@ -472,20 +377,19 @@ uint64_t etsec_emu_miim_frame_ns(struct etsec_emu *emu)
 
 /* ---- lifecycle ---- */
 
-static int board_new(struct etsec_emu *emu, uint64_t now_ns)
+struct fdx_line *etsec_emu_line(struct etsec_emu *emu)
+{
+	return emu->line;
+}
+
+/* The board: its MDIO bus and the AR8031 on the line's cable. */
+static int board_new(struct etsec_emu *emu, struct fdx_line *line)
 {
 	int ret = mdio_emu_new(&emu->mdio_bus);
 
 	if (ret || emu->cfg.phy_addr == ETSEC_EMU_NO_PHY)
 		return ret;
-	emu->wire = emu->cfg.wire;
-	if (!emu->wire) {
-		ret = phy_emu_wire_new(false, &emu->wire);
-		if (ret)
-			return ret;
-		emu->own_wire = true;
-	}
-	ret = phy_emu_new(&emu->cfg.phy, emu->wire, now_ns, &emu->phy);
+	ret = phy_emu_new(&emu->cfg.phy, fdx_line_wire(line), fdx_line_now(line), &emu->phy);
 	if (!ret)
 		ret = phy_emu_attach(emu->phy, emu->mdio_bus, emu->cfg.phy_addr);
 	return ret;
@@ -499,49 +403,83 @@ static bool config_ok(const struct etsec_emu_config *c)
 	       (c->phy_addr < 32 || c->phy_addr == ETSEC_EMU_NO_PHY);
 }
 
-int etsec_emu_new(const struct etsec_emu_config *cfg, uint64_t now_ns, struct etsec_emu **out)
+static int etsec_alloc(struct etsec_emu *emu)
+{
+	unsigned n = emu->cfg.tx_fifo_frames;
+
+	emu->dma = (struct ethdrv_dma_region){ .virt = aligned_alloc(4096, emu->cfg.dma_size),
+					       .bus = emu->cfg.dma_bus,
+					       .size = emu->cfg.dma_size };
+	emu->fifo = calloc(n, sizeof(*emu->fifo));
+	if (!emu->dma.virt || !emu->fifo)
+		return -ENOMEM;
+	memset(emu->dma.virt, 0, emu->dma.size);
+	for (unsigned i = 0; i < n; i++) {
+		emu->fifo[i].data = malloc(ETSEC_EMU_FRAME_MAX + 4);
+		if (!emu->fifo[i].data)
+			return -ENOMEM;
+	}
+	for (unsigned l = 0; l < ETSEC_IRQ_COUNT; l++) {
+		int ret = emu_line_open(&emu->irq[l]);
+
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* Plug into the line and the engine (lock held). */
+static int etsec_attach(struct etsec_emu *emu, struct fdx_line *line, unsigned port)
+{
+	int ret = fdx__attach(line, port, &etsec__port_ops, emu, emu->phy != NULL);
+
+	if (ret)
+		return ret;
+	ret = emu_engine_add(emu->eng, &etsec__engine_ops, emu);
+	if (ret) {
+		fdx__detach(line, port, emu->phy != NULL);
+		return ret;
+	}
+	emu->line = line;
+	emu->now = emu_engine_now(emu->eng);
+	return 0;
+}
+
+int etsec_emu_new(const struct etsec_emu_config *cfg, struct fdx_line *line, unsigned port,
+		  struct etsec_emu **out)
 {
 	struct etsec_emu_config c;
 	struct etsec_emu *emu;
-	unsigned n;
 	int ret;
 
 	etsec_emu_config_default(&c);
 	if (cfg)
 		c = *cfg;
-	if (!out || !config_ok(&c))
+	if (!out || !line || !config_ok(&c))
 		return -EINVAL;
 	emu = calloc(1, sizeof(*emu));
 	if (!emu)
 		return -ENOMEM;
 	emu->cfg = c;
-	pthread_mutex_init(&emu->lock, NULL);
-	for (n = 0; n < ETSEC_IRQ_COUNT; n++)
-		emu->irq[n].fd = -1;
-	n = emu->cfg.tx_fifo_frames;
-	emu->dma.size = emu->cfg.dma_size;
-	emu->dma.bus = emu->cfg.dma_bus;
-	emu->dma.virt = aligned_alloc(4096, emu->cfg.dma_size);
-	emu->fifo = calloc(n, sizeof(*emu->fifo));
-	ret = emu->dma.virt && emu->fifo ? 0 : -ENOMEM;
-	for (unsigned i = 0; !ret && i < n; i++) {
-		emu->fifo[i].data = malloc(ETSEC_EMU_FRAME_MAX + 4);
-		if (!emu->fifo[i].data)
-			ret = -ENOMEM;
-	}
-	for (n = 0; !ret && n < ETSEC_IRQ_COUNT; n++)
-		ret = emu_line_open(&emu->irq[n]);
+	emu->port = port;
+	emu->eng = fdx_line_engine(line);
+	for (unsigned l = 0; l < ETSEC_IRQ_COUNT; l++)
+		emu->irq[l].fd = -1;
+	emu->miim.end = EMU_NEVER;
+	emu->coal[0].deadline = emu->coal[1].deadline = EMU_NEVER;
+	etsec__regs_reset(emu);
+	ret = etsec_alloc(emu);
 	if (!ret)
-		ret = board_new(emu, now_ns);
+		ret = board_new(emu, line);
+	if (!ret) {
+		emu_engine_lock(emu->eng);
+		ret = etsec_attach(emu, line, port);
+		emu_engine_unlock(emu->eng);
+	}
 	if (ret) {
 		etsec_emu_free(emu);
 		return ret;
 	}
-	memset(emu->dma.virt, 0, emu->dma.size);
-	emu->now = now_ns;
-	emu->miim.end = EMU_NEVER;
-	emu->coal[0].deadline = emu->coal[1].deadline = EMU_NEVER;
-	etsec__regs_reset(emu);
 	*out = emu;
 	return 0;
 }
@@ -550,12 +488,16 @@ void etsec_emu_free(struct etsec_emu *emu)
 {
 	if (!emu)
 		return;
+	if (emu->line) {
+		emu_engine_lock(emu->eng);
+		emu_engine_remove(emu->eng, emu);
+		fdx__detach(emu->line, emu->port, emu->phy != NULL);
+		emu_engine_unlock(emu->eng);
+	}
 	if (emu->phy) {
 		mdio_emu_detach(emu->mdio_bus, emu->cfg.phy_addr);
 		phy_emu_free(emu->phy);
 	}
-	if (emu->own_wire)
-		phy_emu_wire_free(emu->wire);
 	mdio_emu_free(emu->mdio_bus);
 	for (unsigned n = 0; n < ETSEC_IRQ_COUNT; n++)
 		emu_line_close(&emu->irq[n]);
@@ -564,7 +506,6 @@ void etsec_emu_free(struct etsec_emu *emu)
 			free(emu->fifo[i].data);
 	free(emu->fifo);
 	free(emu->dma.virt);
-	pthread_mutex_destroy(&emu->lock);
 	free(emu);
 }
 

@@ -9,17 +9,17 @@
  * the register file is the backend's business, docs/etsec.md §1), one DMA region, three
  * level eventfds: TX, RX and error (docs/etsec.md §8.1).
  *
- * Files: etsec_emu.c (lifecycle, bus, clock, register table), etsec_emu_dma.c
+ * Files: etsec_emu.c (lifecycle, bus, register table), etsec_emu_line.c (the
+ * engine client and the line port), etsec_emu_dma.c
  * (the BD codec, the TX and RX DMA), etsec_emu_irq.c (events, lines,
  * coalescing, RMON), etsec_emu_miim.c (the MII management block).
  *
- * The model keeps the MAC's state and its time; it is not a line and has no
- * thread. Its frames leave through a sink (etsec_emu_set_sink()) at the
- * time their last bit leaves the MAC and arrive through
- * etsec_emu_receive() at the time their last bit arrives; the owner moves
- * the clock with etsec_emu_advance() to the next deadline
- * (etsec_emu_next_event()): whatever joins two models (a test, the line
- * engine) decides how and when.
+ * The model is a MAC on one port of a full-duplex line (fdx_line.h) and a
+ * client of the line's event engine (emu_engine.h, docs/design.md §5b.1):
+ * it times its own frames on its transmitter's timeline, hands each to the
+ * line when its last bit has left (etsec_emu_line.c) and takes the peer's
+ * frames when their last bit arrives. Events a driver sees at once (frame
+ * ends, unmasked coalescing timers) are exact: applied at their time.
  *
  * What it models (docs/etsec.md §1-§7):
  * - The registers of docs/etsec.md §1.1 at their offsets with reset values; IEVENT, CAR1
@@ -74,8 +74,8 @@
  * counted in dma_errors; MRBLR below 64 or not a multiple of 64 stores
  * nothing: such a frame is discarded and counted (rx_bad_mrblr).
  *
- * Locking: one mutex per model; every entry point takes it, the sink is
- * called with it held.
+ * Locking: the engine's big lock; every entry point takes it and brings the
+ * engine's clock up to date first (a register access sees every event due).
  */
 #ifndef ETHDRV_EMU_ETSEC_EMU_H
 #define ETHDRV_EMU_ETSEC_EMU_H
@@ -88,13 +88,14 @@
 #include "phy_emu.h"
 
 #define ETSEC_EMU_WINDOW 0x1000u /* one group (docs/etsec.md §1) */
-#define ETSEC_EMU_FRAME_MAX 9600u /* largest TX frame the FIFO holds (Linux's MAXFRM) */
+#define ETSEC_EMU_FRAME_MAX 2048u /* largest TX frame (with FCS): the line's (fdx_line.h) */
 #define ETSEC_EMU_NO_PHY 32u /* etsec_emu_config.phy_addr: the board has no PHY */
 
 /* Interrupt lines, the order of the device tree (docs/etsec.md §8.1). */
 enum etsec_emu_irq { ETSEC_IRQ_TX, ETSEC_IRQ_RX, ETSEC_IRQ_ER, ETSEC_IRQ_COUNT };
 
 struct etsec_emu;
+struct fdx_line;
 struct mdio_emu;
 
 struct etsec_emu_config {
@@ -104,7 +105,6 @@ struct etsec_emu_config {
 	uint32_t mdio_src_hz; /* the clock MIIMCFG divides; default 70 MHz (/28 = 2.5 MHz) */
 	unsigned phy_addr; /* the AR8031's MDIO address; default 1; ETSEC_EMU_NO_PHY: none */
 	struct phy_emu_config phy; /* the AR8031 */
-	struct phy_emu_wire *wire; /* the cable the PHY is on; NULL: the model makes one */
 	uint8_t node_id; /* for log messages */
 };
 
@@ -147,31 +147,23 @@ enum etsec_emu_fault {
 	ETSEC_EMU_FAULT_COUNT
 };
 
-/**
- * etsec_emu_sink_fn - a frame left the MAC
- * @ctx: the sink's context
- * @frame: the frame without preamble, FCS included (@len bytes)
- * @len: bytes
- * @t_end: model time of its last bit
- *
- * Context: called by the thread that moved the clock, with the model lock
- * held: the sink must not call into this model (to hand the frame to a
- * peer, copy it and deliver it after the call returns).
- */
-typedef void (*etsec_emu_sink_fn)(void *ctx, const uint8_t *frame, uint32_t len, uint64_t t_end);
-
 /** etsec_emu_config_default() - the defaults listed above */
 void etsec_emu_config_default(struct etsec_emu_config *cfg);
 
 /**
- * etsec_emu_new() - a controller in its reset state, at time @now_ns
+ * etsec_emu_new() - a controller in its reset state on @port of @line
  * @cfg: settings (NULL = defaults); copied
- * @now_ns: the model time to start at
+ * @line: the line (its engine is the model's clock and lock)
+ * @port: 0 or 1, not yet taken
  * @out: receives the model
  *
- * Return: 0, -EINVAL, -ENOMEM, or the -errno of eventfd().
+ * Return: 0, -EINVAL, -EBUSY (port taken), -ENOMEM, or the -errno of eventfd().
  */
-int etsec_emu_new(const struct etsec_emu_config *cfg, uint64_t now_ns, struct etsec_emu **out);
+int etsec_emu_new(const struct etsec_emu_config *cfg, struct fdx_line *line, unsigned port,
+		  struct etsec_emu **out);
+
+/** etsec_emu_line() - the line the model is on */
+struct fdx_line *etsec_emu_line(struct etsec_emu *emu);
 
 /** etsec_emu_free() - free (NULL is ignored) */
 void etsec_emu_free(struct etsec_emu *emu);
@@ -181,37 +173,6 @@ void etsec_emu_free(struct etsec_emu *emu);
  * the DMA region, irq_fd[0..2] = TX, RX, ER; desc "emu:etsec"
  */
 void etsec_emu_get_bus(struct etsec_emu *emu, struct ethdrv_mmio_bus *bus);
-
-/** etsec_emu_set_sink() - where frames go (NULL: dropped and counted as sent) */
-void etsec_emu_set_sink(struct etsec_emu *emu, etsec_emu_sink_fn fn, void *ctx);
-
-/**
- * etsec_emu_set_clock() - the time source register accesses see
- * @emu: the model
- * @now: returns model time in ns (NULL: the time of the last advance)
- * @ctx: its argument
- *
- * A register access first applies every event due by @now().
- */
-void etsec_emu_set_clock(struct etsec_emu *emu, uint64_t (*now)(void *ctx), void *ctx);
-
-/**
- * etsec_emu_advance() - apply every event due by @t_ns (frame ends,
- * coalescing timers, MIIM frames) in time order; the clock never runs back
- */
-void etsec_emu_advance(struct etsec_emu *emu, uint64_t t_ns);
-
-/** etsec_emu_next_event() - the earliest pending deadline, UINT64_MAX if none */
-uint64_t etsec_emu_next_event(struct etsec_emu *emu);
-
-/**
- * etsec_emu_receive() - a frame's last bit arrived at time @t_ns
- * @emu: the model
- * @frame: the frame, FCS included
- * @len: bytes (at least 4)
- * @t_ns: arrival (events up to it are applied first)
- */
-void etsec_emu_receive(struct etsec_emu *emu, const uint8_t *frame, uint32_t len, uint64_t t_ns);
 
 /** etsec_emu_byte_ns() - ns per byte at the speed the MAC is set to (docs/etsec.md §4.2, §4.3) */
 uint64_t etsec_emu_byte_ns(struct etsec_emu *emu);

@@ -12,7 +12,6 @@
 #include "etsec_emu_priv.h"
 
 #define PREAMBLE_BYTES 8u
-#define GAP_BYTES 12u
 #define MIN_FRAME 60u /* without FCS */
 
 /* ---- the codec (docs/etsec.md §3.1) ---- */
@@ -196,7 +195,7 @@ void etsec__tx_walk(struct etsec_emu *emu, uint64_t now)
 			return;
 		start = ETHDRV_MAX(now, emu->tx_free_at);
 		f->end = start + (PREAMBLE_BYTES + f->len) * bns;
-		emu->tx_free_at = f->end + GAP_BYTES * bns;
+		emu->tx_free_at = f->end + ETSEC_GAP_BYTES * bns;
 		emu->fifo_count++;
 	}
 }
@@ -225,8 +224,7 @@ void etsec__tx_frame_end(struct etsec_emu *emu, uint64_t t)
 	ethdrv_counter_inc(&emu->st.tx_frames);
 	ethdrv_counter_add(&emu->st.tx_bytes, f->len);
 	etsec__rmon_frame(emu, f->len, f->data, true);
-	if (emu->sink)
-		emu->sink(emu->sink_ctx, f->data, f->len, t);
+	etsec__send(emu, f, t);
 	emu->fifo_head = (emu->fifo_head + 1) % emu->cfg.tx_fifo_frames;
 	emu->fifo_count--;
 	if (emu->gtsc_pending && !emu->fifo_count) {
@@ -254,9 +252,9 @@ void etsec__tx_drop_unstarted(struct etsec_emu *emu)
 		ethdrv_counter_add(&emu->st.tx_unstarted_dropped, emu->fifo_count - keep);
 		emu->tx_fetch = emu->fifo[first].first;
 		emu->fifo_count = keep;
-		emu->tx_free_at =
-			keep ? emu->fifo[emu->fifo_head].end + GAP_BYTES * etsec__byte_ns(emu) :
-			       emu->now;
+		emu->tx_free_at = keep ? emu->fifo[emu->fifo_head].end +
+						  ETSEC_GAP_BYTES * etsec__byte_ns(emu) :
+					 emu->now;
 	}
 }
 

@@ -15,8 +15,13 @@ void etsec__irq_update(struct etsec_emu *emu)
 {
 	uint32_t active = etsec__reg(emu, R_IEVENT) & etsec__reg(emu, R_IMASK);
 
-	for (unsigned n = 0; n < ETSEC_IRQ_COUNT; n++)
-		emu_line_set(&emu->irq[n], (active & line_events[n]) != 0);
+	for (unsigned n = 0; n < ETSEC_IRQ_COUNT; n++) {
+		bool was = emu->irq[n].asserted, on = (active & line_events[n]) != 0;
+
+		emu_line_set(&emu->irq[n], on);
+		if (on && !was)
+			emu_engine_irq_asserted(emu->eng);
+	}
 }
 
 /* Events set whatever IMASK says (docs/etsec.md §2). */

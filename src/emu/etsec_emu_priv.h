@@ -15,6 +15,7 @@
 
 #include "emu_util.h"
 #include "etsec_emu.h"
+#include "fdx_line.h"
 #include "ethdrv/bits.h"
 
 /* ---- registers (docs/etsec.md §1.1) ---- */
@@ -105,6 +106,7 @@
 #define RCTRL_PROM ETHDRV_BIT(3)
 
 #define MACCFG1_SOFT_RESET ETHDRV_BIT(31)
+#define MACCFG1_LOOPBACK ETHDRV_BIT(8)
 #define MACCFG1_RX_EN ETHDRV_BIT(2)
 #define MACCFG1_TX_EN ETHDRV_BIT(0)
 #define MACCFG1_SYNCD_RX ETHDRV_BIT(3)
@@ -169,6 +171,7 @@ enum etsec_rxbd_bits {
 };
 
 #define FCB_SIZE 8u
+#define ETSEC_GAP_BYTES 12u /* IPGIFG is storage: the 802.3 gap (docs/etsec.md §11) */
 
 struct etsec_bd {
 	uint16_t status;
@@ -207,16 +210,15 @@ struct etsec_miim {
 };
 
 struct etsec_emu {
-	pthread_mutex_t lock;
+	struct fdx_line *line; /* the line, NULL until attached */
+	struct emu_engine *eng; /* its engine: clock and big lock */
+	unsigned port; /* our end of the line */
 	struct etsec_emu_config cfg; /* immutable */
 	struct ethdrv_dma_region dma; /* the DMA memory */
 	struct emu_line irq[ETSEC_IRQ_COUNT]; /* TX, RX, ER */
 	uint32_t regs[ETSEC_EMU_WINDOW / 4];
-	uint64_t now; /* latest model time */
-	uint64_t (*clock)(void *ctx); /* register accesses see this time */
-	void *clock_ctx;
-	etsec_emu_sink_fn sink;
-	void *sink_ctx;
+	uint64_t now; /* the engine time of the access or event being applied */
+	uint8_t rxbuf[ETSEC_EMU_FRAME_MAX + 4]; /* a frame from the line, FCS appended */
 
 	/* TX DMA. */
 	uint32_t tx_fetch; /* next BD to read, offset from TBASE0 */
@@ -232,8 +234,6 @@ struct etsec_emu {
 	struct etsec_miim miim;
 	struct mdio_emu *mdio_bus;
 	struct phy_emu *phy;
-	struct phy_emu_wire *wire;
-	bool own_wire;
 
 	uint64_t rx_exhaust; /* fault: frames still to drop */
 	bool rx_bus_error, tx_bus_error; /* fault: fail the next access */
@@ -267,6 +267,11 @@ void etsec__coal_written(struct etsec_emu *emu, unsigned dir, uint32_t old);
 uint64_t etsec__tick_ns(const struct etsec_emu *emu);
 void etsec__rmon_add(struct etsec_emu *emu, enum etsec_rmon reg, uint32_t n);
 void etsec__rmon_frame(struct etsec_emu *emu, uint32_t len, const uint8_t *da, bool tx);
+
+/* etsec_emu_line.c */
+extern const struct emu_engine_ops etsec__engine_ops;
+extern const struct fdx_port_ops etsec__port_ops;
+void etsec__send(struct etsec_emu *emu, struct etsec_txf *f, uint64_t t);
 
 /* etsec_emu_miim.c */
 uint32_t etsec__miim_read(struct etsec_emu *emu, uint32_t off);

@@ -113,7 +113,7 @@ static void tx_rx_bits(struct kat *k, int le)
 	/* A 42-byte frame, padded and CRC'd: 64 bytes on the wire (docs/etsec.md §3.2). */
 	kat_tx(k, 0, 0, 42, K_TX_PADCRC | K_TX_TC | K_TX_I | K_TX_L, le);
 	assert_int_equal(bd_st(tbd, le), K_TX_R | K_TX_PADCRC | K_TX_TC | K_TX_I | K_TX_L);
-	t0 = k->now;
+	t0 = kat_now(k);
 	wr(k, 0, K_TSTAT, K_THLT0);
 	/* The walk met BD 1 with R = 0: halted again at once (docs/etsec.md §3.4). */
 	assert_int_equal(rd(k, 0, K_TSTAT), K_THLT0);
@@ -121,14 +121,14 @@ static void tx_rx_bits(struct kat *k, int le)
 	/* preamble 8 + 64 bytes at 8 ns: the frame ends at t0 + 576 ns. */
 	kat_run_until(k, t0 + 575);
 	assert_int_equal(bd_st(tbd, le) & K_TX_R, K_TX_R);
-	assert_int_equal(k->delivered[1], 0);
+	assert_int_equal(kat_delivered(k, 1), 0);
 	kat_run_until(k, t0 + 576);
 	assert_int_equal(bd_st(tbd, le), K_TX_PADCRC | K_TX_TC | K_TX_I | K_TX_L);
 	assert_int_equal(rd(k, 0, K_IEVENT), K_EV_TXF);
 	assert_true(irq_readable(k, 0, ETSEC_IRQ_TX));
 	assert_false(irq_readable(k, 0, ETSEC_IRQ_RX));
 	/* Received: F|L, length incl. FCS, BC, I kept; RXF, RSTAT[RXF0] (docs/etsec.md §3.3). */
-	assert_int_equal(k->delivered[1], 1);
+	assert_int_equal(kat_delivered(k, 1), 1);
 	assert_int_equal(bd_st(rbd, le), K_RX_I | K_RX_F | K_RX_L | K_RX_BC);
 	assert_int_equal(bd_len(rbd, le), 64);
 	assert_memory_equal(mem(k, 1, K_BUF(64)), mem(k, 0, K_BUF(0)), 42);
@@ -278,7 +278,7 @@ static void test_tx_halts_and_bad_bd(void **state)
 	memcpy(mem(k, 0, K_BUF(0)) + 0, mem(k, 0, K_BUF(1)), 14);
 	wr(k, 0, K_TSTAT, K_THLT0);
 	kat_advance(k, 2000);
-	assert_int_equal(k->delivered[1], 1);
+	assert_int_equal(kat_delivered(k, 1), 1);
 	assert_int_equal(bd_st(t, 0) & K_TX_R, 0);
 	assert_int_equal(bd_st(t + 8, 0) & K_TX_R, 0);
 	/* A ready BD of length 0: TXE and halt. */
@@ -292,7 +292,7 @@ static void test_tx_halts_and_bad_bd(void **state)
 	kat_advance(k, 2000);
 	assert_int_equal(rd(k, 0, K_IEVENT) & K_EV_EBERR, K_EV_EBERR);
 	assert_int_equal(rd(k, 0, K_TSTAT), K_THLT0);
-	assert_int_equal(k->delivered[1], 1);
+	assert_int_equal(kat_delivered(k, 1), 1);
 	/* An RX ring outside the region: EBERR on the receiver. */
 	wr(k, 1, K_RBASE0, 0x20000000u);
 	kat_tx(k, 0, 0, 60, K_TX_TC | K_TX_L, 0);
@@ -311,7 +311,7 @@ static void test_graceful_stop_in_flight(void **state)
 	kat_macs_up(k, 4, 0);
 	kat_tx(k, 0, 0, 1000, K_TX_TC | K_TX_L, 0);
 	kat_tx(k, 0, 1, 1000, K_TX_TC | K_TX_L, 0);
-	t0 = k->now;
+	t0 = kat_now(k);
 	wr(k, 0, K_TSTAT, K_THLT0);
 	kat_advance(k, 100);
 	/* GTS while frame 0 is on the wire: GTSC when it ends; frame 1 stays ready. */
@@ -320,13 +320,13 @@ static void test_graceful_stop_in_flight(void **state)
 	kat_run_until(k, t0 + (8 + 1004) * 8);
 	assert_int_equal(rd(k, 0, K_IEVENT) & K_EV_GTSC, K_EV_GTSC);
 	kat_advance(k, 50000);
-	assert_int_equal(k->delivered[1], 1);
+	assert_int_equal(kat_delivered(k, 1), 1);
 	assert_int_equal(bd_st(mem(k, 0, K_TBASE + 8), 0) & K_TX_R, K_TX_R);
 	/* Clearing GTS and writing THLT0 resumes the ring (docs/etsec.md §4.4). */
 	wr(k, 0, K_DMACTRL, 0xC3);
 	wr(k, 0, K_TSTAT, K_THLT0);
 	kat_advance(k, 50000);
-	assert_int_equal(k->delivered[1], 2);
+	assert_int_equal(kat_delivered(k, 1), 2);
 }
 
 /* ---- timing and coalescing ---- */
@@ -343,17 +343,17 @@ static void test_line_timing_100(void **state)
 	}
 	kat_tx(k, 0, 0, 1514, K_TX_TC | K_TX_L | K_TX_I, 0);
 	kat_tx(k, 0, 1, 1514, K_TX_TC | K_TX_L | K_TX_I, 0);
-	t0 = k->now;
+	t0 = kat_now(k);
 	wr(k, 0, K_TSTAT, K_THLT0);
 	/* 80 ns/byte: frame 0 ends at 8 + 1518 bytes, frame 1 a 12-byte gap later. */
 	kat_run_until(k, t0 + (8 + 1518) * 80 - 1);
-	assert_int_equal(k->delivered[1], 0);
+	assert_int_equal(kat_delivered(k, 1), 0);
 	kat_run_until(k, t0 + (8 + 1518) * 80);
-	assert_int_equal(k->delivered[1], 1);
+	assert_int_equal(kat_delivered(k, 1), 1);
 	kat_run_until(k, t0 + (2 * (8 + 1518) + 12) * 80 - 1);
-	assert_int_equal(k->delivered[1], 1);
+	assert_int_equal(kat_delivered(k, 1), 1);
 	kat_run_until(k, t0 + (2 * (8 + 1518) + 12) * 80);
-	assert_int_equal(k->delivered[1], 2);
+	assert_int_equal(kat_delivered(k, 1), 2);
 }
 
 static void send_n(struct kat *k, unsigned first, unsigned n)
@@ -373,7 +373,7 @@ static void test_coalescing_frames(void **state)
 	wr(k, 0, K_TXIC, K_IC(3, 0));
 	send_n(k, 0, 2);
 	kat_advance(k, 100000);
-	assert_int_equal(k->delivered[1], 2);
+	assert_int_equal(kat_delivered(k, 1), 2);
 	assert_int_equal(rd(k, 1, K_IEVENT) & K_EV_RXF, 0);
 	assert_int_equal(rd(k, 0, K_IEVENT) & K_EV_TXF, 0);
 	send_n(k, 2, 1);
@@ -405,31 +405,50 @@ static void test_coalescing_timer(void **state)
 	/* 100 ticks x 512 ns after the first frame, 200 frames never reached. */
 	wr(k, 1, K_RXIC, K_IC(200, 100));
 	send_n(k, 0, 1);
-	t_end = k->now + (8 + 64) * 8;
+	t_end = kat_now(k) + (8 + 64) * 8;
 	kat_run_until(k, t_end + 100 * 512 - 1);
-	assert_int_equal(k->delivered[1], 1);
+	assert_int_equal(kat_delivered(k, 1), 1);
 	assert_int_equal(rd(k, 1, K_IEVENT) & K_EV_RXF, 0);
 	kat_run_until(k, t_end + 100 * 512);
-	assert_int_equal(rd(k, 1, K_IEVENT) & K_EV_RXF, K_EV_RXF);
-	/* At 100 Mb/s the tick is 2.56 us. */
-	wr(k, 1, K_IEVENT, K_EV_RXF);
-	for (unsigned n = 0; n < 2; n++) {
-		wr(k, n, K_MACCFG2, K_MACCFG2_MII100);
-		wr(k, n, K_ECNTRL, K_STEN | K_R100M);
-	}
-	send_n(k, 1, 1);
-	t_end = k->now + (8 + 64) * 80;
-	kat_run_until(k, t_end + 100 * 2560 - 1);
-	assert_int_equal(k->delivered[1], 2);
-	assert_int_equal(rd(k, 1, K_IEVENT) & K_EV_RXF, 0);
-	kat_run_until(k, t_end + 100 * 2560);
 	assert_int_equal(rd(k, 1, K_IEVENT) & K_EV_RXF, K_EV_RXF);
 	{
 		struct etsec_emu_stats st;
 
 		etsec_emu_get_stats(k->emu[1], &st);
-		assert_int_equal(ethdrv_counter_get(&st.coal_timer_fires), 2);
+		assert_int_equal(ethdrv_counter_get(&st.coal_timer_fires), 1);
 	}
+}
+
+/* At 100 Mb/s (nibble mode, R100M) the tick is 2.56 us (docs/etsec.md §6). */
+static void test_coalescing_timer_100(void **state)
+{
+	struct kat *k = *state;
+	uint64_t t_end;
+
+	kat_macs_up(k, 16, 0);
+	for (unsigned n = 0; n < 2; n++) {
+		wr(k, n, K_MACCFG2, K_MACCFG2_MII100);
+		wr(k, n, K_ECNTRL, K_STEN | K_R100M);
+	}
+	wr(k, 1, K_RXIC, K_IC(200, 100));
+	send_n(k, 0, 1);
+	t_end = kat_now(k) + (8 + 64) * 80;
+	kat_run_until(k, t_end + 100 * 2560 - 1);
+	assert_int_equal(kat_delivered(k, 1), 1);
+	assert_int_equal(rd(k, 1, K_IEVENT) & K_EV_RXF, 0);
+	kat_run_until(k, t_end + 100 * 2560);
+	assert_int_equal(rd(k, 1, K_IEVENT) & K_EV_RXF, K_EV_RXF);
+}
+
+/* A MAC at another speed than the line's: nothing arrives (fdx_line.h). */
+static void test_speed_mismatch(void **state)
+{
+	struct kat *k = *state;
+
+	kat_macs_up(k, 4, 0);
+	send_n(k, 0, 1);
+	kat_advance(k, 100000);
+	assert_int_equal(kat_delivered(k, 1), 0);
 }
 
 /* ---- RMON carry ---- */
@@ -477,7 +496,7 @@ static void test_miim_timing(void **state)
 	assert_int_equal(etsec_emu_miim_frame_ns(k->emu[0]), 25600);
 	wr(k, 0, K_MIIMADD, (1 << 8) | 2); /* PHY 1, PHYSID1 */
 	wr(k, 0, K_MIIMCOM, 0);
-	t0 = k->now;
+	t0 = kat_now(k);
 	wr(k, 0, K_MIIMCOM, 1);
 	assert_int_equal(rd(k, 0, K_MIIMIND), 5); /* BUSY | NOT_VALID */
 	kat_run_until(k, t0 + 25599);
@@ -492,7 +511,7 @@ static void test_miim_timing(void **state)
 	/* A write: BUSY for 12.8 us without preamble, then MMWR. */
 	wr(k, 0, K_MIIMCFG, 0x10 | 7);
 	wr(k, 0, K_MIIMADD, (1 << 8) | 0x0D);
-	t0 = k->now;
+	t0 = kat_now(k);
 	wr(k, 0, K_MIIMCON, 0x0003);
 	assert_int_equal(rd(k, 0, K_MIIMIND), 1);
 	kat_run_until(k, t0 + 12800);
@@ -522,7 +541,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_tx_halts_and_bad_bd, kat_setup, kat_teardown),
 		cmocka_unit_test_setup_teardown(test_graceful_stop_in_flight, kat_setup,
 						kat_teardown),
-		cmocka_unit_test_setup_teardown(test_line_timing_100, kat_setup, kat_teardown),
+		cmocka_unit_test_setup_teardown(test_line_timing_100, kat_setup_100, kat_teardown),
+		cmocka_unit_test_setup_teardown(test_coalescing_timer_100, kat_setup_100,
+						kat_teardown),
+		cmocka_unit_test_setup_teardown(test_speed_mismatch, kat_setup_100, kat_teardown),
 		cmocka_unit_test_setup_teardown(test_coalescing_frames, kat_setup, kat_teardown),
 		cmocka_unit_test_setup_teardown(test_coalescing_timer, kat_setup, kat_teardown),
 		cmocka_unit_test_setup_teardown(test_rmon_carry, kat_setup, kat_teardown),
