@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "ethdrv/driver.h"
+#include "ethdrv/knob.h"
 #include "ethdrv/log.h"
 #include "ethdrv/netdev.h"
 #include "napi_priv.h"
@@ -380,50 +381,31 @@ enum netdev_knob_id {
 	K_BQL_HOLD,
 };
 
-/* Core knobs and their accepted ranges (docs/design.md §2 names). */
-static const struct netdev_knob {
-	const char *key; /* the name users know from Linux sysfs/sysctl */
-	enum netdev_knob_id id; /* what it sets */
-	uint64_t min, max; /* accepted values, inclusive */
-} netdev_knobs[] = {
-	{ "napi_defer_hard_irqs", K_DEFER, 0, INT32_MAX },
-	{ "gro_flush_timeout", K_FLUSH, 0, UINT32_MAX },
-	{ "threaded", K_THREADED, 0, 1 },
-	{ "busy_poll", K_BUSY_POLL, 0, 1000000 },
-	{ "busy_poll_budget", K_BUSY_BUDGET, 1, 65535 },
-	{ "budget", K_WEIGHT, 1, ETHDRV_NAPI_WEIGHT },
-	{ "netdev_budget", K_NETDEV_BUDGET, 1, INT32_MAX },
-	{ "netdev_budget_usecs", K_NETDEV_BUDGET_USECS, 1, INT32_MAX },
-	{ "bql_limit_min", K_BQL_MIN, 0, ETHDRV_DQL_MAX_LIMIT },
-	{ "bql_limit_max", K_BQL_MAX, 0, ETHDRV_DQL_MAX_LIMIT },
-	{ "bql_hold_time", K_BQL_HOLD, 1, 3600000 },
+/* Core knobs, indexed by id (knob.h; the names of Linux sysfs/sysctl, docs/design.md §2). */
+static const struct ethdrv_knob netdev_knobs[] = {
+	[K_DEFER] = ETHDRV_KNOB_UINT("napi_defer_hard_irqs", 0, INT32_MAX, "polls",
+				     "empty polls before the IRQ is re-enabled"),
+	[K_FLUSH] = ETHDRV_KNOB_UINT("gro_flush_timeout", 0, UINT32_MAX, "ns",
+				     "hold GRO and the IRQ this long after a poll"),
+	[K_THREADED] = ETHDRV_KNOB_UINT("threaded", 0, 1, "", "NAPI pollers in their own threads"),
+	[K_BUSY_POLL] = ETHDRV_KNOB_UINT("busy_poll", 0, 1000000, "us", "busy-poll this long"),
+	[K_BUSY_BUDGET] =
+		ETHDRV_KNOB_UINT("busy_poll_budget", 1, 65535, "packets", "packets per busy poll"),
+	[K_WEIGHT] = ETHDRV_KNOB_UINT("budget", 1, ETHDRV_NAPI_WEIGHT, "packets",
+				      "RX poller weight (NAPI budget)"),
+	[K_NETDEV_BUDGET] = ETHDRV_KNOB_UINT("netdev_budget", 1, INT32_MAX, "packets",
+					     "packets per softirq round"),
+	[K_NETDEV_BUDGET_USECS] = ETHDRV_KNOB_UINT("netdev_budget_usecs", 1, INT32_MAX, "us",
+						   "time per softirq round"),
+	[K_BQL_MIN] = ETHDRV_KNOB_UINT("bql_limit_min", 0, ETHDRV_DQL_MAX_LIMIT, "bytes",
+				       "BQL limit floor"),
+	[K_BQL_MAX] = ETHDRV_KNOB_UINT("bql_limit_max", 0, ETHDRV_DQL_MAX_LIMIT, "bytes",
+				       "BQL limit ceiling"),
+	[K_BQL_HOLD] = ETHDRV_KNOB_UINT("bql_hold_time", 1, 3600000, "ms", "BQL slack hold time"),
 };
 
-static const struct netdev_knob *netdev_knob_find(const char *key)
-{
-	size_t i;
-
-	for (i = 0; i < ETHDRV_ARRAY_SIZE(netdev_knobs); i++)
-		if (!strcmp(netdev_knobs[i].key, key))
-			return &netdev_knobs[i];
-	return NULL;
-}
-
-/* Strict decimal: digits only, the whole string, within [min, max]. */
-static int netdev_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
-{
-	unsigned long long v;
-	char *end;
-
-	if (!s || !isdigit((unsigned char)s[0]))
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || *end || v < min || v > max)
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
+ETHDRV_EXPORT const struct ethdrv_knob_table ethdrv_netdev_knob_table =
+	ETHDRV_KNOB_TABLE("core", netdev_knobs);
 
 /* Store @v into the field of @cfg that @id names. */
 static void netdev_cfg_apply(struct ethdrv_napi_config *cfg, enum netdev_knob_id id, uint64_t v)
@@ -506,19 +488,19 @@ static int netdev_set_core(struct ethdrv_netdev *dev, enum netdev_knob_id id, ui
 
 int ethdrv_netdev_set(struct ethdrv_netdev *dev, const char *key, const char *value)
 {
-	const struct netdev_knob *k;
+	const struct ethdrv_knob *k;
 	uint64_t v;
 	int ret;
 
 	if (!dev || !key)
 		return -EINVAL;
-	k = netdev_knob_find(key);
+	k = ethdrv_knob_find(&ethdrv_netdev_knob_table, key);
 	if (!k)
 		return dev->ops->set_param ? dev->ops->set_param(dev, key, value) : -ENOENT;
-	ret = netdev_parse_u64(value, k->min, k->max, &v);
+	ret = ethdrv_knob_uint(k, value, &v);
 	if (ret)
 		return ret;
-	return netdev_set_core(dev, k->id, v);
+	return netdev_set_core(dev, (enum netdev_knob_id)(k - netdev_knobs), v);
 }
 
 /* The weight RX pollers use now ("budget"). */
@@ -571,15 +553,16 @@ static uint64_t netdev_get_core(const struct ethdrv_netdev *dev, enum netdev_kno
 
 int ethdrv_netdev_get(struct ethdrv_netdev *dev, const char *key, char *buf, size_t size)
 {
-	const struct netdev_knob *k;
+	const struct ethdrv_knob *k;
 	int len;
 
 	if (!dev || !key || (!buf && size))
 		return -EINVAL;
-	k = netdev_knob_find(key);
+	k = ethdrv_knob_find(&ethdrv_netdev_knob_table, key);
 	if (!k)
 		return dev->ops->get_param ? dev->ops->get_param(dev, key, buf, size) : -ENOENT;
-	len = snprintf(buf, size, "%" PRIu64, netdev_get_core(dev, k->id));
+	len = snprintf(buf, size, "%" PRIu64,
+		       netdev_get_core(dev, (enum netdev_knob_id)(k - netdev_knobs)));
 	return (size_t)len >= size ? -ENOSPC : 0;
 }
 

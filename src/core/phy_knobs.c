@@ -10,10 +10,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ethdrv/knob.h"
 #include "ethdrv/phy.h"
 
 #define PHY_KNOB_DELAY_MAX_US 1000000u /* ethdrv_mdio_set_mode()'s bound */
 #define PHY_KNOB_POLL_MAX_MS 60000u /* ethdrv_phy_set_poll_ms()'s bound */
+
+static const struct ethdrv_knob phy_knobs[] = {
+	ETHDRV_KNOB_ENUM("mdio_mode", "sleep|atomic|irq", "how the MDIO bus waits for completion"),
+	ETHDRV_KNOB_UINT("mdio_poll_delay_us", 0, PHY_KNOB_DELAY_MAX_US, "us",
+			 "first completion poll after a command"),
+	ETHDRV_KNOB_UINT("phy_poll_ms", 0, PHY_KNOB_POLL_MAX_MS, "ms", "PHY state machine period"),
+	ETHDRV_KNOB_UINT("phy_irq", 0, 1, "", "1 = the PHY interrupt, 0 = poll the PHY"),
+};
+
+ETHDRV_EXPORT const struct ethdrv_knob_table ethdrv_phy_knob_table =
+	ETHDRV_KNOB_TABLE("mdio/phy", phy_knobs);
 
 /* Decimal digits only, the whole string, at most @max. */
 static int phy_knob_uint(const char *s, unsigned max, unsigned *out)

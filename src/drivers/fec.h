@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "ethdrv/driver.h"
+#include "ethdrv/knob.h"
 #include "ethdrv/mmio.h"
 
 struct ethdrv_loop;
@@ -45,6 +46,9 @@ struct fec_config {
 	bool enhanced_bd; /* 32-byte descriptors (ECR.EN1588) */
 	bool combined_napi; /* start with one poller for RX and TX (napi_split=0) */
 };
+
+/* The knobs of the fec driver's set_param (knob.h; fec_ethtool.c). */
+extern const struct ethdrv_knob_table fec_knob_table;
 
 /**
  * fec_create() - create an ENET network device

@@ -6,13 +6,13 @@
  * (dim.h, docs/napi.md §5.2), napi_split; and the counters: the driver's,
  * and the 32-bit MIB block (docs/enet.md §7) accumulated into 64-bit ones.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fec_priv.h"
-#include "knob_parse.h"
 
 #define FEC_COAL_DEFAULT_USECS 1000u /* FEC_ITR_ICTT_DEFAULT (docs/enet.md §6) */
 #define FEC_COAL_DEFAULT_FRAMES 200u /* FEC_ITR_ICFT_DEFAULT (docs/enet.md §6) */
@@ -229,23 +229,39 @@ enum fec_knob {
 	K_SPLIT,
 };
 
+/* usecs: what the 16-bit RXIC0/TXIC0 timer holds at the default 125 MHz clock (coal_ticks). */
+#define FEC_COAL_USECS_MAX 33556u
+
+/* The knobs (knob.h, ethtool -C / sysfs names) and, in the same order, what each sets. */
+static const struct ethdrv_knob fec_knob_descs[] = {
+	ETHDRV_KNOB_UINT("rx-usecs", 0, FEC_COAL_USECS_MAX, "us",
+			 "RX interrupt delay (ethtool -C; 0 needs rx-frames=1)"),
+	ETHDRV_KNOB_UINT("rx-frames", 0, FEC_IC_FT_MAX, "frames", "RX frames per interrupt"),
+	ETHDRV_KNOB_UINT("tx-usecs", 0, FEC_COAL_USECS_MAX, "us",
+			 "TX interrupt delay (0 needs tx-frames=1)"),
+	ETHDRV_KNOB_UINT("tx-frames", 0, FEC_IC_FT_MAX, "frames", "TX frames per interrupt"),
+	ETHDRV_KNOB_BOOL("adaptive-rx", "DIM moderates RX interrupts"),
+	ETHDRV_KNOB_BOOL("adaptive-tx", "DIM moderates TX interrupts"),
+	ETHDRV_KNOB_UINT("napi_split", 0, 1, "", "TX confirmation in its own NAPI poller"),
+};
+
+const struct ethdrv_knob_table fec_knob_table = ETHDRV_KNOB_TABLE("fec", fec_knob_descs);
+
 static const struct {
-	const char *key; /* ethtool -C / sysfs name */
 	enum fec_knob id; /* what it sets */
 	int dir; /* FEC_RX, FEC_TX, or -1 */
 } fec_knobs[] = {
-	{ "rx-usecs", K_USECS, FEC_RX },       { "rx-frames", K_FRAMES, FEC_RX },
-	{ "tx-usecs", K_USECS, FEC_TX },       { "tx-frames", K_FRAMES, FEC_TX },
-	{ "adaptive-rx", K_ADAPTIVE, FEC_RX }, { "adaptive-tx", K_ADAPTIVE, FEC_TX },
-	{ "napi_split", K_SPLIT, -1 },
+	{ K_USECS, FEC_RX },	{ K_FRAMES, FEC_RX },	{ K_USECS, FEC_TX }, { K_FRAMES, FEC_TX },
+	{ K_ADAPTIVE, FEC_RX }, { K_ADAPTIVE, FEC_TX }, { K_SPLIT, -1 },
 };
 
 static int knob_find(const char *key)
 {
-	for (size_t i = 0; i < ETHDRV_ARRAY_SIZE(fec_knobs); i++)
-		if (!strcmp(fec_knobs[i].key, key))
-			return (int)i;
-	return -ENOENT;
+	const struct ethdrv_knob *k = ethdrv_knob_find(&fec_knob_table, key);
+
+	_Static_assert(ETHDRV_ARRAY_SIZE(fec_knobs) == ETHDRV_ARRAY_SIZE(fec_knob_descs),
+		       "one action per knob");
+	return k ? (int)(k - fec_knob_descs) : -ENOENT;
 }
 
 static int coal_set_value(struct fec_priv *priv, unsigned dir, enum fec_knob id, unsigned v)
@@ -267,17 +283,18 @@ int fec__set_param(struct ethdrv_netdev *dev, const char *key, const char *value
 {
 	struct fec_priv *priv = FEC_FROM_NETDEV(dev);
 	int i = knob_find(key), ret;
-	unsigned v;
+	uint64_t v;
 	bool b;
 
 	if (i < 0)
 		return fec__mdio_set_param(priv, key, value);
 	if (fec_knobs[i].id == K_USECS || fec_knobs[i].id == K_FRAMES) {
-		ret = knob_parse_uint(value, UINT32_MAX / 2, &v);
+		ret = ethdrv_knob_uint(&fec_knob_descs[i], value, &v);
 		return ret ? ret :
-			     coal_set_value(priv, (unsigned)fec_knobs[i].dir, fec_knobs[i].id, v);
+			     coal_set_value(priv, (unsigned)fec_knobs[i].dir, fec_knobs[i].id,
+					    (unsigned)v);
 	}
-	ret = knob_parse_bool(value, &b);
+	ret = ethdrv_knob_bool(value, &b);
 	if (ret)
 		return ret;
 	if (fec_knobs[i].id == K_ADAPTIVE)

@@ -18,6 +18,7 @@
 #include "ethdrv/driver.h"
 #include "ethdrv/mmio.h"
 
+struct ethdrv_knob_table;
 struct ethdrv_loop;
 struct ethdrv_pkt_pool;
 
@@ -49,6 +50,9 @@ int gfar_create(const struct gfar_config *cfg, const struct ethdrv_mmio_bus *bus
 
 /** gfar_get_pool() - the device's packet pool (in the DMA region) */
 struct ethdrv_pkt_pool *gfar_get_pool(struct ethdrv_netdev *dev);
+
+/* The driver's knobs (knob.h): ethtool -C coalescing, DIM, napi_split. */
+extern const struct ethdrv_knob_table gfar_knob_table;
 
 /** gfar_dma_size() - DMA memory gfar_create() needs for @cfg */
 size_t gfar_dma_size(const struct gfar_config *cfg);

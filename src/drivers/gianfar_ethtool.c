@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "gianfar_priv.h"
-#include "knob_parse.h"
+#include "ethdrv/knob.h"
 
 #define COAL_USECS_MAX 0xFFFFu /* GFAR_MAX_COAL_USECS */
 #define COAL_FRAMES_MAX 255u /* ICFT is 8 bits */
@@ -226,40 +226,62 @@ static int set_adaptive(struct gfar_priv *priv, unsigned dir, bool on)
 
 enum gfar_knob_kind { KN_USECS, KN_FRAMES, KN_ADAPTIVE, KN_SPLIT };
 
+/* The knobs (knob.h, ethtool -C names) and, in the same order, what each sets. */
+static const struct ethdrv_knob gfar_knob_descs[] = {
+	ETHDRV_KNOB_UINT("rx-usecs", 0, COAL_USECS_MAX, "us",
+			 "RX interrupt delay (ethtool -C; 0 turns RX coalescing off)"),
+	ETHDRV_KNOB_UINT("rx-frames", 0, COAL_FRAMES_MAX, "frames",
+			 "RX frames per interrupt (0: off)"),
+	ETHDRV_KNOB_UINT("tx-usecs", 0, COAL_USECS_MAX, "us", "TX interrupt delay (0: off)"),
+	ETHDRV_KNOB_UINT("tx-frames", 0, COAL_FRAMES_MAX, "frames",
+			 "TX frames per interrupt (0: off)"),
+	ETHDRV_KNOB_BOOL("adaptive-rx", "DIM moderates RX interrupts"),
+	ETHDRV_KNOB_BOOL("adaptive-tx", "DIM moderates TX interrupts"),
+	ETHDRV_KNOB_UINT("napi_split", 0, 1, "",
+			 "TX confirmation in its own NAPI poller (0: Linux 3.6's single poller)"),
+};
+
+const struct ethdrv_knob_table gfar_knob_table = ETHDRV_KNOB_TABLE("gianfar", gfar_knob_descs);
+
 static const struct gfar_knob {
-	const char *key;
 	enum gfar_knob_kind kind;
 	unsigned dir;
 } gfar_knobs[] = {
-	{ "rx-usecs", KN_USECS, GFAR_RX },	 { "rx-frames", KN_FRAMES, GFAR_RX },
-	{ "tx-usecs", KN_USECS, GFAR_TX },	 { "tx-frames", KN_FRAMES, GFAR_TX },
-	{ "adaptive-rx", KN_ADAPTIVE, GFAR_RX }, { "adaptive-tx", KN_ADAPTIVE, GFAR_TX },
-	{ "napi_split", KN_SPLIT, 0 },
+	{ KN_USECS, GFAR_RX },	{ KN_FRAMES, GFAR_RX },	  { KN_USECS, GFAR_TX },
+	{ KN_FRAMES, GFAR_TX }, { KN_ADAPTIVE, GFAR_RX }, { KN_ADAPTIVE, GFAR_TX },
+	{ KN_SPLIT, 0 },
 };
+
+_Static_assert(ETHDRV_ARRAY_SIZE(gfar_knobs) == ETHDRV_ARRAY_SIZE(gfar_knob_descs),
+	       "one action per knob");
+
+static const struct ethdrv_knob *knob_desc(const char *key)
+{
+	return ethdrv_knob_find(&gfar_knob_table, key);
+}
 
 static const struct gfar_knob *knob_of(const char *key)
 {
-	for (size_t i = 0; i < ETHDRV_ARRAY_SIZE(gfar_knobs); i++)
-		if (!strcmp(key, gfar_knobs[i].key))
-			return &gfar_knobs[i];
-	return NULL;
+	const struct ethdrv_knob *d = knob_desc(key);
+
+	return d ? &gfar_knobs[d - gfar_knob_descs] : NULL;
 }
 
-static int set_number(struct gfar_priv *priv, const struct gfar_knob *k, const char *value)
+static int set_number(struct gfar_priv *priv, const char *key, const struct gfar_knob *k,
+		      const char *value)
 {
 	struct gfar_coal *c = &priv->coal[k->dir];
-	unsigned v;
-	int ret =
-		knob_parse_uint(value, k->kind == KN_USECS ? COAL_USECS_MAX : COAL_FRAMES_MAX, &v);
+	uint64_t v;
+	int ret = ethdrv_knob_uint(knob_desc(key), value, &v);
 
 	if (ret)
 		return ret;
 	/* Stored in ticks at the current speed, as Linux does (not recomputed
 	 * when the link speed changes, docs/etsec.md §6). */
 	if (k->kind == KN_USECS)
-		c->ticks = usecs_to_ticks(priv, v);
+		c->ticks = usecs_to_ticks(priv, (unsigned)v);
 	else
-		c->frames = v;
+		c->frames = (unsigned)v;
 	if (priv->hw_up && !c->adaptive)
 		gfar__coal_write(priv, k->dir);
 	return 0;
@@ -275,8 +297,8 @@ int gfar__set_param(struct ethdrv_netdev *dev, const char *key, const char *valu
 	if (!k)
 		return gfar__mdio_set_param(priv, key, value);
 	if (k->kind == KN_USECS || k->kind == KN_FRAMES)
-		return set_number(priv, k, value);
-	ret = knob_parse_bool(value, &b);
+		return set_number(priv, key, k, value);
+	ret = ethdrv_knob_bool(value, &b);
 	if (ret)
 		return ret;
 	return k->kind == KN_ADAPTIVE ? set_adaptive(priv, k->dir, b) : gfar__set_split(priv, b);

@@ -481,6 +481,18 @@ static void lan865x_plca_effective(struct lan865x_plca *p)
 		p->burst_tmr = LAN865X_PLCA_BTMR_DEFAULT;
 }
 
+/* The PLCA knobs (knob.h; ethtool --set-plca-cfg words, docs/tc6.md §3.6), handled below. */
+static const struct ethdrv_knob lan865x_knobs[] = {
+	ETHDRV_KNOB_BOOL("plca", "PLCA on (off = CSMA/CD)"),
+	ETHDRV_KNOB_UINT("node-id", 0, 255, "", "PLCA local node ID (0 = coordinator, 255 = off)"),
+	ETHDRV_KNOB_UINT("node-cnt", 0, 255, "nodes", "PLCA node count (coordinator)"),
+	ETHDRV_KNOB_UINT("to-tmr", 0, 255, "bit times", "PLCA transmit opportunity timer"),
+	ETHDRV_KNOB_UINT("burst-cnt", 0, 255, "frames", "PLCA extra frames per opportunity"),
+	ETHDRV_KNOB_UINT("burst-tmr", 0, 255, "bit times", "PLCA burst timer"),
+};
+
+const struct ethdrv_knob_table lan865x_knob_table = ETHDRV_KNOB_TABLE("lan865x", lan865x_knobs);
+
 /* The uint8_t PLCA field a knob names, or NULL. */
 static uint8_t *lan865x_plca_field(struct lan865x_plca *p, const char *key)
 {

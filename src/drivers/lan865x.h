@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "ethdrv/driver.h"
+#include "ethdrv/knob.h"
 
 struct ethdrv_loop;
 struct ethdrv_pkt_pool;
@@ -44,6 +45,9 @@ struct lan865x_info {
 	uint32_t phyid; /* OA PHYID */
 	uint32_t stdcap; /* OA STDCAP */
 };
+
+/* The PLCA knobs of lan865x_set_param (knob.h). */
+extern const struct ethdrv_knob_table lan865x_knob_table;
 
 /**
  * lan865x_create() - create a LAN8650/1 network device

@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include "ethdrv/bits.h"
 #include "ethdrv/driver.h"
+#include "ethdrv/knob.h"
 
 struct oa_tc6;
 
@@ -452,6 +453,10 @@ int oa_tc6_start_xmit(struct oa_tc6 *tc6, struct ethdrv_pkt *pkt);
  * Context: the loop thread.
  */
 int oa_tc6_set_param(struct oa_tc6 *tc6, const char *key, const char *value);
+
+/* The knob tables of oa_tc6_set_param() (knob.h): oa_tc6_knobs.c, oa_tc6_hooks.c. */
+extern const struct ethdrv_knob_table oa_tc6_knob_table;
+extern const struct ethdrv_knob_table oa_tc6_hooks_knob_table;
 
 /**
  * oa_tc6_get_param() - read a framework knob as text

@@ -98,6 +98,19 @@ static int oa_tc6_policy_number(const struct oa_tc6 *tc6)
 	return 0;
 }
 
+/* The test and benchmark knobs (knob.h), handled below. */
+static const struct ethdrv_knob oa_tc6_hooks_knobs[] = {
+	ETHDRV_KNOB_UINT("policy", 1, 5, "",
+			 "error-IRQ policy of seed 000 (IMASK0, rxboe_action, rxboe_log)"),
+	ETHDRV_KNOB_UINT("irq_delay_us", 0, OA_TC6_IRQ_DELAY_MAX_US, "us",
+			 "delay before the IRQ thread runs"),
+	ETHDRV_KNOB_TEXT("spi_trace", "NAME|off", "",
+			 "SPI trace into NAME in the daemon's --trace-dir"),
+};
+
+const struct ethdrv_knob_table oa_tc6_hooks_knob_table =
+	ETHDRV_KNOB_TABLE("oa_tc6", oa_tc6_hooks_knobs);
+
 int oa_tc6_hooks_set_param(struct oa_tc6 *tc6, const char *key, const char *value)
 {
 	unsigned u;

@@ -15,6 +15,25 @@
 
 #define OA_TC6_CONFIG_CHECK_MAX_MS 60000
 
+/* The driver's knobs (knob.h); the handlers are oa_tc6_set_param() below. */
+static const struct ethdrv_knob oa_tc6_knobs[] = {
+	ETHDRV_KNOB_BOOL("rx_zero_align", "CONFIG0.ZARFE: RX frames start at chunk offset 0"),
+	ETHDRV_KNOB_BOOL("rx_cut_through", "CONFIG0.RXCTE: RX cut-through (needs STDCAP.CTC)"),
+	ETHDRV_KNOB_BOOL("tx_cut_through", "CONFIG0.TXCTE: TX cut-through (needs STDCAP.CTC)"),
+	ETHDRV_KNOB_TEXT("irq_mask", "none|all|SRC[,SRC...]", "",
+			 "masked STATUS0 sources (IMASK0), SRC as for irq.*"),
+	ETHDRV_KNOB_TEXT("irq.*", "0|1", "",
+			 "one STATUS0 source unmasked (1) or masked (0): irq.txpe, txboe, txbue, "
+			 "rxboe, lofe, hdre, resetc, phyint, ttscaa, ttscab, ttscac, txfcse, cdpe"),
+	ETHDRV_KNOB_ENUM("rxboe_action", "drop|count", "what an RX buffer overflow does"),
+	ETHDRV_KNOB_BOOL("rxboe_log", "log each RX buffer overflow"),
+	ETHDRV_KNOB_UINT("xfer_cap", 1, OA_TC6_XFER_CAP_MAX, "chunks", "chunks per SPI transfer"),
+	ETHDRV_KNOB_UINT("config_check_ms", 0, OA_TC6_CONFIG_CHECK_MAX_MS, "ms",
+			 "configuration check period (0 = off)"),
+};
+
+const struct ethdrv_knob_table oa_tc6_knob_table = ETHDRV_KNOB_TABLE("oa_tc6", oa_tc6_knobs);
+
 static const char *const oa_tc6_status0_names[OA_TC6_STATUS0_NR] = {
 	"txpe",	  "txboe",  "txbue",  "rxboe",	"lofe",	  "hdre", "resetc",
 	"phyint", "ttscaa", "ttscab", "ttscac", "txfcse", "cdpe",
@@ -246,7 +265,7 @@ int oa_tc6_set_param(struct oa_tc6 *tc6, const char *key, const char *value)
 	uint32_t bit = oa_tc6_config0_knob(key);
 
 	uint32_t mask;
-	unsigned u;
+	uint64_t u;
 	bool b;
 	int ret;
 
@@ -269,15 +288,15 @@ int oa_tc6_set_param(struct oa_tc6 *tc6, const char *key, const char *value)
 		return 0;
 	}
 	if (!strcmp(key, "xfer_cap")) {
-		if (oa_tc6_parse_uint(value, 1, OA_TC6_XFER_CAP_MAX, &u))
+		if (ethdrv_knob_uint(ethdrv_knob_find(&oa_tc6_knob_table, key), value, &u))
 			return -EINVAL;
-		__atomic_store_n(&tc6->xfer_cap, u, __ATOMIC_RELAXED);
+		__atomic_store_n(&tc6->xfer_cap, (unsigned)u, __ATOMIC_RELAXED);
 		return 0;
 	}
 	if (!strcmp(key, "config_check_ms")) {
-		if (oa_tc6_parse_uint(value, 0, OA_TC6_CONFIG_CHECK_MAX_MS, &u))
+		if (ethdrv_knob_uint(ethdrv_knob_find(&oa_tc6_knob_table, key), value, &u))
 			return -EINVAL;
-		__atomic_store_n(&tc6->config_check_ms, u, __ATOMIC_RELAXED);
+		__atomic_store_n(&tc6->config_check_ms, (unsigned)u, __ATOMIC_RELAXED);
 		tc6->next_check_ns = 0; /* the new period starts at the next tick */
 		return 0;
 	}

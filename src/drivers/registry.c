@@ -13,6 +13,7 @@
 #include "fec.h"
 #include "gianfar.h"
 #include "lan865x.h"
+#include "oa_tc6.h"
 
 /* ---- LAN8650/1 (lan865x.h) ---- */
 
@@ -84,6 +85,26 @@ static int reg_gfar_info(struct ethdrv_netdev *dev, char *buf, size_t size)
 
 /* ---- the table ---- */
 
+static const struct ethdrv_knob_table *const reg_lan865x_knobs[] = {
+	&lan865x_knob_table,
+	&oa_tc6_knob_table,
+	&oa_tc6_hooks_knob_table,
+	&ethdrv_phy_knob_table,
+	NULL,
+};
+
+static const struct ethdrv_knob_table *const reg_fec_knobs[] = {
+	&fec_knob_table,
+	&ethdrv_phy_knob_table,
+	NULL,
+};
+
+static const struct ethdrv_knob_table *const reg_gfar_knobs[] = {
+	&gfar_knob_table,
+	&ethdrv_phy_knob_table,
+	NULL,
+};
+
 static const struct ethdrv_driver ethdrv_drivers[] = {
 	{
 		.name = "lan865x",
@@ -91,6 +112,7 @@ static const struct ethdrv_driver ethdrv_drivers[] = {
 		.bus = ETHDRV_BUS_SPI,
 		.create = reg_lan865x_create,
 		.info = reg_lan865x_info,
+		.knobs = reg_lan865x_knobs,
 	},
 	{
 		.name = "fec",
@@ -98,6 +120,7 @@ static const struct ethdrv_driver ethdrv_drivers[] = {
 		.bus = ETHDRV_BUS_MMIO,
 		.create = reg_fec_create,
 		.info = reg_fec_info,
+		.knobs = reg_fec_knobs,
 	},
 	{
 		.name = "gianfar",
@@ -105,6 +128,7 @@ static const struct ethdrv_driver ethdrv_drivers[] = {
 		.bus = ETHDRV_BUS_MMIO,
 		.create = reg_gfar_create,
 		.info = reg_gfar_info,
+		.knobs = reg_gfar_knobs,
 	},
 };
 

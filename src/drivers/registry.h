@@ -49,6 +49,8 @@ struct ethdrv_driver {
 	int (*create)(const struct ethdrv_driver_args *args, struct ethdrv_netdev **out);
 	/** "key=value\n" lines of what the probe found; the length, as snprintf. */
 	int (*info)(struct ethdrv_netdev *dev, char *buf, size_t size);
+	/** Its knob tables (knob.h), NULL-terminated; the core's are not among them. */
+	const struct ethdrv_knob_table *const *knobs;
 };
 
 /**

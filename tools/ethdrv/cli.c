@@ -13,15 +13,68 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define EMU_KEYS \
-	"hz, rx-buf, setup-ns, mosi-ber, miso-ber, rev, irq, poll_us, slack_us, sv-open, errata-s3"
-#define ENET_KEYS "speed, batch-us, slip-us, lab-cpu, mmio-ns, ber, rx-ring, tx-ring"
-#define DEV_FORMS                                                                             \
-	"emu:lan8650[,key=value...] (keys: " EMU_KEYS "), "                                   \
-	"emu:enet[,key=value...] (keys: " ENET_KEYS ") or "                                   \
-	"spidev:/dev/spidevB.C,irq=/dev/gpiochipN:LINE|none[,key=value...] (keys: hz, mode, " \
-	"bias, reset, poll_us)"
+#define DEV_FORMS                                                                        \
+	"emu:lan8650[,key=value...], emu:enet[,key=value...], emu:etsec[,key=value...] " \
+	"or spidev:/dev/spidevB.C,irq=/dev/gpiochipN:LINE|none[,key=value...] (the "     \
+	"keys: `ethdrv up --help`)"
 #define ENET_BER_MAX 0.01 /* fdx_line_set_ber()'s limit */
+
+/* The keys of emu:lan8650 (knob.h); cli_emu_key() parses the UINT ones with these ranges. */
+static const struct ethdrv_knob cli_emu_spec_keys[] = {
+	ETHDRV_KNOB_UINT("hz", 100000, 50000000, "Hz", "SPI clock (default 25000000)"),
+	ETHDRV_KNOB_UINT("rx-buf", 1, 65536, "chunks", "the model's RX buffer (default 64)"),
+	ETHDRV_KNOB_UINT("setup-ns", 0, 1000000, "ns", "per-transfer setup time (default 1000)"),
+	ETHDRV_KNOB_TEXT("mosi-ber", "0..0.5", "", "SPI bit error rate host to chip"),
+	ETHDRV_KNOB_TEXT("miso-ber", "0..0.5", "", "SPI bit error rate chip to host"),
+	ETHDRV_KNOB_TEXT("rev", "B0|B1|0..15", "", "silicon revision (DEVID.REV; default B1)"),
+	ETHDRV_KNOB_ENUM("irq", "none", "poll instead of the model's IRQ line"),
+	ETHDRV_KNOB_UINT("poll_us", ETHDRV_SPIDEV_POLL_US_MIN, ETHDRV_SPIDEV_POLL_US_MAX, "us",
+			 "poll period with irq=none (default 1000)"),
+	/* docs/design.md §4.2: how early a transfer may return. */
+	ETHDRV_KNOB_UINT("slack_us", 0, 10000, "us", "how early a transfer may return"),
+	/* docs/tc6.md §2.4.1: what the model does with an SV while a frame is open. */
+	ETHDRV_KNOB_ENUM("sv-open", "restart|ignore", "an SV while a frame is open"),
+	/* docs/tc6.md §5.6: the model halts RX after a chunk two frames share. */
+	ETHDRV_KNOB_UINT("errata-s3", 0, 1, "", "model erratum s3 (RX halts on a shared chunk)"),
+};
+
+static const struct ethdrv_knob_table cli_emu_spec_table =
+	ETHDRV_KNOB_TABLE("emu:lan8650", cli_emu_spec_keys);
+
+/* The keys of emu:enet (knob.h); cli_enet_key() parses with these ranges. */
+static const struct ethdrv_knob cli_enet_spec_keys[] = {
+	ETHDRV_KNOB_ENUM("speed", "1000|100|10", "line speed in Mb/s (default 1000)"),
+	ETHDRV_KNOB_UINT("batch-us", 0, 10000, "us", "the line engine's batch (default 200)"),
+	ETHDRV_KNOB_UINT("slip-us", 0, 1000000, "us",
+			 "lateness beyond which the line's clock slips (default 1000, 0 = never)"),
+	ETHDRV_KNOB_TEXT("lab-cpu", "CPU", "", "the CPU the engine polls the clock on"),
+	ETHDRV_KNOB_UINT("mmio-ns", 0, 10000, "ns", "cost of a register access (default 100)"),
+	ETHDRV_KNOB_TEXT("ber", "0..0.01", "", "bit error rate of both directions"),
+	ETHDRV_KNOB_UINT("rx-ring", 16, 4096, "descriptors", "RX ring, a power of two"),
+	ETHDRV_KNOB_UINT("tx-ring", 16, 4096, "descriptors", "TX ring, a power of two"),
+};
+
+static const struct ethdrv_knob_table cli_enet_spec_table =
+	ETHDRV_KNOB_TABLE("emu:enet", cli_enet_spec_keys);
+
+/* "k1, k2, ..." of @t into @buf. */
+static const char *cli_keys(const struct ethdrv_knob_table *t, char *buf, size_t size)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < t->count && used < size; i++)
+		used += (size_t)snprintf(buf + used, size - used, "%s%s", i ? ", " : "",
+					 t->knobs[i].key);
+	return buf;
+}
+
+const struct ethdrv_knob_table *const cli_spec_tables[] = {
+	&cli_emu_spec_table,
+	&cli_enet_spec_table,
+	&ethdrv_spidev_spec_knob_table,
+	NULL,
+};
 
 __attribute__((format(printf, 2, 0))) static void cli_verror(const char *cmd, const char *fmt,
 							     va_list ap)
@@ -81,16 +134,17 @@ static int cli_parse_ber(const char *cmd, const char *key, const char *s, double
 	return 0;
 }
 
-/* Parse an unsigned emu key into @out (a uint32_t or unsigned). */
-static int cli_emu_uint(const char *cmd, const char *key, const char *val, unsigned long min,
-			unsigned long max, uint32_t *out)
+/* Parse the UINT spec key @key of @t into @out, in the table's range. */
+static int cli_spec_uint(const char *cmd, const struct ethdrv_knob_table *t, const char *key,
+			 const char *val, uint32_t *out)
 {
+	const struct ethdrv_knob *k = ethdrv_knob_find(t, key);
 	char what[48];
 	unsigned long v = 0;
 	int err;
 
 	snprintf(what, sizeof(what), "device spec: %s", key);
-	err = cli_parse_ulong(cmd, what, val, min, max, &v);
+	err = cli_parse_ulong(cmd, what, val, (unsigned long)k->min, (unsigned long)k->max, &v);
 	if (!err)
 		*out = (uint32_t)v;
 	return err;
@@ -99,14 +153,17 @@ static int cli_emu_uint(const char *cmd, const char *key, const char *val, unsig
 /* rev=B0, B1 or a DEVID.REV number 0..15 (the driver refuses all but 1 and 2). */
 static int cli_emu_rev(const char *cmd, const char *val, struct cli_emu_spec *emu)
 {
+	unsigned long v;
 	uint32_t n;
 
 	if (!strcmp(val, "B0") || !strcmp(val, "b0"))
 		n = 1;
 	else if (!strcmp(val, "B1") || !strcmp(val, "b1"))
 		n = 2;
-	else if (cli_emu_uint(cmd, "rev (B0, B1 or DEVID.REV)", val, 0, 15, &n))
+	else if (cli_parse_ulong(cmd, "device spec: rev (B0, B1 or DEVID.REV)", val, 0, 15, &v))
 		return -EINVAL;
+	else
+		n = (uint32_t)v;
 	emu->rev = (uint8_t)n;
 	return 0;
 }
@@ -114,18 +171,18 @@ static int cli_emu_rev(const char *cmd, const char *val, struct cli_emu_spec *em
 /* Apply one "key=value" of an emu spec. */
 static int cli_emu_key(const char *cmd, char *kv, struct cli_emu_spec *emu)
 {
-	char *val = strchr(kv, '=');
+	char *val = strchr(kv, '='), keys[256];
 
 	if (!val)
 		return cli_error(cmd, "device spec: '%s' is not key=value: use keys %s", kv,
-				 EMU_KEYS);
+				 cli_keys(&cli_emu_spec_table, keys, sizeof(keys)));
 	*val++ = '\0';
 	if (!strcmp(kv, "hz"))
-		return cli_emu_uint(cmd, kv, val, 100000, 50000000, &emu->spi_hz);
+		return cli_spec_uint(cmd, &cli_emu_spec_table, kv, val, &emu->spi_hz);
 	if (!strcmp(kv, "rx-buf"))
-		return cli_emu_uint(cmd, kv, val, 1, 65536, &emu->rx_buf_chunks);
+		return cli_spec_uint(cmd, &cli_emu_spec_table, kv, val, &emu->rx_buf_chunks);
 	if (!strcmp(kv, "setup-ns"))
-		return cli_emu_uint(cmd, kv, val, 0, 1000000, &emu->setup_ns);
+		return cli_spec_uint(cmd, &cli_emu_spec_table, kv, val, &emu->setup_ns);
 	if (!strcmp(kv, "mosi-ber"))
 		return cli_parse_ber(cmd, kv, val, 0.5, &emu->mosi_ber);
 	if (!strcmp(kv, "miso-ber"))
@@ -142,12 +199,9 @@ static int cli_emu_key(const char *cmd, char *kv, struct cli_emu_spec *emu)
 					 val);
 	}
 	if (!strcmp(kv, "poll_us"))
-		return cli_emu_uint(cmd, kv, val, ETHDRV_SPIDEV_POLL_US_MIN,
-				    ETHDRV_SPIDEV_POLL_US_MAX, &emu->poll_us);
-	/* docs/design.md §4.2: how early a transfer may return, in us. */
+		return cli_spec_uint(cmd, &cli_emu_spec_table, kv, val, &emu->poll_us);
 	if (!strcmp(kv, "slack_us"))
-		return cli_emu_uint(cmd, kv, val, 0, 10000, &emu->slack_us);
-	/* docs/tc6.md §5.6: the model halts RX after a chunk two frames share. */
+		return cli_spec_uint(cmd, &cli_emu_spec_table, kv, val, &emu->slack_us);
 	if (!strcmp(kv, "errata-s3")) {
 		emu->errata_s3 = !strcmp(val, "1");
 		return emu->errata_s3 || !strcmp(val, "0") ?
@@ -155,7 +209,6 @@ static int cli_emu_key(const char *cmd, char *kv, struct cli_emu_spec *emu)
 			       cli_error(cmd, "device spec: errata-s3: bad value '%s': use 0 or 1",
 					 val);
 	}
-	/* docs/tc6.md §2.4.1: what the model does with an SV while a frame is open. */
 	if (!strcmp(kv, "sv-open")) {
 		emu->sv_open_ignore = !strcmp(val, "ignore");
 		return emu->sv_open_ignore || !strcmp(val, "restart") ?
@@ -165,7 +218,8 @@ static int cli_emu_key(const char *cmd, char *kv, struct cli_emu_spec *emu)
 				       "device spec: sv-open: bad value '%s': use restart or ignore",
 				       val);
 	}
-	return cli_error(cmd, "device spec: unknown key '%s': use %s", kv, EMU_KEYS);
+	return cli_error(cmd, "device spec: unknown key '%s': use %s", kv,
+			 cli_keys(&cli_emu_spec_table, keys, sizeof(keys)));
 }
 
 /* Parse the part after "emu:". */
@@ -202,7 +256,7 @@ static int cli_parse_emu(const char *cmd, const char *rest, struct cli_emu_spec 
 /* A ring size: a power of two in 16..4096 (fec.h). */
 static int cli_enet_ring(const char *cmd, const char *key, const char *val, uint32_t *out)
 {
-	if (cli_emu_uint(cmd, key, val, 16, 4096, out))
+	if (cli_spec_uint(cmd, &cli_enet_spec_table, key, val, out))
 		return -EINVAL;
 	if (*out & (*out - 1))
 		return cli_error(cmd, "device spec: %s: bad value '%s': use a power of two", key,
@@ -256,11 +310,11 @@ static int cli_enet_lab_cpu(const char *cmd, const char *key, const char *val, i
 /* Apply one "key=value" of an emu:enet spec. */
 static int cli_enet_key(const char *cmd, char *kv, struct cli_enet_spec *enet)
 {
-	char *val = strchr(kv, '=');
+	char *val = strchr(kv, '='), keys[256];
 
 	if (!val)
 		return cli_error(cmd, "device spec: '%s' is not key=value: use keys %s", kv,
-				 ENET_KEYS);
+				 cli_keys(&cli_enet_spec_table, keys, sizeof(keys)));
 	*val++ = '\0';
 	if (!strcmp(kv, "speed")) {
 		if (strcmp(val, "1000") && strcmp(val, "100") && strcmp(val, "10"))
@@ -271,20 +325,21 @@ static int cli_enet_key(const char *cmd, char *kv, struct cli_enet_spec *enet)
 		return 0;
 	}
 	if (!strcmp(kv, "batch-us"))
-		return cli_emu_uint(cmd, kv, val, 0, 10000, &enet->batch_us);
+		return cli_spec_uint(cmd, &cli_enet_spec_table, kv, val, &enet->batch_us);
 	if (!strcmp(kv, "slip-us"))
-		return cli_emu_uint(cmd, kv, val, 0, 1000000, &enet->slip_us);
+		return cli_spec_uint(cmd, &cli_enet_spec_table, kv, val, &enet->slip_us);
 	if (!strcmp(kv, "lab-cpu"))
 		return cli_enet_lab_cpu(cmd, kv, val, &enet->lab_cpu);
 	if (!strcmp(kv, "mmio-ns"))
-		return cli_emu_uint(cmd, kv, val, 0, 10000, &enet->mmio_ns);
+		return cli_spec_uint(cmd, &cli_enet_spec_table, kv, val, &enet->mmio_ns);
 	if (!strcmp(kv, "ber"))
 		return cli_parse_ber(cmd, kv, val, ENET_BER_MAX, &enet->ber);
 	if (!strcmp(kv, "rx-ring"))
 		return cli_enet_ring(cmd, kv, val, &enet->rx_ring);
 	if (!strcmp(kv, "tx-ring"))
 		return cli_enet_ring(cmd, kv, val, &enet->tx_ring);
-	return cli_error(cmd, "device spec: unknown key '%s': use %s", kv, ENET_KEYS);
+	return cli_error(cmd, "device spec: unknown key '%s': use %s", kv,
+			 cli_keys(&cli_enet_spec_table, keys, sizeof(keys)));
 }
 
 /* Parse the keys after "emu:enet". */

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ethdrv/knob.h"
 #include "platform/linux/platform.h"
 
 #define CLI_EXIT_OK 0
@@ -121,6 +122,9 @@ int cli_parse_ulong(const char *cmd, const char *what, const char *s, unsigned l
  * Return: 0 or -EINVAL (message names the bad part and the accepted values).
  */
 int cli_parse_device(const char *cmd, const char *spec, struct cli_device *out);
+
+/* The device-spec keys (knob.h): emu:lan8650, emu:enet, spidev:; NULL-terminated. */
+extern const struct ethdrv_knob_table *const cli_spec_tables[];
 
 /**
  * cli_parse_ipv4_prefix() - parse "A.B.C.D/P"

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * The client subcommands: `ethdrv stats [IFNAME] [--json]`,
- * `ethdrv set IFNAME key=value...`, `ethdrv get IFNAME key...` and
- * `ethdrv info IFNAME`, each one request on the interface's control socket
- * (ctl.h).
+ * The client subcommands `ethdrv stats [IFNAME] [--json]` and `ethdrv info
+ * IFNAME`, each one request on the interface's control socket (ctl.h); the
+ * knob commands set and get are knob_cmd.c.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -27,43 +26,6 @@ static const char stats_usage[] =
 	"running `ethdrv segment`).\n"
 	"\n"
 	"  --json      one JSON object (all interfaces: an object keyed by name)\n"
-	"  -h, --help  this text\n";
-
-static const char set_usage[] =
-	"usage: ethdrv set IFNAME KEY=VALUE...\n"
-	"\n"
-	"Change knobs of a running interface, in order; the first failure stops.\n"
-	"Keys: napi_defer_hard_irqs, gro_flush_timeout (ns), threaded (0/1), busy_poll\n"
-	"(us), busy_poll_budget, budget (1..64), netdev_budget, netdev_budget_usecs,\n"
-	"bql_limit_min, bql_limit_max, bql_hold_time; driver: policy (1..5), irq_mask,\n"
-	"irq.<status0-name> (txpe, txboe, txbue, rxboe, lofe, hdre, ...), rxboe_action\n"
-	"(drop/count), rxboe_log, xfer_cap, irq_delay_us, config_check_ms (0 = off),\n"
-	"spi_trace (NAME, a file in the daemon's --trace-dir, or off); PLCA: plca\n"
-	"(on/off), node-id, node-cnt, to-tmr, burst-cnt, burst-tmr; the node's\n"
-	"threads: rt_prio (SCHED_FIFO 1..99, 0 = SCHED_OTHER), rt_spin_permille (the\n"
-	"CPU share of 100 ms at which a FIFO thread counts as spinning and is put\n"
-	"back to SCHED_OTHER, default 900).\n"
-	"\n"
-	"Fault injection into the LAN8650 model (emu devices only; also with\n"
-	"`ethdrv segment --set`):\n"
-	"  emu.mosi-ber=X, emu.miso-ber=X   SPI bit error rate host->chip, chip->host\n"
-	"                                    (0..0.5; 0 = off)\n"
-	"  emu.inject=FAULT                 one fault now: rx_overflow, loss_of_frame,\n"
-	"                                    reset, txpe, hdr_parity, internal,\n"
-	"                                    config_upset\n"
-	"  emu.periodic=FAULT:MS[:BURST]    BURST faults (default 1) every MS ms; off\n"
-	"  emu.reset_every_ms=MS            = emu.periodic=reset:MS (0 = off)\n"
-	"  emu.overflow_storm=BURST/MS      = emu.periodic=rx_overflow:MS:BURST\n"
-	"Every frame a fault costs is counted (`ethdrv stats`: rx_drop_*, tx_aborted_*,\n"
-	"emu_*_dropped_*); recoveries and recovery_stall_ns show how the driver coped.\n"
-	"\n"
-	"  -h, --help  this text\n";
-
-static const char get_usage[] =
-	"usage: ethdrv get IFNAME KEY...\n"
-	"\n"
-	"Print knobs of a running interface as KEY=VALUE lines (keys as for set).\n"
-	"\n"
 	"  -h, --help  this text\n";
 
 static const char info_usage[] =
@@ -209,74 +171,6 @@ int cmd_stats(int argc, char **argv)
 	fputs(body, stdout);
 	free(reply);
 	return CLI_EXIT_OK;
-}
-
-/* Parse "IFNAME WORD..." for set/get; returns CLI_EXIT_* and fills @req. */
-static int client_build(const char *cmd, int argc, char **argv, bool pairs, char *req, size_t size)
-{
-	struct cli_knob k;
-	size_t used;
-	int i;
-
-	if (argc - optind < 2)
-		return cli_usage(cmd, "missing %s: usage: ethdrv %s IFNAME %s...",
-				 argc - optind < 1 ? "IFNAME" :
-				 pairs		   ? "KEY=VALUE" :
-						     "KEY",
-				 cmd, pairs ? "KEY=VALUE" : "KEY");
-	if (cli_parse_ifname(cmd, "IFNAME", argv[optind]))
-		return CLI_EXIT_USAGE;
-	used = (size_t)snprintf(req, size, "%s", cmd);
-	for (i = optind + 1; i < argc; i++) {
-		char word[512];
-
-		snprintf(word, sizeof(word), "%s", argv[i]);
-		if (pairs && cli_parse_knob(cmd, word, &k))
-			return CLI_EXIT_USAGE;
-		if (!pairs && (!argv[i][0] || strpbrk(argv[i], " \t\n=")))
-			return cli_usage(cmd, "bad key '%s': use a knob name", argv[i]);
-		used += (size_t)snprintf(req + used, size > used ? size - used : 0, " %s", argv[i]);
-		if (used >= size)
-			return cli_usage(cmd, "request longer than %d bytes", CTL_REQ_MAX - 1);
-	}
-	return CLI_EXIT_OK;
-}
-
-/* set and get: one request, print the body. */
-static int client_knobs(const char *cmd, const char *usage, bool pairs, int argc, char **argv)
-{
-	static const struct option opts[] = { { "help", no_argument, NULL, 'h' },
-					      { NULL, 0, NULL, 0 } };
-	char req[CTL_REQ_MAX];
-	const char *body;
-	char *reply;
-	int c, rc;
-
-	while ((c = cmd_getopt(argc, argv, "+h", opts)) != -1) {
-		if (c != 'h')
-			return cmd_bad_option(cmd, argv, "--help");
-		fputs(usage, stdout);
-		return CLI_EXIT_OK;
-	}
-	rc = client_build(cmd, argc, argv, pairs, req, sizeof(req));
-	if (rc)
-		return rc;
-	rc = cmd_client_call(cmd, argv[optind], req, &reply, &body);
-	if (rc)
-		return rc;
-	fputs(body, stdout);
-	free(reply);
-	return CLI_EXIT_OK;
-}
-
-int cmd_set(int argc, char **argv)
-{
-	return client_knobs("set", set_usage, true, argc, argv);
-}
-
-int cmd_get(int argc, char **argv)
-{
-	return client_knobs("get", get_usage, false, argc, argv);
 }
 
 int cmd_info(int argc, char **argv)

@@ -61,6 +61,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "ethdrv/knob.h"
 #include "ethdrv/stats.h"
 
 struct ethdrv_loop;
@@ -99,6 +100,9 @@ struct ctl_ops {
 	/** Optional: answer `phy WORDS...` (@argv after "phy") with the whole
 	 *  reply, "ok" or "error" (phy_cmd.h). NULL: EOPNOTSUPP. */
 	int (*phy)(void *arg, int argc, char **argv, struct ctl_reply *r);
+	/** The knob tables of what the server serves (knob.h), at most @max into @out;
+	 *  their count. They make `list` and the accepted values of a bad value. */
+	size_t (*knobs)(void *arg, const struct ethdrv_knob_table **out, size_t max);
 };
 
 /** ctl_reply_printf() - append formatted text to @r (sets @r->oom on failure). */

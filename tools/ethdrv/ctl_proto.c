@@ -155,10 +155,39 @@ static const char *ctl_err_text(int err)
 	return ethdrv_strerror(err);
 }
 
+#define CTL_KNOB_TABLES_MAX 16
+
+/* The entry for @key among the server's knob tables, or NULL. */
+static const struct ethdrv_knob *ctl_knob(const struct ctl_ops *ops, void *arg, const char *key)
+{
+	const struct ethdrv_knob_table *t[CTL_KNOB_TABLES_MAX + 1];
+	size_t n = ops->knobs ? ops->knobs(arg, t, CTL_KNOB_TABLES_MAX) : 0;
+
+	t[n] = NULL;
+	return ethdrv_knob_find_in(t, key);
+}
+
+/* "use VALUES UNIT" for a bad value of @key into @buf; NULL when no table names it. */
+static const char *ctl_knob_hint(const struct ctl_ops *ops, void *arg, const char *key, char *buf,
+				 size_t size)
+{
+	const struct ethdrv_knob *k = ctl_knob(ops, arg, key);
+	int n;
+
+	if (!k)
+		return NULL;
+	n = snprintf(buf, size, "bad value: use ");
+	n += ethdrv_knob_values(k, buf + n, size - (size_t)n);
+	if (k->unit && *k->unit && (size_t)n < size)
+		snprintf(buf + n, size - (size_t)n, " (%s)", k->unit);
+	return buf;
+}
+
 static void ctl_do_set(const struct ctl_ops *ops, void *arg, int argc, char **argv,
 		       struct ctl_reply *r)
 {
 	const char *why;
+	char hint[160];
 	int i, err;
 
 	if (argc < 2) {
@@ -175,6 +204,10 @@ static void ctl_do_set(const struct ctl_ops *ops, void *arg, int argc, char **ar
 		*eq = '\0';
 		why = NULL;
 		err = ops->set(arg, argv[i], eq + 1, &why);
+		if (err == -EINVAL && !why)
+			why = ctl_knob_hint(ops, arg, argv[i], hint, sizeof(hint));
+		if (err == -ENOENT && !why)
+			why = "unknown key: `ethdrv get IFNAME --list` lists the keys";
 		if (err) {
 			ctl_reply_error(r, err, "set %s=%s: %s", argv[i], eq + 1,
 					why ? why : ctl_err_text(err));
@@ -202,6 +235,33 @@ static void ctl_do_get(const struct ctl_ops *ops, void *arg, int argc, char **ar
 			return;
 		}
 		ctl_reply_printf(r, "%s=%s\n", argv[i], val);
+	}
+}
+
+/* `list`: every knob of the server, its value, accepted values and help (knob.h). */
+static void ctl_do_list(const struct ctl_ops *ops, void *arg, int argc, char **argv,
+			struct ctl_reply *r)
+{
+	const struct ethdrv_knob_table *t[CTL_KNOB_TABLES_MAX];
+	size_t n = ops->knobs ? ops->knobs(arg, t, CTL_KNOB_TABLES_MAX) : 0;
+	char val[256], acc[96];
+
+	ctl_reply_printf(r, "ok\n");
+	for (size_t i = 0; i < n; i++) {
+		for (size_t j = 0; j < t[i]->count; j++) {
+			const struct ethdrv_knob *k = &t[i]->knobs[j];
+			size_t len = strlen(k->key);
+
+			if (len && k->key[len - 1] == '*')
+				snprintf(val, sizeof(val), "-");
+			else if (ops->get(arg, k->key, val, sizeof(val)))
+				snprintf(val, sizeof(val), "-");
+			len = (size_t)ethdrv_knob_values(k, acc, sizeof(acc));
+			if (k->unit && *k->unit && len < sizeof(acc))
+				snprintf(acc + len, sizeof(acc) - len, " %s", k->unit);
+			ctl_reply_printf(r, "%-22s %-14s %-26s %s: %s\n", k->key, val, acc,
+					 t[i]->owner, k->help);
+		}
 	}
 }
 
@@ -244,7 +304,7 @@ static void ctl_do_info(const struct ctl_ops *ops, void *arg, int argc, char **a
 static void ctl_do_help(const struct ctl_ops *ops, void *arg, int argc, char **argv,
 			struct ctl_reply *r)
 {
-	ctl_reply_printf(r, "ok\nstats [json]\nget KEY...\nset KEY=VALUE...\ninfo\n%shelp\n",
+	ctl_reply_printf(r, "ok\nstats [json]\nget KEY...\nset KEY=VALUE...\nlist\ninfo\n%shelp\n",
 			 ops->phy ? "phy [read REG|write REG VAL|c45 read|write MMD REG [VAL]]\n" :
 				    "");
 }
@@ -269,6 +329,7 @@ static const struct {
 } ctl_requests[] = {
 	{ "stats", 0, ctl_do_stats }, { "set", 0, ctl_do_set },	  { "get", 0, ctl_do_get },
 	{ "info", 1, ctl_do_info },   { "help", 1, ctl_do_help }, { "phy", 0, ctl_do_phy },
+	{ "list", 1, ctl_do_list },
 };
 
 void ctl_dispatch(const struct ctl_ops *ops, void *arg, char *line, struct ctl_reply *r)
@@ -296,7 +357,9 @@ void ctl_dispatch(const struct ctl_ops *ops, void *arg, char *line, struct ctl_r
 		ctl_requests[i].fn(ops, arg, argc, argv, r);
 		return;
 	}
-	ctl_reply_error(r, -EINVAL, "unknown request '%.64s': use stats, get, set, info, phy, help",
+	ctl_reply_error(r, -EINVAL,
+			"unknown request '%.64s': use stats, get, set, list, info, phy, "
+			"help",
 			argc > 0 ? argv[0] : "");
 }
 

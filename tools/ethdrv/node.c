@@ -40,6 +40,19 @@ static const struct node_backend *const node_backends[CLI_DEV_KINDS] = {
 	[CLI_DEV_ENET] = &node_enet_backend,
 };
 
+const struct node_backend *node_backend_at(unsigned i)
+{
+	for (unsigned k = 0; k < CLI_DEV_KINDS; k++) {
+		bool seen = false;
+
+		for (unsigned j = 0; j < k; j++)
+			seen |= node_backends[j] == node_backends[k];
+		if (node_backends[k] && !seen && !i--)
+			return node_backends[k];
+	}
+	return NULL;
+}
+
 /* ---- control socket -------------------------------------------------- */
 
 static int node_ctl_stats(void *arg, bool json, struct ctl_reply *r)
@@ -102,6 +115,12 @@ static int node_ctl_set_trace(struct node *n, const char *value, const char **wh
 
 static int node_ctl_set(void *arg, const char *key, const char *value, const char **why)
 {
+	struct node *n = arg;
+	char cur[8];
+
+	if (!strcmp(key, "spi_trace") &&
+	    ethdrv_netdev_get(n->dev, key, cur, sizeof(cur)) == -ENOENT)
+		return -ENOENT; /* a device without an SPI bus */
 	if (!strcmp(key, "spi_trace"))
 		return node_ctl_set_trace(arg, value, why);
 	return node_set_knob(arg, key, value, why);
@@ -152,12 +171,39 @@ static int node_ctl_phy(void *arg, int argc, char **argv, struct ctl_reply *r)
 	return phy_ctl_serve(n->dev, argc, argv, r);
 }
 
+size_t node_knob_tables(const struct node_backend *b, const struct ethdrv_driver *drv,
+			const struct ethdrv_knob_table **out, size_t max)
+{
+	size_t i = 0;
+
+	if (i < max)
+		out[i++] = &ethdrv_netdev_knob_table;
+	if (i < max)
+		out[i++] = &node_rt_knob_table;
+	if (i < max)
+		out[i++] = &node_offload_knob_table;
+	for (const struct ethdrv_knob_table *const *t = drv ? drv->knobs : NULL; t && *t && i < max;
+	     t++)
+		out[i++] = *t;
+	if (b->emu_knobs && i < max)
+		out[i++] = b->emu_knobs;
+	return i;
+}
+
+static size_t node_ctl_knobs(void *arg, const struct ethdrv_knob_table **out, size_t max)
+{
+	struct node *n = arg;
+
+	return node_knob_tables(n->backend, n->drv, out, max);
+}
+
 static const struct ctl_ops node_ctl_ops = {
 	.stats = node_ctl_stats,
 	.set = node_ctl_set,
 	.get = node_ctl_get,
 	.info = node_ctl_info,
 	.phy = node_ctl_phy,
+	.knobs = node_ctl_knobs,
 };
 
 /* ---- setup and teardown ---------------------------------------------- */

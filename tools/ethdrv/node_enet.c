@@ -152,6 +152,23 @@ static int enet_gen(struct node *n, const char *v)
 	return fdx_line_gen_start(line, &c);
 }
 
+#define ENET_BER_MAX_TEXT "0..0.01" /* enet_line_set_ber()'s limit */
+
+static const struct ethdrv_knob enet_emu_knobs[] = {
+	ETHDRV_KNOB_TEXT("emu.inject", "rx_exhaust[:N]|rx_bus_error|tx_bus_error", "",
+			 "one fault now (N frames find no RX descriptor, N 1..1000000)"),
+	ETHDRV_KNOB_TEXT("emu.ber", ENET_BER_MAX_TEXT, "", "bit error rate of the frames it sends"),
+	ETHDRV_KNOB_ENUM("emu.link", "up|down", "the cable between the PHYs"),
+	ETHDRV_KNOB_UINT("emu.flap_ms", 1, ENET_FLAP_MAX_MS, "ms",
+			 "the link down this long, then up"),
+	ETHDRV_KNOB_TEXT(
+		"emu.gen", "PAYLOAD:PORT[:COUNT[:PPS]]|off", "",
+		"UDP generator towards this node (COUNT 0 = until off, PPS 0 = line rate)"),
+};
+
+static const struct ethdrv_knob_table enet_emu_knob_table =
+	ETHDRV_KNOB_TABLE("emu:enet", enet_emu_knobs);
+
 static int enet_emu_set(struct node *n, const char *key, const char *v)
 {
 	struct fdx_line *line = enet_emu_line(n->cfg.enet);
@@ -227,5 +244,7 @@ const struct node_backend node_enet_backend = {
 	.stats_update = enet_stats_update,
 	.emu_set = enet_emu_set,
 	.emu_get = enet_emu_get,
+	.emu_knobs = &enet_emu_knob_table,
+	.title = "NXP ENET (emu:enet)",
 	.info = enet_info,
 };

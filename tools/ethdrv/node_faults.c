@@ -91,6 +91,24 @@ static int node_plan_shorthand(const char *key, const char *v, struct node_fault
 	return node_plan_parse(buf, p);
 }
 
+static const struct ethdrv_knob node_emu_knobs[] = {
+	ETHDRV_KNOB_TEXT("emu.mosi-ber", "0..0.5", "", "SPI bit error rate host to chip"),
+	ETHDRV_KNOB_TEXT("emu.miso-ber", "0..0.5", "", "SPI bit error rate chip to host"),
+	ETHDRV_KNOB_ENUM("emu.inject",
+			 "rx_overflow|loss_of_frame|reset|txpe|hdr_parity|internal|config_upset",
+			 "one fault now"),
+	ETHDRV_KNOB_ENUM("emu.link", "up|down", "the node's stub on the segment"),
+	ETHDRV_KNOB_TEXT("emu.periodic", "FAULT:MS[:BURST]|off", "",
+			 "BURST faults (default 1) every MS ms, FAULT as for emu.inject"),
+	ETHDRV_KNOB_UINT("emu.reset_every_ms", 0, NODE_FAULT_PERIOD_MAX, "ms",
+			 "= emu.periodic=reset:MS (0 = off)"),
+	ETHDRV_KNOB_TEXT("emu.overflow_storm", "BURST/MS", "",
+			 "= emu.periodic=rx_overflow:MS:BURST"),
+};
+
+const struct ethdrv_knob_table node_emu_knob_table =
+	ETHDRV_KNOB_TABLE("emu:lan8650", node_emu_knobs);
+
 /* `emu.KEY=VALUE`: fault injection into the model (ethdrv set --help). */
 int node_emu_set(struct node *n, const char *key, const char *v)
 {

@@ -141,6 +141,8 @@ const struct node_backend node_lan865x_backend = {
 	.stats_register = lan865x_stats_register,
 	.stats_update = lan865x_stats_update,
 	.emu_set = node_emu_set,
+	.emu_knobs = &node_emu_knob_table,
+	.title = "LAN8650/1 (emu:lan8650, spidev:...)",
 	.emu_get = node_emu_get,
 	.info = lan865x_info,
 };

@@ -198,12 +198,22 @@ void node_vnet_rx(struct node *n, struct ethdrv_pkt *pkt)
 
 /* ---- knobs ---- */
 
+static const struct ethdrv_knob node_offload_knobs[] = {
+	ETHDRV_KNOB_BOOL("tap_tso", "the TAP hands TSO frames and partial checksums (vnet header)"),
+	ETHDRV_KNOB_BOOL("tap_gro", "received frames coalesced for the TAP (vnet header)"),
+};
+
+const struct ethdrv_knob_table node_offload_knob_table =
+	ETHDRV_KNOB_TABLE("node", node_offload_knobs);
+
 int node_offload_set(struct node *n, const char *key, const char *value)
 {
-	bool on = !strcmp(value, "on") || !strcmp(value, "1");
+	bool on;
 	int err;
 
-	if (!on && strcmp(value, "off") && strcmp(value, "0"))
+	if (strcmp(key, "tap_gro") && strcmp(key, "tap_tso"))
+		return -ENOENT;
+	if (ethdrv_knob_bool(value, &on))
 		return -EINVAL;
 	if (!strcmp(key, "tap_gro")) {
 		if (!n->tap_vnet)

@@ -101,9 +101,18 @@ struct node_backend {
 	int (*emu_get)(struct node *n, const char *key, char *buf, size_t size);
 	/** Lines of `info` about the bus and the model. */
 	void (*info)(struct node *n, struct ctl_reply *r);
+	/** Its emu.* knobs (knob.h; keys with the "emu." prefix). */
+	const struct ethdrv_knob_table *emu_knobs;
+	const char *title; /* the device kind, for `ethdrv set --help` */
 };
 
 extern const struct node_backend node_lan865x_backend; /* node_lan865x.c */
+
+/* The @i-th distinct backend (for listings), NULL past the end (node.c). */
+const struct node_backend *node_backend_at(unsigned i);
+/* The knob tables of a node on @b with driver @drv: core, node, driver, model (node.c). */
+size_t node_knob_tables(const struct node_backend *b, const struct ethdrv_driver *drv,
+			const struct ethdrv_knob_table **out, size_t max);
 extern const struct node_backend node_enet_backend; /* node_enet.c */
 
 struct node {
@@ -192,12 +201,14 @@ bool node_tso_pump(struct node *n);
 void node_vnet_rx(struct node *n, struct ethdrv_pkt *pkt);
 /* The device's RX flush: the held segments go to the kernel (poll context). */
 void node_gro_flush(void *arg);
-/* tap_tso and tap_gro (-ENOENT for other keys). */
+/* tap_tso and tap_gro (-ENOENT for other keys), and their table. */
+extern const struct ethdrv_knob_table node_offload_knob_table;
 int node_offload_set(struct node *n, const char *key, const char *value);
 int node_offload_get(struct node *n, const char *key, char *buf, size_t size);
 
 /* node_faults.c */
-/* `emu.KEY=VALUE`: fault injection into the LAN8650 model. */
+/* `emu.KEY=VALUE`: fault injection into the LAN8650 model; its table. */
+extern const struct ethdrv_knob_table node_emu_knob_table;
 int node_emu_set(struct node *n, const char *key, const char *v);
 /* Read an emu.* knob. */
 int node_emu_get(struct node *n, const char *key, char *buf, size_t size);
@@ -209,7 +220,8 @@ void node_on_fault_timer(struct ethdrv_timer *t);
 void node_rt_init(struct node *n);
 /* Run the loop and poller threads at SCHED_FIFO @prio (0 = SCHED_OTHER); loop thread. */
 int node_rt_set(struct node *n, unsigned prio, const char **why);
-/* The knobs rt_prio and rt_spin_permille (-ENOENT for other keys). */
+/* The knobs rt_prio and rt_spin_permille (-ENOENT for other keys), and their table. */
+extern const struct ethdrv_knob_table node_rt_knob_table;
 int node_rt_set_knob(struct node *n, const char *key, const char *value, const char **why);
 int node_rt_get_knob(struct node *n, const char *key, char *buf, size_t size);
 /* True (and *@why set) if busy_poll=@value must be refused: it would spin at rt_prio. */

@@ -131,6 +131,15 @@ static int node_rt_parse(const char *value, unsigned long max, unsigned *out)
 	return 0;
 }
 
+static const struct ethdrv_knob node_rt_knobs[] = {
+	ETHDRV_KNOB_UINT("rt_prio", 0, RT_PRIO_MAX, "",
+			 "SCHED_FIFO priority of the node's threads (0 = SCHED_OTHER)"),
+	ETHDRV_KNOB_UINT("rt_spin_permille", 1, 1000, "permille",
+			 "CPU share of 100 ms at which a FIFO thread counts as spinning"),
+};
+
+const struct ethdrv_knob_table node_rt_knob_table = ETHDRV_KNOB_TABLE("node", node_rt_knobs);
+
 int node_rt_set_knob(struct node *n, const char *key, const char *value, const char **why)
 {
 	unsigned v;

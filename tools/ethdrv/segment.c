@@ -29,6 +29,7 @@
 #include "ethdrv/err.h"
 #include "ethdrv/poll.h"
 #include "platform/linux/platform.h"
+#include "knob_help.h"
 #include "segment_priv.h"
 
 /* Every kind, in the order --cleanup visits them. */
@@ -54,19 +55,8 @@ static const char seg_usage[] =
 	"\n"
 	"  -n, --nodes N         nodes: 2..16 on a LAN8650 segment (default 2); an\n"
 	"                        ENET link has 2\n"
-	"  -d, --device SPEC     model options for every node:\n"
-	"                        emu:lan8650[,hz=N][,rx-buf=N][,setup-ns=N][,mosi-ber=X]\n"
-	"                        [,miso-ber=X][,rev=B0|B1][,irq=none[,poll_us=N]], or\n"
-	"                        emu:enet[,speed=1000|100|10][,batch-us=N][,slip-us=N]\n"
-	"                        [,lab-cpu=N][,mmio-ns=N][,ber=X] (line speed; the\n"
-	"                        engine's wakeup period in us for events nobody sees at\n"
-	"                        once (default 200; interrupts and descriptor writes\n"
-	"                        are never batched); the lateness in us beyond which\n"
-	"                        the line's clock slips (default 1000, 0 = never); the\n"
-	"                        CPU the engine polls the clock on (lab CPU mode, for\n"
-	"                        frame resolution; default: it sleeps on timers);\n"
-	"                        register access cost in ns (default 100); bit error\n"
-	"                        rate of both directions)\n"
+	"  -d, --device SPEC     model options for every node: emu:lan8650[,KEY=VALUE...]\n"
+	"                        or emu:enet[,KEY=VALUE...], the keys below\n"
 	"  -s, --set KEY=VALUE   a knob for every node after bring-up (repeatable;\n"
 	"                        see `ethdrv set --help`)\n"
 	"  -p, --pcap FILE       capture every frame on the medium, both directions\n"
@@ -90,6 +80,16 @@ static const char seg_usage[] =
 #define SEG_OPTS                                                                  \
 	"--nodes, --device, --set, --pcap, --spi-trace, --trace-dir, --rt-prio, " \
 	"--cleanup, --syslog, --log-level, --help"
+
+size_t seg_ctl_knobs(void *arg, const struct ethdrv_knob_table **out, size_t max)
+{
+	const struct seg *s = arg;
+
+	if (!max)
+		return 0;
+	out[0] = s->kind->knobs;
+	return 1;
+}
 
 void seg_node_name(const struct seg_kind *kind, unsigned i, char *buf, size_t size)
 {
@@ -534,6 +534,7 @@ static int seg_parse(int argc, char **argv, struct seg_args *a)
 	while ((c = cmd_getopt(argc, argv, "n:d:s:p:t:ch", opts)) != -1) {
 		if (c == 'h') {
 			fputs(seg_usage, stdout);
+			knob_help_spec(stdout);
 			return -1;
 		}
 		rc = seg_option(c, a, argv);

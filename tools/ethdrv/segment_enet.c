@@ -71,6 +71,16 @@ static int enet_ctl_stats(void *arg, bool json, struct ctl_reply *r)
 	return seg_stats_reply(s, json, r);
 }
 
+static const struct ethdrv_knob enet_link_knobs[] = {
+	ETHDRV_KNOB_RO("nodes", "nodes", "MACs on the link"),
+	ETHDRV_KNOB_RO("speed_mbps", "Mb/s", "line speed"),
+	ETHDRV_KNOB_RO("preamble_bytes", "bytes", "preamble and SFD per frame"),
+	ETHDRV_KNOB_RO("ifg_bytes", "bytes", "inter-frame gap"),
+	ETHDRV_KNOB_RO("batch_us", "us", "the line engine's batch"),
+};
+
+const struct ethdrv_knob_table seg_enet_knob_table = ETHDRV_KNOB_TABLE("link", enet_link_knobs);
+
 static int enet_ctl_set(void *arg, const char *key, const char *value, const char **why)
 {
 	*why = "the link's faults are emu.* knobs of its nodes (ethdrv set enet0 emu.link=down)";
@@ -112,6 +122,7 @@ static const struct ctl_ops enet_ctl_ops = {
 	.stats = enet_ctl_stats,
 	.set = enet_ctl_set,
 	.get = enet_ctl_get,
+	.knobs = seg_ctl_knobs,
 	.info = enet_ctl_info,
 };
 
@@ -128,5 +139,6 @@ const struct seg_kind seg_enet_kind = {
 	.medium_new = enet_medium_new,
 	.medium_free = enet_medium_free,
 	.node_config = enet_node_config,
+	.knobs = &seg_enet_knob_table,
 	.ctl = &enet_ctl_ops,
 };

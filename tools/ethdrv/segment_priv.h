@@ -48,10 +48,14 @@ struct seg_kind {
 	void (*node_config)(struct seg *s, unsigned i, struct node_config *nc);
 	/** The medium's control socket. */
 	const struct ctl_ops *ctl;
+	/** The read-only keys its socket answers (knob.h). */
+	const struct ethdrv_knob_table *knobs;
 };
 
 extern const struct seg_kind seg_t1s_kind; /* segment_t1s.c */
 extern const struct seg_kind seg_enet_kind; /* segment_enet.c */
+/* The read-only keys of the media's control sockets (`ethdrv get segment KEY`). */
+extern const struct ethdrv_knob_table seg_t1s_knob_table, seg_enet_knob_table;
 
 /* Options of one run. */
 struct seg_args {
@@ -106,6 +110,9 @@ void seg_node_name(const struct seg_kind *kind, unsigned i, char *buf, size_t si
  * Return: 0 or -ENOMEM.
  */
 int seg_stats_reply(struct seg *s, bool json, struct ctl_reply *r);
+
+/* The ctl_ops.knobs of a medium's socket: its kind's table. */
+size_t seg_ctl_knobs(void *arg, const struct ethdrv_knob_table **out, size_t max);
 
 /**
  * seg_stats_add_ctl() - add the socket's counters (group "ctl") to @s->set

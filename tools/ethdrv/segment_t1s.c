@@ -112,6 +112,15 @@ static int t1s_ctl_stats(void *arg, bool json, struct ctl_reply *r)
 	return seg_stats_reply(s, json, r);
 }
 
+static const struct ethdrv_knob t1s_medium_knobs[] = {
+	ETHDRV_KNOB_RO("nodes", "nodes", "nodes on the segment"),
+	ETHDRV_KNOB_RO("beacon_bt", "bit times", "PLCA BEACON length"),
+	ETHDRV_KNOB_RO("ifg_bt", "bit times", "inter-frame gap"),
+	ETHDRV_KNOB_RO("bit_ns", "ns", "one bit time (10 Mb/s)"),
+};
+
+const struct ethdrv_knob_table seg_t1s_knob_table = ETHDRV_KNOB_TABLE("segment", t1s_medium_knobs);
+
 static int t1s_ctl_set(void *arg, const char *key, const char *value, const char **why)
 {
 	return -EOPNOTSUPP; /* the medium has no knobs: set them on the nodes */
@@ -149,6 +158,7 @@ static const struct ctl_ops t1s_ctl_ops = {
 	.stats = t1s_ctl_stats,
 	.set = t1s_ctl_set,
 	.get = t1s_ctl_get,
+	.knobs = seg_ctl_knobs,
 	.info = t1s_ctl_info,
 };
 
@@ -165,5 +175,6 @@ const struct seg_kind seg_t1s_kind = {
 	.medium_new = t1s_medium_new,
 	.medium_free = t1s_medium_free,
 	.node_config = t1s_node_config,
+	.knobs = &seg_t1s_knob_table,
 	.ctl = &t1s_ctl_ops,
 };

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "knob_help.h"
 #include "cmd.h"
 #include "daemon.h"
 #include "emu/t1s_medium.h"
@@ -27,9 +28,9 @@ static const char up_usage[] =
 	"      a LAN8650/1 on a real board (PLCA off, i.e. CSMA/CD, until set);\n"
 	"      irq=none polls every poll_us (default 1000); reset= is RESET_N,\n"
 	"      pulsed at start and used when a software reset fails; or\n"
-	"  emu:lan8650[,hz=N][,rx-buf=N][,setup-ns=N][,mosi-ber=X][,miso-ber=X]\n"
-	"        [,rev=B0|B1][,irq=none[,poll_us=N]]\n"
-	"      a model alone on an emulated segment (PLCA coordinator).\n"
+	"  emu:lan8650[,KEY=VALUE...]\n"
+	"      a model alone on an emulated segment (PLCA coordinator);\n"
+	"  the keys are listed after the options.\n"
 	"\n"
 	"  -t, --tap NAME        TAP name (default t1s0); an existing persistent TAP\n"
 	"                        of that name is attached to, else one is created\n"
@@ -119,6 +120,7 @@ static int up_parse(int argc, char **argv, struct up_args *a)
 	while ((c = cmd_getopt(argc, argv, "t:n:a:m:s:T:h", opts)) != -1) {
 		if (c == 'h') {
 			fputs(up_usage, stdout);
+			knob_help_spec(stdout);
 			return -1;
 		}
 		rc = up_option(c, a, argv);

@@ -405,6 +405,10 @@ struct ethdrv_spidev_spec {
  */
 int ethdrv_spidev_spec_parse(const char *spec, struct ethdrv_spidev_spec *out);
 
+/* The keys of a spidev: spec (knob.h), for help texts. */
+struct ethdrv_knob_table;
+extern const struct ethdrv_knob_table ethdrv_spidev_spec_knob_table;
+
 /**
  * ethdrv_spidev_bus_open() - open the SPI bus and the GPIO lines of a spec
  * @spec: a parsed spec

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ethdrv/compiler.h"
+#include "ethdrv/knob.h"
 #include "ethdrv/log.h"
 #include "platform.h"
 
@@ -20,8 +21,19 @@ ETHDRV_LOG_MODULE(spidev);
 #define SPEC_MAX 256 /* longest spec string we accept */
 #define SPEC_FORM "spidev:/dev/spidevB.C,irq=/dev/gpiochipN:LINE|none[,key=value...]"
 
-/* The keys, in the order of enum spec_key. */
-static const char *const spec_keys[] = { "irq", "hz", "mode", "bias", "reset", "poll_us" };
+/* The keys (knob.h), in the order of enum spec_key. */
+static const struct ethdrv_knob spec_keys[] = {
+	ETHDRV_KNOB_TEXT("irq", "/dev/gpiochipN:LINE|none", "", "IRQ_N line (none = poll)"),
+	ETHDRV_KNOB_UINT("hz", 100000, 50000000, "Hz", "SPI clock"),
+	ETHDRV_KNOB_UINT("mode", 0, 3, "", "SPI mode"),
+	ETHDRV_KNOB_ENUM("bias", "pull-up|none", "bias of the IRQ_N line"),
+	ETHDRV_KNOB_TEXT("reset", "/dev/gpiochipN:LINE", "", "RESET_N line"),
+	ETHDRV_KNOB_UINT("poll_us", ETHDRV_SPIDEV_POLL_US_MIN, ETHDRV_SPIDEV_POLL_US_MAX, "us",
+			 "poll period with irq=none (default 1000)"),
+};
+
+const struct ethdrv_knob_table ethdrv_spidev_spec_knob_table =
+	ETHDRV_KNOB_TABLE("spidev:", spec_keys);
 
 enum spec_key { KEY_IRQ, KEY_HZ, KEY_MODE, KEY_BIAS, KEY_RESET, KEY_POLL_US };
 
@@ -120,7 +132,7 @@ static int spec_parse_opt(const char *spec, char *opt, unsigned *seen,
 
 	if (val)
 		*val++ = '\0';
-	for (k = 0; k < ETHDRV_ARRAY_SIZE(spec_keys) && strcmp(opt, spec_keys[k]) != 0; k++)
+	for (k = 0; k < ETHDRV_ARRAY_SIZE(spec_keys) && strcmp(opt, spec_keys[k].key) != 0; k++)
 		;
 	if (k == ETHDRV_ARRAY_SIZE(spec_keys))
 		return spec_error(
