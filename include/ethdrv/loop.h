@@ -165,6 +165,65 @@ ETHDRV_EXPORT int ethdrv_loop_set_budget(struct ethdrv_loop *loop, unsigned pack
 ETHDRV_EXPORT void ethdrv_loop_get_budget(const struct ethdrv_loop *loop, unsigned *packets,
 					  unsigned *usecs);
 
+/*
+ * The loop as a softirq context (docs/design.md §4.6). Linux runs
+ * NET_RX_SOFTIRQ again and again while it stays pending, but within one
+ * softirq burst at most MAX_SOFTIRQ_RESTART runs or MAX_SOFTIRQ_TIME; what
+ * is left then goes to ksoftirqd, a SCHED_OTHER thread. With @restart_max
+ * 0 (the default) the loop keeps all its work (ethdrv's behaviour before
+ * contexts existed); otherwise a poll list still pending after
+ * @restart_max consecutive runs, or after a burst of @time_usecs, is
+ * handed to the loop's ksoftirqd thread until it is empty.
+ */
+struct ethdrv_softirq_config {
+	unsigned restart_max; /* runs per burst before the hand-off; 0 = never hand off */
+	unsigned time_usecs; /* longest burst before the hand-off; 0 = no time limit */
+	bool task_threads; /* poller threads (threaded=1) are created at SCHED_OTHER */
+	char name[16]; /* the ksoftirqd thread's name; "" = "ksoftirqd" */
+};
+
+#define ETHDRV_SOFTIRQ_RESTART 10 /* Linux MAX_SOFTIRQ_RESTART (docs/design.md §4.6) */
+#define ETHDRV_SOFTIRQ_USECS 2000 /* Linux MAX_SOFTIRQ_TIME, 2 ms (docs/design.md §4.6) */
+
+/**
+ * ethdrv_loop_set_softirq() - set the hand-off limits of the loop's softirq stage
+ * @loop: the loop
+ * @cfg: the limits; copied
+ *
+ * Context: before the loop runs, or its own thread.
+ * Return: 0.
+ */
+ETHDRV_EXPORT int ethdrv_loop_set_softirq(struct ethdrv_loop *loop,
+					  const struct ethdrv_softirq_config *cfg);
+
+/**
+ * ethdrv_loop_get_softirq() - the limits ethdrv_loop_set_softirq() set
+ * @loop: the loop
+ * @cfg: filled in
+ */
+ETHDRV_EXPORT void ethdrv_loop_get_softirq(const struct ethdrv_loop *loop,
+					   struct ethdrv_softirq_config *cfg);
+
+/**
+ * ethdrv_loop_ksoftirqd_tid() - the thread id of the loop's ksoftirqd thread
+ * @loop: the loop
+ *
+ * Return: the id, or 0 while the loop never handed work off.
+ */
+ETHDRV_EXPORT int ethdrv_loop_ksoftirqd_tid(const struct ethdrv_loop *loop);
+
+/**
+ * ethdrv_loop_call() - run @fn(@arg) in the loop's thread and wait for it
+ * @loop: the loop
+ * @fn: the function
+ * @arg: its argument
+ *
+ * Runs @fn at once when called in the loop's thread or when no thread runs
+ * the loop. For work that touches the loop's private state (watchers being
+ * stopped, timers) from another thread.
+ */
+ETHDRV_EXPORT void ethdrv_loop_call(struct ethdrv_loop *loop, void (*fn)(void *arg), void *arg);
+
 /* Loop counters (softnet_stat-like). */
 struct ethdrv_loop_stats {
 	uint64_t iterations; /* run_once calls */
@@ -174,6 +233,11 @@ struct ethdrv_loop_stats {
 	uint64_t processed; /* packets processed by NAPI polls */
 	uint64_t time_squeeze; /* NAPI runs stopped by the packet or time budget */
 	uint64_t timers_fired; /* timer callbacks run */
+	uint64_t softirq_runs; /* runs of the poll list that polled something (any thread) */
+	uint64_t budget_exhausted; /* of time_squeeze: stopped by netdev_budget */
+	uint64_t time_exhausted; /* of time_squeeze: stopped by netdev_budget_usecs */
+	uint64_t ksoftirqd_handoffs; /* bursts handed to ksoftirqd (restart or time limit) */
+	uint64_t ksoftirqd_runs; /* of softirq_runs: runs in the ksoftirqd thread */
 };
 
 /**

@@ -50,6 +50,7 @@
 
 struct ethdrv_netdev;
 struct ethdrv_napi;
+struct ethdrv_loop;
 
 /* Default poller weight (NAPI_POLL_WEIGHT). */
 #define ETHDRV_NAPI_WEIGHT 64
@@ -183,6 +184,58 @@ ETHDRV_EXPORT int ethdrv_napi_attach_irq(struct ethdrv_napi *napi, int fd);
  * @napi: the poller
  */
 ETHDRV_EXPORT void ethdrv_napi_detach_irq(struct ethdrv_napi *napi);
+
+/**
+ * ethdrv_napi_set_loop() - move a poller and its IRQ to another loop
+ * @napi: the poller
+ * @loop: the loop whose softirq stage polls it from now on (a per-CPU loop
+ *        of ethdrv_cpu_loops, or the device's own loop)
+ *
+ * The IRQ affinity of Linux (/proc/irq/N/smp_affinity) for one line: the
+ * IRQ fd attached with ethdrv_napi_attach_irq() is watched by @loop, and
+ * the poller is polled in @loop's softirq context (docs/design.md §4.7).
+ * An enabled poller is disabled for the move, then enabled and scheduled
+ * once, so that whatever arrived meanwhile is polled and the driver unmasks
+ * its IRQ. In threaded mode the poller thread stays; only the IRQ and the
+ * defer timer move.
+ *
+ * Return: 0, -EINVAL, or -EBUSY while the poller busy-polls (busy_poll_us,
+ * which runs on the device's loop).
+ * Context: the device's loop thread (the control path), or setup.
+ */
+ETHDRV_EXPORT int ethdrv_napi_set_loop(struct ethdrv_napi *napi, struct ethdrv_loop *loop);
+
+/**
+ * ethdrv_napi_get_loop() - the loop that polls @napi
+ * @napi: the poller
+ */
+ETHDRV_EXPORT struct ethdrv_loop *ethdrv_napi_get_loop(const struct ethdrv_napi *napi);
+
+/**
+ * ethdrv_napi_find() - the live poller of @dev named @name, or NULL
+ * @dev: the device
+ * @name: "rx", "tx", ...
+ *
+ * Context: the device's loop thread.
+ */
+ETHDRV_EXPORT struct ethdrv_napi *ethdrv_napi_find(struct ethdrv_netdev *dev, const char *name);
+
+/**
+ * ethdrv_napi_for_each() - call @fn for every live poller of @dev, in order of adding
+ * @dev: the device
+ * @fn: called with each poller and @arg
+ * @arg: passed on
+ *
+ * Context: the device's loop thread.
+ */
+ETHDRV_EXPORT void ethdrv_napi_for_each(struct ethdrv_netdev *dev,
+					void (*fn)(struct ethdrv_napi *napi, void *arg), void *arg);
+
+/**
+ * ethdrv_napi_name() - the poller's name ("rx", "tx")
+ * @napi: the poller
+ */
+ETHDRV_EXPORT const char *ethdrv_napi_name(const struct ethdrv_napi *napi);
 
 /**
  * ethdrv_napi_irq_unmask() - re-arm the IRQ after complete_done said true

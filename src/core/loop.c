@@ -54,11 +54,28 @@ struct ethdrv_loop {
 	int cur; /* entry being dispatched; ethdrv_watch_stop() clears later ones */
 
 	struct ethdrv__loop_softirq *softirq; /* atomic: the deferred-work stage, or NULL */
+	struct ethdrv_softirq_config softirq_cfg; /* hand-off limits (set before the loop runs) */
+	int ksoftirqd_tid; /* atomic: the stage's ksoftirqd thread, 0 = none yet */
+
+	pthread_mutex_t calls_lock; /* protects calls and calls_open */
+	pthread_cond_t calls_cond; /* a call finished */
+	struct loop_call *calls; /* ethdrv_loop_call() requests waiting for the thread */
+	bool calls_open; /* a thread runs the loop and will take calls */
 
 	struct {
 		ethdrv_counter_t iterations, sleeps, wakeups, wakes_sent;
 		ethdrv_counter_t processed, time_squeeze, timers_fired;
+		ethdrv_counter_t softirq_runs, budget_exhausted, time_exhausted;
+		ethdrv_counter_t ksoftirqd_handoffs, ksoftirqd_runs;
 	} st; /* ethdrv_loop_stats, updated atomically */
+};
+
+/* One ethdrv_loop_call() waiting for the loop thread. */
+struct loop_call {
+	void (*fn)(void *arg); /* what to run */
+	void *arg; /* its argument */
+	bool done; /* ran (under calls_lock) */
+	struct loop_call *next; /* next waiting call */
 };
 
 _Static_assert(ETHDRV_EV_READ == EPOLLIN, "EV_READ must equal EPOLLIN");
@@ -251,14 +268,14 @@ static bool loop_timer_due(const struct ethdrv_loop *loop)
 
 /* ---- watchers ---- */
 
-static int loop_epoll_ctl(struct ethdrv_watch *w, int op, unsigned events)
+static int loop_epoll_ctl(struct ethdrv_loop *loop, struct ethdrv_watch *w, int op, unsigned events)
 {
 	struct epoll_event ev;
 
 	memset(&ev, 0, sizeof(ev));
 	ev.events = events & (EPOLLIN | EPOLLOUT);
 	ev.data.ptr = w;
-	if (epoll_ctl(w->loop->epfd, op, w->fd, &ev) < 0)
+	if (epoll_ctl(loop->epfd, op, w->fd, &ev) < 0)
 		return -errno;
 	return 0;
 }
@@ -270,13 +287,13 @@ int ethdrv_watch_start(struct ethdrv_loop *loop, struct ethdrv_watch *w, int fd,
 
 	if (!loop || !w || fd < 0 || !cb)
 		return -EINVAL;
-	w->loop = loop;
 	w->fd = fd;
 	w->cb = cb;
 	__atomic_store_n(&w->events, events, __ATOMIC_RELAXED);
-	ret = loop_epoll_ctl(w, EPOLL_CTL_ADD, events);
+	__atomic_store_n(&w->loop, loop, __ATOMIC_RELEASE);
+	ret = loop_epoll_ctl(loop, w, EPOLL_CTL_ADD, events);
 	if (ret)
-		w->loop = NULL;
+		__atomic_store_n(&w->loop, NULL, __ATOMIC_RELEASE);
 	return ret;
 }
 
@@ -289,12 +306,15 @@ int ethdrv_watch_start(struct ethdrv_loop *loop, struct ethdrv_watch *w, int fd,
 int ethdrv_watch_set(struct ethdrv_watch *w, unsigned events)
 {
 	unsigned old = __atomic_exchange_n(&w->events, events, __ATOMIC_SEQ_CST);
+	/* A poller may unmask just after its complete while the loop thread
+	 * stops the watcher (disable, then detach): the MOD then fails. */
+	struct ethdrv_loop *loop = __atomic_load_n(&w->loop, __ATOMIC_ACQUIRE);
 	int ret;
 
-	if (old == events || !w->loop)
+	if (old == events || !loop)
 		return 0;
 	for (;;) {
-		ret = loop_epoll_ctl(w, EPOLL_CTL_MOD, events);
+		ret = loop_epoll_ctl(loop, w, EPOLL_CTL_MOD, events);
 		if (ret)
 			return ret;
 		old = events;
@@ -306,17 +326,26 @@ int ethdrv_watch_set(struct ethdrv_watch *w, unsigned events)
 
 void ethdrv_watch_stop(struct ethdrv_watch *w)
 {
-	struct ethdrv_loop *loop = w->loop;
+	struct ethdrv_loop *loop = __atomic_load_n(&w->loop, __ATOMIC_ACQUIRE);
 	int i;
 
 	if (!loop)
 		return;
+	__atomic_store_n(&w->loop, NULL, __ATOMIC_RELEASE);
 	epoll_ctl(loop->epfd, EPOLL_CTL_DEL, w->fd, NULL);
 	/* Drop events of this watcher still waiting in the current batch. */
 	for (i = loop->cur + 1; i < loop->nready; i++)
 		if (loop->events[i].data.ptr == w)
 			loop->events[i].data.ptr = NULL;
-	w->loop = NULL;
+}
+
+static void loop_signal(struct ethdrv_loop *loop)
+{
+	uint64_t one = 1;
+
+	/* EAGAIN means the counter is saturated: a wake is pending anyway. */
+	while (write(loop->wake_fd, &one, sizeof(one)) < 0 && errno == EINTR)
+		;
 }
 
 static void loop_drain_fd(int fd)
@@ -325,6 +354,48 @@ static void loop_drain_fd(int fd)
 
 	while (read(fd, &v, sizeof(v)) < 0 && errno == EINTR)
 		;
+}
+
+/* Run the waiting ethdrv_loop_call()s; @close: the loop stops taking calls. */
+static void loop_run_calls(struct ethdrv_loop *loop, bool close)
+{
+	struct loop_call *c;
+
+	pthread_mutex_lock(&loop->calls_lock);
+	if (close)
+		loop->calls_open = false;
+	while ((c = loop->calls)) {
+		loop->calls = c->next;
+		pthread_mutex_unlock(&loop->calls_lock);
+		c->fn(c->arg);
+		pthread_mutex_lock(&loop->calls_lock);
+		c->done = true;
+		pthread_cond_broadcast(&loop->calls_cond);
+	}
+	pthread_mutex_unlock(&loop->calls_lock);
+}
+
+void ethdrv_loop_call(struct ethdrv_loop *loop, void (*fn)(void *arg), void *arg)
+{
+	struct loop_call c = { .fn = fn, .arg = arg };
+
+	if (ethdrv_loop_in_thread(loop)) {
+		fn(arg);
+		return;
+	}
+	pthread_mutex_lock(&loop->calls_lock);
+	if (!loop->calls_open) {
+		/* No thread takes calls: the caller owns the loop now. */
+		pthread_mutex_unlock(&loop->calls_lock);
+		fn(arg);
+		return;
+	}
+	c.next = loop->calls;
+	loop->calls = &c;
+	loop_signal(loop);
+	while (!c.done)
+		pthread_cond_wait(&loop->calls_cond, &loop->calls_lock);
+	pthread_mutex_unlock(&loop->calls_lock);
 }
 
 /* Run the callbacks of one ready batch; returns the user events dispatched. */
@@ -346,6 +417,7 @@ static int loop_dispatch(struct ethdrv_loop *loop)
 		}
 		if (w == &loop->wake_watch) {
 			loop_drain_fd(loop->wake_fd);
+			loop_run_calls(loop, false);
 			continue;
 		}
 		want = __atomic_load_n(&w->events, __ATOMIC_ACQUIRE);
@@ -379,6 +451,15 @@ int ethdrv_loop_new(struct ethdrv_loop **out)
 	loop->timer_fd = loop->wake_fd = -1;
 	loop->budget_packets = 300;
 	loop->budget_usecs = 2000;
+	if (pthread_mutex_init(&loop->calls_lock, NULL)) {
+		free(loop);
+		return -ENOMEM;
+	}
+	if (pthread_cond_init(&loop->calls_cond, NULL)) {
+		pthread_mutex_destroy(&loop->calls_lock);
+		free(loop);
+		return -ENOMEM;
+	}
 	loop->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (loop->epfd < 0)
 		goto err_errno;
@@ -408,6 +489,8 @@ err_close:
 		close(loop->timer_fd);
 	if (loop->epfd >= 0)
 		close(loop->epfd);
+	pthread_cond_destroy(&loop->calls_cond);
+	pthread_mutex_destroy(&loop->calls_lock);
 	free(loop);
 	return ret;
 }
@@ -421,6 +504,8 @@ void ethdrv_loop_free(struct ethdrv_loop *loop)
 	close(loop->epfd);
 	if (loop->softirq)
 		loop->softirq->ops->destroy(loop->softirq);
+	pthread_cond_destroy(&loop->calls_cond);
+	pthread_mutex_destroy(&loop->calls_lock);
 	free(loop->heap);
 	free(loop);
 }
@@ -432,6 +517,9 @@ static void loop_claim_thread(struct ethdrv_loop *loop)
 		return;
 	loop->thread = pthread_self();
 	__atomic_store_n(&loop->thread_set, 1, __ATOMIC_RELEASE);
+	pthread_mutex_lock(&loop->calls_lock);
+	loop->calls_open = true;
+	pthread_mutex_unlock(&loop->calls_lock);
 	/* docs/host.md §1: the default 50 us slack delays every timer. */
 	prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
 }
@@ -513,16 +601,8 @@ int ethdrv_loop_run(struct ethdrv_loop *loop)
 	 * would leave a poller queued at the stop owned by a thread that is gone,
 	 * and ethdrv_napi_disable() waiting for it forever. */
 	__atomic_store_n(&loop->thread_set, 0, __ATOMIC_RELEASE);
+	loop_run_calls(loop, true);
 	return ret < 0 ? ret : 0;
-}
-
-static void loop_signal(struct ethdrv_loop *loop)
-{
-	uint64_t one = 1;
-
-	/* EAGAIN means the counter is saturated: a wake is pending anyway. */
-	while (write(loop->wake_fd, &one, sizeof(one)) < 0 && errno == EINTR)
-		;
 }
 
 void ethdrv_loop_stop(struct ethdrv_loop *loop)
@@ -579,6 +659,28 @@ void ethdrv_loop_get_stats(const struct ethdrv_loop *loop, struct ethdrv_loop_st
 	st->processed = ethdrv_counter_get(&loop->st.processed);
 	st->time_squeeze = ethdrv_counter_get(&loop->st.time_squeeze);
 	st->timers_fired = ethdrv_counter_get(&loop->st.timers_fired);
+	st->softirq_runs = ethdrv_counter_get(&loop->st.softirq_runs);
+	st->budget_exhausted = ethdrv_counter_get(&loop->st.budget_exhausted);
+	st->time_exhausted = ethdrv_counter_get(&loop->st.time_exhausted);
+	st->ksoftirqd_handoffs = ethdrv_counter_get(&loop->st.ksoftirqd_handoffs);
+	st->ksoftirqd_runs = ethdrv_counter_get(&loop->st.ksoftirqd_runs);
+}
+
+int ethdrv_loop_set_softirq(struct ethdrv_loop *loop, const struct ethdrv_softirq_config *cfg)
+{
+	loop->softirq_cfg = *cfg;
+	loop->softirq_cfg.name[sizeof(loop->softirq_cfg.name) - 1] = '\0';
+	return 0;
+}
+
+void ethdrv_loop_get_softirq(const struct ethdrv_loop *loop, struct ethdrv_softirq_config *cfg)
+{
+	*cfg = loop->softirq_cfg;
+}
+
+int ethdrv_loop_ksoftirqd_tid(const struct ethdrv_loop *loop)
+{
+	return __atomic_load_n(&loop->ksoftirqd_tid, __ATOMIC_ACQUIRE);
 }
 
 /* ---- what the rest of the core uses (loop_priv.h) ---- */
@@ -608,4 +710,26 @@ void ethdrv__loop_count_processed(struct ethdrv_loop *loop, uint64_t packets, bo
 	ethdrv_counter_add(&loop->st.processed, packets);
 	if (squeezed)
 		ethdrv_counter_inc(&loop->st.time_squeeze);
+}
+
+void ethdrv__loop_count_softirq(struct ethdrv_loop *loop, enum ethdrv__softirq_stop why,
+				bool in_ksoftirqd)
+{
+	ethdrv_counter_inc(&loop->st.softirq_runs);
+	if (in_ksoftirqd)
+		ethdrv_counter_inc(&loop->st.ksoftirqd_runs);
+	if (why == ETHDRV__SOFTIRQ_BUDGET)
+		ethdrv_counter_inc(&loop->st.budget_exhausted);
+	else if (why == ETHDRV__SOFTIRQ_TIME)
+		ethdrv_counter_inc(&loop->st.time_exhausted);
+}
+
+void ethdrv__loop_count_handoff(struct ethdrv_loop *loop)
+{
+	ethdrv_counter_inc(&loop->st.ksoftirqd_handoffs);
+}
+
+void ethdrv__loop_set_ksoftirqd_tid(struct ethdrv_loop *loop, int tid)
+{
+	__atomic_store_n(&loop->ksoftirqd_tid, tid, __ATOMIC_RELEASE);
 }

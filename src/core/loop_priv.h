@@ -71,4 +71,39 @@ bool ethdrv__loop_is_owner(const struct ethdrv_loop *loop);
  */
 void ethdrv__loop_count_processed(struct ethdrv_loop *loop, uint64_t packets, bool squeezed);
 
+/* Why a run of the poll list stopped with work left (or did not). */
+enum ethdrv__softirq_stop {
+	ETHDRV__SOFTIRQ_EMPTY, /* the list ran out */
+	ETHDRV__SOFTIRQ_BUDGET, /* netdev_budget spent */
+	ETHDRV__SOFTIRQ_TIME, /* netdev_budget_usecs spent */
+};
+
+/* One run of the poll list that polled something (softirq_runs and the rest). */
+void ethdrv__loop_count_softirq(struct ethdrv_loop *loop, enum ethdrv__softirq_stop why,
+				bool in_ksoftirqd);
+
+/* A burst went to ksoftirqd. */
+void ethdrv__loop_count_handoff(struct ethdrv_loop *loop);
+
+/* The stage started its ksoftirqd thread (ethdrv_loop_ksoftirqd_tid()). */
+void ethdrv__loop_set_ksoftirqd_tid(struct ethdrv_loop *loop, int tid);
+
+/*
+ * The hand-off rule (docs/design.md §4.6), apart from threads so a unit
+ * test can drive it: a burst is the consecutive runs of the poll list that
+ * ended with work left. ethdrv__softirq_burst_end() says whether the burst
+ * has used up its runs or its time and must go to ksoftirqd.
+ */
+struct ethdrv__softirq_burst {
+	uint64_t start_ns; /* when the burst's first run began */
+	unsigned runs; /* runs in the burst so far */
+};
+
+/* A run begins at @now_ns. */
+void ethdrv__softirq_burst_begin(struct ethdrv__softirq_burst *b, uint64_t now_ns);
+
+/* The run ended at @now_ns with work @left; true: hand the rest to ksoftirqd. */
+bool ethdrv__softirq_burst_end(struct ethdrv__softirq_burst *b, bool left, uint64_t now_ns,
+			       const struct ethdrv_softirq_config *cfg);
+
 #endif /* ETHDRV_CORE_LOOP_PRIV_H */

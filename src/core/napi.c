@@ -61,6 +61,8 @@ static bool sn_pending(struct ethdrv__loop_softirq *s)
 {
 	struct ethdrv__softnet *sn = ethdrv_container_of(s, struct ethdrv__softnet, stage);
 
+	if (__atomic_load_n(&sn->deferred, __ATOMIC_SEQ_CST))
+		return sn->busy_active || __atomic_load_n(&sn->busy_requested, __ATOMIC_RELAXED);
 	return sn->head || sn->busy_active ||
 	       __atomic_load_n(&sn->remote_pending, __ATOMIC_SEQ_CST) ||
 	       __atomic_load_n(&sn->busy_requested, __ATOMIC_RELAXED);
@@ -101,7 +103,10 @@ static void sn_queue(struct ethdrv_napi *n)
 	struct ethdrv_loop *loop = n->loop;
 	struct ethdrv__softnet *sn = n->sn;
 
-	if (ethdrv_loop_in_thread(loop)) {
+	bool deferred;
+
+	/* Only the loop thread sets deferred, so it reads it exactly here. */
+	if (ethdrv_loop_in_thread(loop) && !__atomic_load_n(&sn->deferred, __ATOMIC_SEQ_CST)) {
 		/* The loop drains this list before it sleeps: no lock, no wake. */
 		sn_append(&sn->head, &sn->tail, n);
 		return;
@@ -109,8 +114,12 @@ static void sn_queue(struct ethdrv_napi *n)
 	pthread_mutex_lock(&sn->lock);
 	sn_append(&sn->remote_head, &sn->remote_tail, n);
 	__atomic_store_n(&sn->remote_pending, 1, __ATOMIC_SEQ_CST);
+	deferred = __atomic_load_n(&sn->deferred, __ATOMIC_SEQ_CST);
+	if (deferred)
+		ethdrv__ksoftirqd_kick(sn);
 	pthread_mutex_unlock(&sn->lock);
-	ethdrv_loop_wake(loop);
+	if (!deferred)
+		ethdrv_loop_wake(loop);
 }
 
 /* Move cross-thread schedules to the tail of the loop's list. */
@@ -137,6 +146,8 @@ static bool sn_unqueue(struct ethdrv_napi *n)
 	struct ethdrv__softnet *sn = n->sn;
 	bool found;
 
+	if (__atomic_load_n(&sn->deferred, __ATOMIC_SEQ_CST))
+		return false; /* ksoftirqd holds the lists: it polls or releases it */
 	if (sn_remove(&sn->head, &sn->tail, n))
 		return true;
 	pthread_mutex_lock(&sn->lock);
@@ -321,7 +332,8 @@ static void napi_repoll(struct ethdrv_napi *n)
 }
 
 /* The poll list (net_rx_action), within netdev_budget / netdev_budget_usecs. */
-static int napi_run_list(struct ethdrv_loop *loop, struct ethdrv__softnet *sn)
+int ethdrv__napi_run_list(struct ethdrv_loop *loop, struct ethdrv__softnet *sn,
+			  enum ethdrv__softirq_stop *why)
 {
 	unsigned budget_packets, budget_usecs;
 	struct ethdrv_napi *n;
@@ -329,6 +341,7 @@ static int napi_run_list(struct ethdrv_loop *loop, struct ethdrv__softnet *sn)
 	bool squeezed = false;
 	uint64_t end;
 
+	*why = ETHDRV__SOFTIRQ_EMPTY;
 	sn_splice_remote(sn);
 	if (!sn->head)
 		return 0;
@@ -351,11 +364,16 @@ static int napi_run_list(struct ethdrv_loop *loop, struct ethdrv__softnet *sn)
 			napi_repoll(n);
 		/* 3. Out of packets or time: the rest stays at the front. */
 		budget -= work;
-		if (sn->head && (budget <= 0 || ethdrv_now_ns() >= end)) {
-			squeezed = true;
+		if (sn->head && budget <= 0) {
+			*why = ETHDRV__SOFTIRQ_BUDGET;
+			break;
+		}
+		if (sn->head && ethdrv_now_ns() >= end) {
+			*why = ETHDRV__SOFTIRQ_TIME;
 			break;
 		}
 	}
+	squeezed = *why != ETHDRV__SOFTIRQ_EMPTY;
 	ethdrv__loop_count_processed(loop, (uint64_t)processed, squeezed);
 	return processed;
 }
@@ -366,15 +384,52 @@ static int napi_run_list(struct ethdrv_loop *loop, struct ethdrv__softnet *sn)
 static int sn_run(struct ethdrv_loop *loop, struct ethdrv__loop_softirq *s)
 {
 	struct ethdrv__softnet *sn = ethdrv_container_of(s, struct ethdrv__softnet, stage);
-	int n = napi_run_list(loop, sn);
+	struct ethdrv_softirq_config cfg;
+	enum ethdrv__softirq_stop why;
+	int n = 0;
 
+	if (!__atomic_load_n(&sn->deferred, __ATOMIC_SEQ_CST) &&
+	    (sn->head || __atomic_load_n(&sn->remote_pending, __ATOMIC_SEQ_CST))) {
+		ethdrv__softirq_burst_begin(&sn->burst, ethdrv_now_ns());
+		n = ethdrv__napi_run_list(loop, sn, &why);
+		ethdrv__loop_count_softirq(loop, why, false);
+		ethdrv_loop_get_softirq(loop, &cfg);
+		/* Still pending after the burst's runs or time: ksoftirqd's now. */
+		if (ethdrv__softirq_burst_end(&sn->burst, sn->head != NULL, ethdrv_now_ns(), &cfg))
+			ethdrv__ksoftirqd_handoff(sn);
+	}
 	return n + ethdrv__napi_busy_run(loop, sn);
+}
+
+void ethdrv__softirq_burst_begin(struct ethdrv__softirq_burst *b, uint64_t now_ns)
+{
+	if (!b->runs)
+		b->start_ns = now_ns;
+}
+
+bool ethdrv__softirq_burst_end(struct ethdrv__softirq_burst *b, bool left, uint64_t now_ns,
+			       const struct ethdrv_softirq_config *cfg)
+{
+	if (!left) {
+		b->runs = 0;
+		return false;
+	}
+	b->runs++;
+	if (!cfg->restart_max)
+		return false; /* no hand-off: the loop keeps its work */
+	if (b->runs < cfg->restart_max &&
+	    (!cfg->time_usecs || now_ns - b->start_ns < cfg->time_usecs * NAPI_NSEC_PER_USEC))
+		return false;
+	b->runs = 0;
+	return true;
 }
 
 static void sn_destroy(struct ethdrv__loop_softirq *s)
 {
 	struct ethdrv__softnet *sn = ethdrv_container_of(s, struct ethdrv__softnet, stage);
 
+	ethdrv__ksoftirqd_stop(sn);
+	pthread_cond_destroy(&sn->ksoftirqd_cond);
 	pthread_mutex_destroy(&sn->lock);
 	free(sn);
 }
@@ -395,6 +450,12 @@ static int sn_get(struct ethdrv_loop *loop, struct ethdrv__softnet **out)
 			free(sn);
 			return -ENOMEM;
 		}
+		if (pthread_cond_init(&sn->ksoftirqd_cond, NULL)) {
+			pthread_mutex_destroy(&sn->lock);
+			free(sn);
+			return -ENOMEM;
+		}
+		sn->loop = loop;
 		sn->stage.ops = &sn_stage_ops;
 		s = &sn->stage;
 		if (ethdrv__loop_softirq_attach(loop, s)) {
@@ -426,25 +487,129 @@ static void napi_irq_cb(struct ethdrv_watch *w, unsigned events)
 	ethdrv_napi_schedule(n);
 }
 
+/*
+ * Run @fn in the thread of the loop @n is on when that is another loop
+ * than the device's (ethdrv_napi_set_loop()); on the device's own loop as
+ * before, in the caller (a recovery on a poller thread must not wait for
+ * the loop thread, which may be waiting for that poll).
+ */
+static void napi_on_loop(struct ethdrv_napi *n, void (*fn)(void *arg), void *arg)
+{
+	if (n->loop == n->dev->loop)
+		fn(arg);
+	else
+		ethdrv_loop_call(n->loop, fn, arg);
+}
+
+/* An IRQ watcher change, run in the thread of the loop it is on. */
+struct napi_irq_op {
+	struct ethdrv_napi *n; /* the poller */
+	int fd; /* attach this fd; -1 = detach */
+	int ret; /* the result */
+};
+
+static void napi_irq_op_run(void *arg)
+{
+	struct napi_irq_op *op = arg;
+	struct ethdrv_napi *n = op->n;
+
+	if (op->fd < 0) {
+		__atomic_store_n(&n->irq_attached, false, __ATOMIC_RELEASE);
+		ethdrv_watch_stop(&n->irq_watch);
+		return;
+	}
+	op->ret = ethdrv_watch_start(n->loop, &n->irq_watch, op->fd, 0, napi_irq_cb);
+	if (!op->ret)
+		__atomic_store_n(&n->irq_attached, true, __ATOMIC_RELEASE);
+}
+
 int ethdrv_napi_attach_irq(struct ethdrv_napi *n, int fd)
 {
-	int ret;
+	struct napi_irq_op op = { .n = n, .fd = fd };
 
 	if (!n || fd < 0)
 		return -EINVAL;
 	ethdrv_napi_detach_irq(n);
-	ret = ethdrv_watch_start(n->loop, &n->irq_watch, fd, 0, napi_irq_cb);
-	if (!ret)
-		__atomic_store_n(&n->irq_attached, true, __ATOMIC_RELEASE);
-	return ret;
+	/* The watcher belongs to the loop that polls @n (ethdrv_napi_set_loop). */
+	napi_on_loop(n, napi_irq_op_run, &op);
+	return op.ret;
 }
 
 void ethdrv_napi_detach_irq(struct ethdrv_napi *n)
 {
+	struct napi_irq_op op = { .n = n, .fd = -1 };
+
 	if (!n || !__atomic_load_n(&n->irq_attached, __ATOMIC_ACQUIRE))
 		return;
-	__atomic_store_n(&n->irq_attached, false, __ATOMIC_RELEASE);
-	ethdrv_watch_stop(&n->irq_watch);
+	napi_on_loop(n, napi_irq_op_run, &op);
+}
+
+static void napi_timer_stop_run(void *arg)
+{
+	ethdrv_timer_stop(&((struct ethdrv_napi *)arg)->defer_timer);
+}
+
+int ethdrv_napi_set_loop(struct ethdrv_napi *n, struct ethdrv_loop *loop)
+{
+	bool enabled, attached;
+	struct ethdrv__softnet *sn;
+	int fd, ret;
+
+	if (!n || !loop || n->deleted)
+		return -EINVAL;
+	if (loop == n->loop)
+		return 0;
+	if (__atomic_load_n(&n->cfg.busy_poll_us, __ATOMIC_RELAXED) || n->busy_listed)
+		return -EBUSY;
+	ret = sn_get(loop, &sn);
+	if (ret)
+		return ret;
+	enabled = !(ethdrv__napi_state(n) & NAPI_S_DISABLE);
+	if (enabled)
+		ethdrv_napi_disable(n);
+	attached = __atomic_load_n(&n->irq_attached, __ATOMIC_ACQUIRE);
+	fd = n->irq_watch.fd;
+	ethdrv_napi_detach_irq(n);
+	napi_on_loop(n, napi_timer_stop_run, n);
+	/* Disabled and detached: nothing reads these until the enable below. */
+	n->loop = loop;
+	n->sn = sn;
+	ethdrv_timer_init(loop, &n->defer_timer, napi_defer_timer_cb);
+	ret = attached ? ethdrv_napi_attach_irq(n, fd) : 0;
+	if (enabled) {
+		ethdrv_napi_enable(n);
+		ethdrv_napi_schedule(n); /* what came meanwhile; the driver unmasks after */
+	}
+	return ret;
+}
+
+struct ethdrv_loop *ethdrv_napi_get_loop(const struct ethdrv_napi *n)
+{
+	return n->loop;
+}
+
+static struct ethdrv_napi *napi_find(struct ethdrv_netdev *dev, const char *name);
+
+struct ethdrv_napi *ethdrv_napi_find(struct ethdrv_netdev *dev, const char *name)
+{
+	struct ethdrv_napi *n = dev && name ? napi_find(dev, name) : NULL;
+
+	return n && !n->deleted ? n : NULL;
+}
+
+void ethdrv_napi_for_each(struct ethdrv_netdev *dev,
+			  void (*fn)(struct ethdrv_napi *napi, void *arg), void *arg)
+{
+	struct ethdrv__napi_list *l;
+
+	for (l = dev->napis; l; l = l->next)
+		if (!ethdrv__napi_from_link(l)->deleted)
+			fn(ethdrv__napi_from_link(l), arg);
+}
+
+const char *ethdrv_napi_name(const struct ethdrv_napi *n)
+{
+	return n->name;
 }
 
 void ethdrv_napi_irq_unmask(struct ethdrv_napi *n)
@@ -504,7 +669,7 @@ void ethdrv_napi_disable(struct ethdrv_napi *n)
 		napi_sleep_us(sleep_us);
 		sleep_us = ETHDRV_MIN(sleep_us * 2, 200u);
 	}
-	ethdrv_timer_stop(&n->defer_timer);
+	napi_on_loop(n, napi_timer_stop_run, n);
 	__atomic_store_n(&n->thread_deadline, 0, __ATOMIC_RELEASE);
 	__atomic_store_n(&n->busy_requested, 0, __ATOMIC_RELAXED);
 	ethdrv__napi_clear_bits(n, NAPI_S_MISSED | NAPI_S_SCHED_THREADED | NAPI_S_PREFER_BUSY_POLL |
@@ -698,7 +863,7 @@ void ethdrv_napi_del(struct ethdrv_napi *n)
 	n->deleted = true;
 	ethdrv__napi_busy_list_update(n);
 	ethdrv_napi_detach_irq(n);
-	ethdrv_timer_stop(&n->defer_timer);
+	napi_on_loop(n, napi_timer_stop_run, n);
 }
 
 void ethdrv__napi_free_all(struct ethdrv_netdev *dev)

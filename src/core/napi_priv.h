@@ -92,6 +92,17 @@ struct ethdrv__softnet {
 	struct ethdrv_napi *busy; /* pollers with busy_poll_us > 0 (loop thread) */
 	unsigned busy_active; /* pollers owned by the busy-poller now */
 	int busy_requested; /* atomic: some poller asked for busy mode */
+
+	/* The ksoftirqd analogue (napi_ksoftirqd.c, docs/design.md §4.6). While
+	 * deferred is set, head/tail belong to the ksoftirqd thread, schedules
+	 * go to the remote list and wake it, and the loop leaves the list alone. */
+	struct ethdrv_loop *loop; /* the loop this is the stage of */
+	struct ethdrv__softirq_burst burst; /* the loop thread's current burst */
+	int deferred; /* atomic; set by the loop thread, cleared by ksoftirqd under lock */
+	pthread_t ksoftirqd; /* the thread, while ksoftirqd_on */
+	bool ksoftirqd_on; /* it exists (loop thread; read by destroy) */
+	int ksoftirqd_stop; /* ask it to exit (under lock) */
+	pthread_cond_t ksoftirqd_cond; /* it sleeps here (with lock) */
 };
 
 static inline unsigned ethdrv__napi_state(const struct ethdrv_napi *n)
@@ -111,6 +122,18 @@ int ethdrv__napi_run_poll(struct ethdrv_napi *n, int budget);
 void ethdrv__napi_release(struct ethdrv_napi *n);
 /* The defer timer expired (Linux napi_watchdog): schedule without MISSED. */
 void ethdrv__napi_defer_expired(struct ethdrv_napi *n);
+
+/* The poll list (net_rx_action) of @sn within netdev_budget / netdev_budget_usecs. */
+int ethdrv__napi_run_list(struct ethdrv_loop *loop, struct ethdrv__softnet *sn,
+			  enum ethdrv__softirq_stop *why);
+
+/* napi_ksoftirqd.c */
+/* The loop's burst is spent: ksoftirqd takes the poll list; false if it cannot. */
+bool ethdrv__ksoftirqd_handoff(struct ethdrv__softnet *sn);
+/* Wake ksoftirqd for work queued on the remote list (sn->lock held). */
+void ethdrv__ksoftirqd_kick(struct ethdrv__softnet *sn);
+/* Stop and join the thread (stage destroy). */
+void ethdrv__ksoftirqd_stop(struct ethdrv__softnet *sn);
 
 /* napi_busy.c */
 /* A productive normal poll asks the busy-poller to take over (any thread). */

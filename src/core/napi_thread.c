@@ -7,6 +7,7 @@
  * loop timers are loop-thread-only. Turning threaded off hands a pending
  * schedule and deadline back to the loop.
  */
+#include <sched.h>
 #include <stdio.h>
 #include <time.h>
 #include <sys/prctl.h>
@@ -133,12 +134,42 @@ static void *napi_thread_main(void *arg)
 	return NULL;
 }
 
+/*
+ * The thread inherits the creator's policy (a loop at SCHED_FIFO gives
+ * FIFO pollers), unless the loop's softirq config says pollers are tasks
+ * (task_threads, docs/design.md §4.6): then SCHED_OTHER, as Linux's napi
+ * kthreads are.
+ */
+static int napi_thread_create(struct ethdrv_napi *n)
+{
+	struct sched_param sp = { .sched_priority = 0 };
+	struct ethdrv_softirq_config cfg;
+	pthread_attr_t attr;
+	int ret;
+
+	ethdrv_loop_get_softirq(n->loop, &cfg);
+	if (!cfg.task_threads)
+		return pthread_create(&n->thread, NULL, napi_thread_main, n);
+	ret = pthread_attr_init(&attr);
+	if (ret)
+		return ret;
+	ret = pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
+	if (!ret)
+		ret = pthread_attr_setschedpolicy(&attr, SCHED_OTHER);
+	if (!ret)
+		ret = pthread_attr_setschedparam(&attr, &sp);
+	if (!ret)
+		ret = pthread_create(&n->thread, &attr, napi_thread_main, n);
+	pthread_attr_destroy(&attr);
+	return ret;
+}
+
 int ethdrv__napi_thread_start(struct ethdrv_napi *n)
 {
 	int ret;
 
 	__atomic_store_n(&n->thread_stop, 0, __ATOMIC_RELAXED);
-	ret = pthread_create(&n->thread, NULL, napi_thread_main, n);
+	ret = napi_thread_create(n);
 	if (ret)
 		return -ret;
 	n->thread_on = true;
@@ -161,6 +192,10 @@ void ethdrv__napi_thread_stop(struct ethdrv_napi *n)
 	n->thread_on = false;
 	/* A defer deadline the thread owned moves to the loop timer. */
 	dl = __atomic_exchange_n(&n->thread_deadline, 0, __ATOMIC_ACQ_REL);
-	if (dl && !(ethdrv__napi_state(n) & NAPI_S_DISABLE))
-		ethdrv_timer_start_at(&n->defer_timer, dl, 0);
+	if (dl && !(ethdrv__napi_state(n) & NAPI_S_DISABLE)) {
+		if (ethdrv__loop_is_owner(n->loop))
+			ethdrv_timer_start_at(&n->defer_timer, dl, 0);
+		else
+			ethdrv__napi_defer_expired(n); /* a per-CPU loop's timer: poll now */
+	}
 }

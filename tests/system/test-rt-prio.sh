@@ -2,7 +2,9 @@
 # --rt-prio N and the knob rt_prio (tools/ethdrv/node_rt.c): each node's loop
 # thread and its poller threads run SCHED_FIFO at N, read back from the
 # kernel with sched_getscheduler() for every thread of the segment process;
-# every other thread (the main thread, the medium) keeps SCHED_OTHER. A
+# the medium's thread ("lab/0", the wire) runs one above, at N+1, so the
+# driver cannot hold off the lab (docs/design.md §4.5); every other thread
+# (the main thread) keeps SCHED_OTHER. A
 # poller thread started later (threaded=1) inherits the priority. Busy
 # polling is refused at a real-time priority and the other way round, at
 # start and at run time. Under TCP traffic at that priority the spin guard
@@ -52,9 +54,15 @@ expect_sched() {
 		{ got = $2 " " $3 }
 		$1 ~ /^(ethdrv|napi)\/t1s0($|-)/ { if (got != w0) print; next }
 		$1 ~ /^(ethdrv|napi)\/t1s/ { if (got != wo) print; next }
+		$1 ~ /^lab\// { if (got != "FIFO 21") print; next }
 		{ if (got != "OTHER 0") print }')
 	[[ -z $bad ]] || fail "threads with the wrong policy (t1s0 should be $want0, other nodes $others): $bad"
 	echo "$table" | grep -q '^ethdrv/t1s0 ' || fail "no thread named ethdrv/t1s0"
+}
+
+# stat_seg NAME: one counter of the segment.
+stat_seg() {
+	"$ETHDRV" stats segment | awk -v k="$1:" '$1 == k {print $2}'
 }
 
 # stat NODE NAME: one counter of node NODE.
@@ -72,6 +80,8 @@ assert_clean
 start_segment 2 --rt-prio 20
 echo "--rt-prio 20, softirq mode:"
 expect_sched "FIFO 20"
+sched_table | grep -q '^lab/0 FIFO 21$' || fail "the medium is not one above the driver"
+[[ $(stat_seg lab_rt_prio) == 21 ]] || fail "lab_rt_prio counter"
 [[ $("$ETHDRV" get t1s0 rt_prio) == "rt_prio=20" ]] || fail "get rt_prio"
 [[ $(stat 0 node_rt_prio) == 20 ]] || fail "node_rt_prio counter"
 "$ETHDRV" set t1s0 threaded=1 || fail "threaded=1"

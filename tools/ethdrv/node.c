@@ -84,6 +84,13 @@ static int node_set_knob(struct node *n, const char *key, const char *value, con
 		return node_rt_set_knob(n, key, value, why);
 	if (!strncmp(key, "tap_", 4))
 		return node_offload_set(n, key, value);
+	if (node_ctx_is_key(key))
+		return node_ctx_set_knob(n, key, value, why);
+	if (!strcmp(key, "busy_poll") && n->ctx.irq && strcmp(value, "0")) {
+		*why = "busy polling runs on the node's loop, not in contexts=irq: set "
+		       "contexts=loop first";
+		return -EBUSY;
+	}
 	if (!strcmp(key, "busy_poll") && node_rt_forbids_busy_poll(n, value, why))
 		return -EBUSY;
 	if (!strncmp(key, "emu.", 4))
@@ -134,6 +141,8 @@ static int node_ctl_get(void *arg, const char *key, char *buf, size_t size)
 		return node_rt_get_knob(n, key, buf, size);
 	if (!strncmp(key, "tap_", 4))
 		return node_offload_get(n, key, buf, size);
+	if (node_ctx_is_key(key))
+		return node_ctx_get_knob(n, key, buf, size);
 	if (!strncmp(key, "emu.", 4))
 		return n->backend->emu_get(n, key + 4, buf, size);
 	return ethdrv_netdev_get(n->dev, key, buf, size);
@@ -334,6 +343,7 @@ static void node_teardown(struct node *n)
 	 * to its pool (a DMA device's pool goes with the device). */
 	if (n->dev)
 		ethdrv_netdev_stop(n->dev);
+	node_ctx_free(n); /* pollers back on the node's loop, softirq loops gone */
 	if (n->tx_parked)
 		ethdrv_pkt_free(n->tx_parked);
 	node_offload_close(n);

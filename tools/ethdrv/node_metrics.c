@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "ethdrv/cpu_loops.h"
 #include "ethdrv/log.h"
 #include "node_priv.h"
 
@@ -27,10 +28,25 @@ static const struct ethdrv_stat_desc node_tap_stats_desc[] = {
 };
 
 static const struct ethdrv_stat_desc node_metrics_desc[] = {
-	NODE_METRIC(loop_cpu_ns),  NODE_METRIC(poller_cpu_ns),	 NODE_METRIC(poller_threads),
-	NODE_METRIC(model_cpu_ns), NODE_METRIC(loop_iterations), NODE_METRIC(loop_sleeps),
-	NODE_METRIC(loop_wakeups), NODE_METRIC(loop_wakes_sent), NODE_METRIC(rt_prio),
+	NODE_METRIC(loop_cpu_ns),
+	NODE_METRIC(poller_cpu_ns),
+	NODE_METRIC(poller_threads),
+	NODE_METRIC(model_cpu_ns),
+	NODE_METRIC(loop_iterations),
+	NODE_METRIC(loop_sleeps),
+	NODE_METRIC(loop_wakeups),
+	NODE_METRIC(loop_wakes_sent),
+	NODE_METRIC(rt_prio),
 	NODE_METRIC(rt_demotions),
+	NODE_METRIC(loop_softirq_runs),
+	NODE_METRIC(loop_budget_exhausted),
+	NODE_METRIC(loop_time_exhausted),
+	NODE_METRIC(loop_ksoftirqd_handoffs),
+	NODE_METRIC(loop_ksoftirqd_runs),
+	NODE_METRIC(ctx_loops),
+	NODE_METRIC(ctx_prio),
+	NODE_METRIC(ctx_cpu_ns),
+	NODE_METRIC(ksoftirqd_cpu_ns),
 };
 
 /* Model transfers, timed in CPU time of the calling thread. */
@@ -120,6 +136,24 @@ static void node_poller_cpu(struct node *n, pid_t tid, void *arg)
 	sum[1]++;
 }
 
+/* CPU time of the softirq loop threads and of their ksoftirqd threads. */
+static void node_metrics_ctx_cpu(struct node *n)
+{
+	uint64_t ctx[2] = { 0, 0 }, ksoft = 0;
+	unsigned i;
+	int tid;
+
+	node_ctx_for_each_thread(n, node_poller_cpu, ctx);
+	for (i = 0; i < ETHDRV_CPU_LOOPS_MAX; i++)
+		if ((tid = node_ctx_ksoftirqd_tid(n, i)))
+			ksoft += node_thread_cpu_ns(tid);
+	tid = ethdrv_loop_ksoftirqd_tid(n->loop);
+	if (tid)
+		ksoft += node_thread_cpu_ns(tid);
+	ethdrv_counter_set(&n->metrics.ctx_cpu_ns, ctx[0]);
+	ethdrv_counter_set(&n->metrics.ksoftirqd_cpu_ns, ksoft);
+}
+
 /* Refresh n->metrics (and the model's counters) for a stats dump. */
 void node_metrics_update(struct node *n)
 {
@@ -134,6 +168,13 @@ void node_metrics_update(struct node *n)
 	node_for_each_poller(n, node_poller_cpu, pollers);
 	ethdrv_counter_set(&m->poller_cpu_ns, pollers[0]);
 	ethdrv_counter_set(&m->poller_threads, pollers[1]);
+	node_ctx_loop_stats(n, &ls);
+	ethdrv_counter_set(&m->loop_softirq_runs, ls.softirq_runs);
+	ethdrv_counter_set(&m->loop_budget_exhausted, ls.budget_exhausted);
+	ethdrv_counter_set(&m->loop_time_exhausted, ls.time_exhausted);
+	ethdrv_counter_set(&m->loop_ksoftirqd_handoffs, ls.ksoftirqd_handoffs);
+	ethdrv_counter_set(&m->loop_ksoftirqd_runs, ls.ksoftirqd_runs);
+	node_metrics_ctx_cpu(n);
 	ethdrv_loop_get_stats(n->loop, &ls);
 	ethdrv_counter_set(&m->loop_iterations, ls.iterations);
 	ethdrv_counter_set(&m->loop_sleeps, ls.sleeps);

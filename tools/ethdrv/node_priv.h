@@ -10,6 +10,7 @@
  *   node_enet.c     the ENET backend: a model on its link, its emu.* knobs
  *   node_metrics.c  the node's counters and CPU-time metrics
  *   node_rt.c       real-time priority of its threads and the spin guard
+ *   node_ctx.c      its execution contexts: softirq loops, ksoftirqd, IRQ affinity
  *
  * The device itself is created through the driver registry
  * (src/drivers/registry.h); what lies under the driver (a model, a board)
@@ -73,6 +74,29 @@ struct node_metrics {
 	ethdrv_counter_t loop_wakes_sent; /* cross-thread wakes of the loop */
 	ethdrv_counter_t rt_prio; /* SCHED_FIFO priority of the node's threads, 0 = none */
 	ethdrv_counter_t rt_demotions; /* threads the spin guard put back to SCHED_OTHER */
+	/* Execution contexts (node_ctx.c), summed over the node's loop and its
+	 * softirq loops (ethdrv_loop_stats). */
+	ethdrv_counter_t loop_softirq_runs; /* poll-list runs that polled something */
+	ethdrv_counter_t loop_budget_exhausted; /* runs stopped by netdev_budget */
+	ethdrv_counter_t loop_time_exhausted; /* runs stopped by netdev_budget_usecs */
+	ethdrv_counter_t loop_ksoftirqd_handoffs; /* bursts handed to ksoftirqd */
+	ethdrv_counter_t loop_ksoftirqd_runs; /* of loop_softirq_runs: in ksoftirqd threads */
+	ethdrv_counter_t ctx_loops; /* softirq loops (contexts=irq), 0 = contexts=loop */
+	ethdrv_counter_t ctx_prio; /* their SCHED_FIFO priority, 0 = SCHED_OTHER */
+	ethdrv_counter_t ctx_cpu_ns; /* CPU time of the softirq loop threads */
+	ethdrv_counter_t ksoftirqd_cpu_ns; /* CPU time of their ksoftirqd threads */
+};
+
+/* SCHED_FIFO priority of the softirq contexts without --rt-prio (PREEMPT_RT's IRQ threads). */
+#define NODE_CTX_PRIO 50
+
+/* The execution contexts of a node (node_ctx.c). */
+struct node_ctx {
+	bool irq; /* contexts=irq */
+	unsigned cpus; /* knob cpus; 0 = 1 */
+	struct ethdrv_cpu_loops *set; /* the softirq loops while irq */
+	unsigned prio; /* their SCHED_FIFO priority now, 0 = SCHED_OTHER */
+	char affinity[64]; /* irq_affinity as last set */
 };
 
 struct node;
@@ -163,7 +187,27 @@ struct node {
 	unsigned rt_prio; /* SCHED_FIFO priority of loop and pollers, 0 = SCHED_OTHER */
 	struct rt_guard rt_guard; /* their CPU time at the last spin check */
 	struct ethdrv_timer rt_timer; /* the spin check, every RT_GUARD_PERIOD_MS at rt_prio */
+	struct node_ctx ctx; /* execution contexts (node_ctx.c) */
 };
+
+/* node_ctx.c */
+/* contexts, cpus, irq_affinity (-ENOENT for other keys). */
+int node_ctx_set_knob(struct node *n, const char *key, const char *value, const char **why);
+int node_ctx_get_knob(struct node *n, const char *key, char *buf, size_t size);
+bool node_ctx_is_key(const char *key);
+/* The priority the softirq contexts ask for: rt_prio, or NODE_CTX_PRIO. */
+unsigned node_ctx_prio_wanted(const struct node *n);
+/* The softirq loop threads at SCHED_FIFO @prio (SCHED_OTHER if not permitted). */
+void node_ctx_set_prio(struct node *n, unsigned prio);
+/* @fn for each softirq loop thread. */
+void node_ctx_for_each_thread(struct node *n, void (*fn)(struct node *n, pid_t tid, void *arg),
+			      void *arg);
+/* The loop counters of the node's loop and its softirq loops, summed. */
+void node_ctx_loop_stats(struct node *n, struct ethdrv_loop_stats *sum);
+/* The ksoftirqd thread of softirq loop @i, 0 if none. */
+int node_ctx_ksoftirqd_tid(struct node *n, unsigned i);
+/* Pollers back to the node's loop, the softirq loops stopped (teardown). */
+void node_ctx_free(struct node *n);
 
 /* node_tap.c */
 /* The TAP is readable: read a batch of frames and hand them to the device. */
@@ -218,12 +262,16 @@ void node_on_fault_timer(struct ethdrv_timer *t);
 /* node_rt.c */
 /* Prepare the spin guard's timer (once the loop exists). */
 void node_rt_init(struct node *n);
-/* Run the loop and poller threads at SCHED_FIFO @prio (0 = SCHED_OTHER); loop thread. */
+/* Run the loop and poller threads at SCHED_FIFO @prio (0 = SCHED_OTHER); loop thread.
+ * With contexts=irq the softirq loops take @prio (or NODE_CTX_PRIO for 0) and
+ * the loop and pollers stay SCHED_OTHER (docs/design.md §4.5). */
 int node_rt_set(struct node *n, unsigned prio, const char **why);
 /* The knobs rt_prio and rt_spin_permille (-ENOENT for other keys), and their table. */
 extern const struct ethdrv_knob_table node_rt_knob_table;
 int node_rt_set_knob(struct node *n, const char *key, const char *value, const char **why);
 int node_rt_get_knob(struct node *n, const char *key, char *buf, size_t size);
+/* True if the device polls busily now (its busy_poll knob is not 0). */
+bool node_rt_busy_polling(struct node *n);
 /* True (and *@why set) if busy_poll=@value must be refused: it would spin at rt_prio. */
 bool node_rt_forbids_busy_poll(struct node *n, const char *value, const char **why);
 

@@ -8,8 +8,10 @@
  * and a guard samples the threads' CPU time every RT_GUARD_PERIOD_MS and
  * puts a thread that was on a CPU for rt_spin_permille of the window (knob,
  * default RT_GUARD_SPIN_PERMILLE) back to SCHED_OTHER, counted in
- * node_rt_demotions. The medium's thread
- * is the lab, not the driver, and keeps its policy (docs/design.md §4.5).
+ * node_rt_demotions. With contexts=irq the priority goes to the softirq
+ * loops instead, and the loop and pollers stay SCHED_OTHER (node_ctx.c).
+ * The medium's threads are the lab and run above all this (seg_lab.c,
+ * docs/design.md §4.5).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -59,6 +61,7 @@ static void node_rt_on_guard(struct ethdrv_timer *t)
 	rt_guard_round_begin(&n->rt_guard);
 	node_rt_check(n, n->loop_tid, now);
 	node_for_each_poller(n, node_rt_check_poller, &now);
+	node_ctx_for_each_thread(n, node_rt_check_poller, &now);
 	rt_guard_round_end(&n->rt_guard);
 }
 
@@ -78,8 +81,7 @@ static void node_rt_set_poller(struct node *n, pid_t tid, void *arg)
 		prio_err[1] = err;
 }
 
-/* True if the device polls busily now (its busy_poll knob is not 0). */
-static bool node_rt_busy_polling(struct node *n)
+bool node_rt_busy_polling(struct node *n)
 {
 	char v[32];
 
@@ -88,7 +90,9 @@ static bool node_rt_busy_polling(struct node *n)
 
 int node_rt_set(struct node *n, unsigned prio, const char **why)
 {
-	int prio_err[2] = { (int)prio, 0 };
+	/* contexts=irq: the node's loop and pollers are process context. */
+	unsigned task = n->ctx.irq ? 0 : prio;
+	int prio_err[2] = { (int)task, 0 };
 	int err;
 
 	if (prio && node_rt_busy_polling(n)) {
@@ -96,7 +100,7 @@ int node_rt_set(struct node *n, unsigned prio, const char **why)
 		       "set busy_poll=0 first";
 		return -EBUSY;
 	}
-	err = rt_thread_set(0, prio); /* the loop thread: we run in it */
+	err = rt_thread_set(0, task); /* the loop thread: we run in it */
 	if (err) {
 		*why = err == -EPERM ? "sched_setscheduler: not permitted (needs CAP_SYS_NICE)" :
 				       NULL;
@@ -107,7 +111,9 @@ int node_rt_set(struct node *n, unsigned prio, const char **why)
 		return prio_err[1];
 	n->rt_prio = prio;
 	ethdrv_counter_set(&n->metrics.rt_prio, prio);
-	if (!prio) {
+	if (n->ctx.irq)
+		node_ctx_set_prio(n, node_ctx_prio_wanted(n));
+	if (!task && !n->ctx.prio) {
 		ethdrv_timer_stop(&n->rt_timer);
 		return 0;
 	}

@@ -384,7 +384,7 @@ static int seg_up(struct seg *s)
 		if (err)
 			return err;
 	}
-	err = s->kind->medium_new(s);
+	err = seg_lab_medium_new(s);
 	if (err)
 		return err;
 	for (i = 0; i < s->args.nodes; i++) {
@@ -406,6 +406,8 @@ static int seg_up(struct seg *s)
 		err = ctl_server_start(s->loop, path, s->kind->ctl, s, &s->ctl);
 	if (err)
 		fprintf(stderr, "ethdrv segment: control: %s\n", ethdrv_strerror(err));
+	if (!err)
+		err = seg_lab_guard_start(s);
 	return err;
 }
 
@@ -417,6 +419,7 @@ static void seg_down(struct seg *s)
 	unsigned i;
 
 	ctl_server_stop(s->ctl);
+	seg_lab_guard_stop(s);
 	daemon_signals_stop(&s->sig);
 	for (i = s->args.nodes; i-- > 0;)
 		node_stop(s->node[i]);

@@ -24,7 +24,9 @@
 #include "emu/enet_emu.h"
 #include "emu/t1s_medium.h"
 #include "ethdrv/stats.h"
+#include "ethdrv/loop.h"
 #include "node.h"
+#include "rt.h"
 
 #define SEG_NODES_MAX 16
 
@@ -71,6 +73,25 @@ struct seg_args {
 };
 
 /* A running segment. */
+#define SEG_LAB_THREADS 16 /* lab threads the guard watches */
+
+/* The lab's priority and its guard (seg_lab.c). */
+struct seg_lab_stats {
+	ethdrv_counter_t rt_prio; /* SCHED_FIFO priority of the lab's threads, 0 = none */
+	ethdrv_counter_t threads; /* threads the medium started */
+	ethdrv_counter_t rt_demotions; /* lab threads the spin guard put back */
+};
+
+struct seg_lab {
+	unsigned prio; /* SCHED_FIFO priority the lab runs at, 0 = SCHED_OTHER */
+	pid_t tid[SEG_LAB_THREADS]; /* the threads the medium started */
+	unsigned n; /* entries in tid */
+	struct rt_guard guard; /* their CPU time at the last sample */
+	struct ethdrv_timer timer; /* the guard, on the main loop */
+	bool timer_on; /* started */
+	struct seg_lab_stats st; /* counters (group "lab") */
+};
+
 struct seg {
 	struct seg_args args; /* what was asked */
 	const struct seg_kind *kind; /* which kind */
@@ -89,7 +110,17 @@ struct seg {
 	struct node *node[SEG_NODES_MAX]; /* running nodes */
 	bool netns_made[SEG_NODES_MAX]; /* namespaces this run created */
 	char trace[SEG_NODES_MAX][256]; /* per-node SPI trace paths */
+	struct seg_lab lab; /* the lab's priority (seg_lab.c) */
 };
+
+/* seg_lab.c (docs/design.md §4.5) */
+/* The lab's SCHED_FIFO priority: one above the driver's, 0 without one. */
+unsigned seg_lab_prio(const struct seg *s);
+/* Create the medium (kind->medium_new) with its threads at seg_lab_prio(). */
+int seg_lab_medium_new(struct seg *s);
+/* The spin guard of the lab's threads on the main loop (once it exists). */
+int seg_lab_guard_start(struct seg *s);
+void seg_lab_guard_stop(struct seg *s);
 
 /**
  * seg_node_name() - namespace and TAP name of node @i of @kind ("t1s0")
