@@ -3,9 +3,10 @@
  * gianfar driver internals shared by the gianfar_*.c files.
  *
  * Threads and ownership:
- * - The loop thread runs open/stop, knobs, start_xmit and the three
- *   interrupt handlers (gianfar_napi.c); with per-CPU loops a handler runs
- *   on the loop its line is steered to.
+ * - The loop thread runs open/stop, knobs, start_xmit and the error line's
+ *   handler (gianfar_napi.c). The RX and TX lines belong to their pollers,
+ *   which may run on other loops (the CPU the line is steered to) or in
+ *   threads of their own.
  * - The RX poller owns the RX ring and the IEVENT bits RXB|RXF|BSY; the TX
  *   poller owns TX completion and TXB|TXF (docs/etsec.md §8.3). In the
  *   combined mode (napi_split=0) the RX poller owns both (docs/etsec.md
@@ -105,7 +106,7 @@ struct gfar_priv {
 	bool split; /* napi_split; changed only with both pollers disabled */
 	mtx_t imask_lock; /* the group lock: protects imask and IMASK */
 	uint32_t imask; /* IMASK as written; atomic */
-	struct ethdrv_watch line[GFAR_LINES]; /* TX, RX, ER */
+	struct ethdrv_watch er_watch; /* the error line (RX and TX lines: the pollers') */
 	struct ethdrv_timer stats_timer; /* RMON harvest */
 	struct ethdrv_timer restart_timer; /* restart after EBERR */
 	bool restart_pending;
