@@ -57,6 +57,10 @@ static const struct ethdrv_knob cli_enet_spec_keys[] = {
 static const struct ethdrv_knob_table cli_enet_spec_table =
 	ETHDRV_KNOB_TABLE("emu:enet", cli_enet_spec_keys);
 
+/* emu:etsec: the same line and model keys (both are MACs on an fdx_line). */
+static const struct ethdrv_knob_table cli_etsec_spec_table =
+	ETHDRV_KNOB_TABLE("emu:etsec", cli_enet_spec_keys);
+
 /* "k1, k2, ..." of @t into @buf. */
 static const char *cli_keys(const struct ethdrv_knob_table *t, char *buf, size_t size)
 {
@@ -72,6 +76,7 @@ static const char *cli_keys(const struct ethdrv_knob_table *t, char *buf, size_t
 const struct ethdrv_knob_table *const cli_spec_tables[] = {
 	&cli_emu_spec_table,
 	&cli_enet_spec_table,
+	&cli_etsec_spec_table,
 	&ethdrv_spidev_spec_knob_table,
 	NULL,
 };
@@ -357,7 +362,7 @@ static int cli_parse_enet(const char *cmd, const char *rest, struct cli_enet_spe
 					.rx_ring = CLI_ENET_RX_RING,
 					.tx_ring = CLI_ENET_TX_RING };
 	snprintf(buf, sizeof(buf), "%s", rest);
-	tok = strtok_r(buf, ",", &save); /* "enet" */
+	tok = strtok_r(buf, ",", &save); /* "enet" or "etsec" */
 	while (!err && (tok = strtok_r(NULL, ",", &save)))
 		err = cli_enet_key(cmd, tok, enet);
 	if (!err && enet->slip_us && enet->slip_us < enet->batch_us)
@@ -368,10 +373,12 @@ static int cli_parse_enet(const char *cmd, const char *rest, struct cli_enet_spe
 	return err;
 }
 
-/* True for "enet" or "enet,...". */
-static bool cli_is_enet(const char *rest)
+/* True for "@model" or "@model,...". */
+static bool cli_is_link_model(const char *rest, const char *model)
 {
-	return !strncmp(rest, "enet", 4) && (!rest[4] || rest[4] == ',');
+	size_t n = strlen(model);
+
+	return !strncmp(rest, model, n) && (!rest[n] || rest[n] == ',');
 }
 
 int cli_parse_device(const char *cmd, const char *spec, struct cli_device *out)
@@ -381,8 +388,9 @@ int cli_parse_device(const char *cmd, const char *spec, struct cli_device *out)
 		return cli_error(cmd, "device spec: empty or longer than %d chars: use %s",
 				 CLI_SPEC_MAX - 1, DEV_FORMS);
 	snprintf(out->spec, sizeof(out->spec), "%s", spec);
-	if (!strncmp(spec, "emu:", 4) && cli_is_enet(spec + 4)) {
-		out->kind = CLI_DEV_ENET;
+	if (!strncmp(spec, "emu:", 4) &&
+	    (cli_is_link_model(spec + 4, "enet") || cli_is_link_model(spec + 4, "etsec"))) {
+		out->kind = spec[4] == 'e' && spec[5] == 'n' ? CLI_DEV_ENET : CLI_DEV_ETSEC;
 		return cli_parse_enet(cmd, spec + 4, &out->enet);
 	}
 	if (!strcmp(spec, "emu") || !strncmp(spec, "emu:", 4)) {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The ENET link (enet_link.h): line, models and capture in one place, made
+ * The link of two ring-MAC models (enet_link.h): line, models and capture in one place, made
  * in order and freed in reverse.
  */
 #include "enet_link.h"
@@ -10,6 +10,8 @@
 #include <stdlib.h>
 
 #include "drivers/fec.h"
+#include "drivers/gianfar.h"
+#include "emu/etsec_emu.h"
 #include "emu/pcap.h"
 
 #define ENET_LINK_DMA_PAGE 4096u /* the model's DMA alignment */
@@ -30,32 +32,63 @@ static int enet_link_line(const struct cli_enet_spec *spec, struct fdx_line **ou
 }
 
 /* DMA memory for the driver's rings, bounce buffers and pool, in whole pages. */
-static size_t enet_link_dma_size(const struct cli_enet_spec *spec)
+static size_t link_dma_size(size_t need)
 {
-	struct fec_config fc = { .rx_ring = spec->rx_ring, .tx_ring = spec->tx_ring };
-	size_t need = fec_dma_size(&fc);
-
 	return ETHDRV_MAX(need + ENET_LINK_DMA_PAGE - 1, (size_t)ENET_LINK_DMA_MIN) &
 	       ~(size_t)(ENET_LINK_DMA_PAGE - 1);
 }
 
-/* Model @port: its register latency and DMA memory; defaults for the rest. */
-static int enet_link_model(struct enet_link *l, const struct cli_enet_spec *spec, unsigned port)
+/* ENET @port: its register latency and DMA memory; defaults for the rest. */
+static int link_enet_create(struct fdx_line *line, const struct cli_enet_spec *spec, unsigned port,
+			    void **out)
 {
+	struct fec_config fc = { .rx_ring = spec->rx_ring, .tx_ring = spec->tx_ring };
 	struct enet_emu_config ec;
+	struct enet_emu *emu;
 	int err;
 
 	enet_emu_config_default(&ec);
 	ec.mmio_latency_ns = spec->mmio_ns;
-	ec.dma_size = enet_link_dma_size(spec);
+	ec.dma_size = link_dma_size(fec_dma_size(&fc));
 	ec.node_id = (uint8_t)port;
-	err = enet_emu_new(&ec, l->line, port, &l->emu[port]);
-	if (!err)
-		err = fdx_line_set_ber(l->line, port, spec->ber);
+	err = enet_emu_new(&ec, line, port, &emu);
+	*out = err ? NULL : emu;
 	return err;
 }
 
-int enet_link_new(const struct cli_enet_spec *spec, const char *pcap_path, struct enet_link **out)
+static void link_enet_destroy(void *emu)
+{
+	enet_emu_free(emu);
+}
+
+const struct link_model link_model_enet = { "ENET", link_enet_create, link_enet_destroy };
+
+/* eTSEC @port: DMA memory for gianfar; the AR8031 on the line's cable. */
+static int link_etsec_create(struct fdx_line *line, const struct cli_enet_spec *spec, unsigned port,
+			     void **out)
+{
+	struct gfar_config gc = { .rx_ring = spec->rx_ring, .tx_ring = spec->tx_ring };
+	struct etsec_emu_config ec;
+	struct etsec_emu *emu;
+	int err;
+
+	etsec_emu_config_default(&ec);
+	ec.dma_size = link_dma_size(gfar_dma_size(&gc));
+	ec.node_id = (uint8_t)port;
+	err = etsec_emu_new(&ec, line, port, &emu);
+	*out = err ? NULL : emu;
+	return err;
+}
+
+static void link_etsec_destroy(void *emu)
+{
+	etsec_emu_free(emu);
+}
+
+const struct link_model link_model_etsec = { "eTSEC", link_etsec_create, link_etsec_destroy };
+
+int enet_link_new(const struct link_model *model, const struct cli_enet_spec *spec,
+		  const char *pcap_path, struct enet_link **out)
 {
 	struct enet_link *l = calloc(1, sizeof(*l));
 	unsigned i;
@@ -63,9 +96,13 @@ int enet_link_new(const struct cli_enet_spec *spec, const char *pcap_path, struc
 
 	if (!l)
 		return -ENOMEM;
+	l->model = model;
 	err = enet_link_line(spec, &l->line);
-	for (i = 0; !err && i < ENET_LINK_NODES; i++)
-		err = enet_link_model(l, spec, i);
+	for (i = 0; !err && i < ENET_LINK_NODES; i++) {
+		err = model->create(l->line, spec, i, &l->emu[i]);
+		if (!err)
+			err = fdx_line_set_ber(l->line, i, spec->ber);
+	}
 	if (!err && pcap_path) {
 		err = emu_pcap_open(pcap_path, &l->pcap);
 		if (!err)
@@ -86,7 +123,8 @@ void enet_link_free(struct enet_link *l)
 	if (!l)
 		return;
 	for (i = 0; i < ENET_LINK_NODES; i++)
-		enet_emu_free(l->emu[i]);
+		if (l->model)
+			l->model->destroy(l->emu[i]);
 	fdx_line_free(l->line);
 	if (l->pcap && emu_pcap_close(l->pcap))
 		fprintf(stderr, "ethdrv segment: the capture was not closed cleanly\n");

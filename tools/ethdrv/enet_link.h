@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The ENET link of `ethdrv segment --device emu:enet`
+ * The link of `ethdrv segment --device emu:enet` or `emu:etsec`
  * (docs/design.md §5b): one full-duplex line (1000, 100 or 10 Mb/s) with its engine thread,
- * the two ENET models on its ports, and the capture of what it carries.
+ * the two models on its ports (ENET or eTSEC: struct link_model), and the
+ * capture of what it carries.
  * This is the one place where the models and what joins them are made and
  * freed; the nodes only drive them (node_enet.c). The models outlive both
  * nodes, because a graceful stop needs the peer (docs/enet.md §4.3): stop
@@ -18,14 +19,29 @@
 
 struct emu_pcap;
 
+/* A MAC model that plugs into the line (enet_emu.h, etsec_emu.h). */
+struct link_model {
+	const char *name; /* "ENET", "eTSEC": for messages */
+	/** Create the model on @port with the spec's register latency and DMA memory. */
+	int (*create)(struct fdx_line *line, const struct cli_enet_spec *spec, unsigned port,
+		      void **out);
+	/** Free it (NULL ignored). */
+	void (*destroy)(void *emu);
+};
+
+extern const struct link_model link_model_enet; /* NXP ENET, driven by fec */
+extern const struct link_model link_model_etsec; /* Freescale eTSEC, driven by gianfar */
+
 struct enet_link {
 	struct fdx_line *line; /* the wire and its engine */
-	struct enet_emu *emu[ENET_LINK_NODES]; /* the model on port K, for node K */
+	const struct link_model *model; /* what sits on the ports */
+	void *emu[ENET_LINK_NODES]; /* the model on port K, for node K */
 	struct emu_pcap *pcap; /* the capture, or NULL */
 };
 
 /**
  * enet_link_new() - the line and both models, as @spec asks
+ * @model: the MAC model on both ports
  * @spec: speed, engine batch, register latency, bit error rate
  * @pcap_path: capture every frame of both directions to this file, or NULL
  * @out: receives the link
@@ -33,7 +49,8 @@ struct enet_link {
  * Return: 0, or the -errno of the step that failed (nothing is left).
  * Context: the main thread, before the nodes start.
  */
-int enet_link_new(const struct cli_enet_spec *spec, const char *pcap_path, struct enet_link **out);
+int enet_link_new(const struct link_model *model, const struct cli_enet_spec *spec,
+		  const char *pcap_path, struct enet_link **out);
 
 /**
  * enet_link_free() - free the models, the line and the capture (NULL is ignored)

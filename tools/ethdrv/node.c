@@ -38,6 +38,7 @@ static const struct node_backend *const node_backends[CLI_DEV_KINDS] = {
 	[CLI_DEV_EMU] = &node_lan865x_backend,
 	[CLI_DEV_SPIDEV] = &node_lan865x_backend,
 	[CLI_DEV_ENET] = &node_enet_backend,
+	[CLI_DEV_ETSEC] = &node_etsec_backend,
 };
 
 const struct node_backend *node_backend_at(unsigned i)

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * The ENET backend of a node (node_priv.h): the MMIO bus of an NXP ENET
- * model that sits on a two-node link (enet_link.h; the link owns the model
- * and outlives the node, because a graceful stop needs the peer), the
- * model's counters as the "emu" group, and its fault knobs:
- *   emu.inject=rx_exhaust[:N] | rx_bus_error | tx_bus_error   (enet_emu_inject)
+ * The ring-MAC backends of a node (node_priv.h): the MMIO bus of an NXP
+ * ENET model (emu:enet, driven by fec) or a Freescale eTSEC model
+ * (emu:etsec, driven by gianfar) that sits on a two-node link (enet_link.h;
+ * the link owns the model and outlives the node, because a graceful stop
+ * needs the peer), the model's counters as the "emu" group, and the fault
+ * knobs, the same for both:
+ *   emu.inject=rx_exhaust[:N] | rx_bus_error | tx_bus_error
+ *                    (enet_emu_inject, etsec_emu_inject)
  *   emu.ber=X        bit error rate of the frames this node sends (fdx_line_set_ber)
  *   emu.link=up|down the cable between the PHYs (fdx_line_set_cable)
  *   emu.flap_ms=MS   the link down for MS ms, then up (fdx_line_flap)
@@ -22,6 +25,7 @@
 #include <string.h>
 
 #include "ethdrv/log.h"
+#include "emu/etsec_emu.h"
 #include "node_priv.h"
 
 ETHDRV_LOG_MODULE(node);
@@ -29,6 +33,12 @@ ETHDRV_LOG_MODULE(node);
 #define ENET_EXHAUST_MAX 1000000u /* enet_emu_inject()'s limit */
 #define ENET_FLAP_MAX_MS 60000u /* fdx_line_flap()'s limit */
 #define ENET_GEN_SPORT 9u /* the generator's UDP source port (discard) */
+
+/* The line the node's model is on. */
+static struct fdx_line *node_line(struct node *n)
+{
+	return n->cfg.etsec ? etsec_emu_line(n->cfg.etsec) : enet_emu_line(n->cfg.enet);
+}
 
 static int enet_open(struct node *n, struct ethdrv_driver_args *args)
 {
@@ -75,6 +85,14 @@ static int enet_parse_count(const char *v, unsigned long max, unsigned long *out
 	return *v < '0' || *v > '9' || errno || *end || !*out || *out > max ? -EINVAL : 0;
 }
 
+/* The fault of either model (their enums have the same names in the same order). */
+static int model_inject(struct node *n, int f, unsigned long frames)
+{
+	if (n->cfg.etsec)
+		return etsec_emu_inject(n->cfg.etsec, (enum etsec_emu_fault)f, frames);
+	return enet_emu_inject(n->cfg.enet, (enum enet_emu_fault)f, frames);
+}
+
 /* "rx_exhaust[:N]", "rx_bus_error" or "tx_bus_error". */
 static int enet_inject(struct node *n, const char *v)
 {
@@ -82,6 +100,7 @@ static int enet_inject(struct node *n, const char *v)
 	size_t len = colon ? (size_t)(colon - v) : strlen(v);
 	unsigned long frames = 1;
 
+	_Static_assert((int)ENET_EMU_FAULT_COUNT == (int)ETSEC_EMU_FAULT_COUNT, "same faults");
 	for (int f = 0; f < ENET_EMU_FAULT_COUNT; f++) {
 		const char *name = enet_emu_fault_name((enum enet_emu_fault)f);
 
@@ -90,7 +109,7 @@ static int enet_inject(struct node *n, const char *v)
 		if (colon && (f != ENET_EMU_FAULT_RX_EXHAUST ||
 			      enet_parse_count(colon + 1, ENET_EXHAUST_MAX, &frames)))
 			return -EINVAL;
-		return enet_emu_inject(n->cfg.enet, (enum enet_emu_fault)f, frames);
+		return model_inject(n, f, frames);
 	}
 	return -EINVAL;
 }
@@ -119,7 +138,7 @@ static uint32_t enet_peer_ip(const struct node *n, uint32_t own)
 /* "PAYLOAD:PORT[:COUNT[:PPS]]": start the generator towards this node, or "off". */
 static int enet_gen(struct node *n, const char *v)
 {
-	struct fdx_line *line = enet_emu_line(n->cfg.enet);
+	struct fdx_line *line = node_line(n);
 	unsigned long long f[4] = { 0, 0, 0, 0 };
 	const unsigned long long max[4] = { FDX_GEN_PAYLOAD_MAX, 65535, UINT64_MAX,
 					    FDX_GEN_PPS_MAX };
@@ -168,10 +187,12 @@ static const struct ethdrv_knob enet_emu_knobs[] = {
 
 static const struct ethdrv_knob_table enet_emu_knob_table =
 	ETHDRV_KNOB_TABLE("emu:enet", enet_emu_knobs);
+static const struct ethdrv_knob_table etsec_emu_knob_table =
+	ETHDRV_KNOB_TABLE("emu:etsec", enet_emu_knobs);
 
 static int enet_emu_set(struct node *n, const char *key, const char *v)
 {
-	struct fdx_line *line = enet_emu_line(n->cfg.enet);
+	struct fdx_line *line = node_line(n);
 	unsigned long ms;
 	double ber;
 	char *end;
@@ -215,12 +236,9 @@ static int enet_emu_get(struct node *n, const char *key, char *buf, size_t size)
 		len = snprintf(buf, size, "%g", n->enet_ber);
 	else if (!strcmp(key, "gen"))
 		len = snprintf(buf, size, "%s",
-			       fdx_line_gen_running(enet_emu_line(n->cfg.enet), n->cfg.index) ?
-				       "on" :
-				       "off");
+			       fdx_line_gen_running(node_line(n), n->cfg.index) ? "on" : "off");
 	else if (!strcmp(key, "link"))
-		len = snprintf(buf, size, "%s",
-			       fdx_line_link_up(enet_emu_line(n->cfg.enet)) ? "up" : "down");
+		len = snprintf(buf, size, "%s", fdx_line_link_up(node_line(n)) ? "up" : "down");
 	else
 		return -ENOENT;
 	return len < (int)size ? 0 : -ENOSPC;
@@ -246,5 +264,53 @@ const struct node_backend node_enet_backend = {
 	.emu_get = enet_emu_get,
 	.emu_knobs = &enet_emu_knob_table,
 	.title = "NXP ENET (emu:enet)",
+	.info = enet_info,
+};
+
+/* ---- emu:etsec ---- */
+
+static int etsec_open(struct node *n, struct ethdrv_driver_args *args)
+{
+	struct phy_emu *phy;
+
+	if (!n->cfg.etsec) {
+		ethdrv_err(NULL,
+			   "%s: emu:etsec needs its peer: use `ethdrv segment --device emu:etsec`",
+			   n->cfg.ifname);
+		return -EINVAL;
+	}
+	etsec_emu_get_bus(n->cfg.etsec, &n->mmio);
+	phy = etsec_emu_phy(n->cfg.etsec);
+	args->mmio = &n->mmio;
+	args->phy_irq_fd = phy ? phy_emu_irq_fd(phy) : -1;
+	args->rx_ring = n->cfg.dev.enet.rx_ring;
+	args->tx_ring = n->cfg.dev.enet.tx_ring;
+	n->enet_ber = n->cfg.dev.enet.ber;
+	return 0;
+}
+
+static void etsec_stats_register(struct node *n, struct ethdrv_stats_set *set)
+{
+	if (ethdrv_stats_add_group(set, "emu", etsec_emu_stats_desc, etsec_emu_stats_desc_count,
+				   &n->etsec_stats))
+		ethdrv_warn(n->dev, "model counters not added to the stats");
+}
+
+static void etsec_stats_update(struct node *n)
+{
+	etsec_emu_get_stats(n->cfg.etsec, &n->etsec_stats);
+}
+
+const struct node_backend node_etsec_backend = {
+	.driver = "gianfar",
+	.tap_offload = true,
+	.open = etsec_open,
+	.close = enet_close,
+	.stats_register = etsec_stats_register,
+	.stats_update = etsec_stats_update,
+	.emu_set = enet_emu_set,
+	.emu_get = enet_emu_get,
+	.emu_knobs = &etsec_emu_knob_table,
+	.title = "Freescale eTSEC (emu:etsec)",
 	.info = enet_info,
 };

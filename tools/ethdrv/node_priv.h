@@ -28,6 +28,7 @@
 #include "ctl.h"
 #include "drivers/registry.h"
 #include "emu/enet_emu.h"
+#include "emu/etsec_emu.h"
 #include "emu/lan865x_emu.h"
 #include "ethdrv/driver.h"
 #include "ethdrv/loop.h"
@@ -138,6 +139,7 @@ const struct node_backend *node_backend_at(unsigned i);
 size_t node_knob_tables(const struct node_backend *b, const struct ethdrv_driver *drv,
 			const struct ethdrv_knob_table **out, size_t max);
 extern const struct node_backend node_enet_backend; /* node_enet.c */
+extern const struct node_backend node_etsec_backend; /* node_enet.c */
 
 struct node {
 	struct node_config cfg; /* what it is */
@@ -158,6 +160,7 @@ struct node {
 	struct ethdrv_spi_bus model_bus; /* emu: the model's own bus, timed by bus */
 	struct ethdrv_mmio_bus mmio; /* emu:enet: the ENET model's bus */
 	struct enet_emu_stats enet_stats; /* emu:enet: refreshed copy for stats dumps */
+	struct etsec_emu_stats etsec_stats; /* emu:etsec: refreshed copy for stats dumps */
 	double enet_ber; /* emu:enet: bit error rate of the frames this node sends */
 	struct node_metrics metrics; /* refreshed for stats dumps */
 	bool bus_open; /* bus needs closing (spidev) */

@@ -33,7 +33,8 @@
 #include "segment_priv.h"
 
 /* Every kind, in the order --cleanup visits them. */
-static const struct seg_kind *const seg_kinds[] = { &seg_t1s_kind, &seg_enet_kind };
+static const struct seg_kind *const seg_kinds[] = { &seg_t1s_kind, &seg_enet_kind,
+						    &seg_etsec_kind };
 #define SEG_KINDS ETHDRV_ARRAY_SIZE(seg_kinds)
 
 static const char seg_usage[] =
@@ -49,18 +50,22 @@ static const char seg_usage[] =
 	"that name (169.254.20.1/24 and .2, MAC 02:45:54:48:20:0K) driven by the fec\n"
 	"driver over an NXP ENET model, the two joined by a full-duplex 1000, 100 or\n"
 	"10 Mb/s line; its counters are `ethdrv stats link`.\n"
+	"eTSEC (--device emu:etsec): the same with tsec0 and tsec1 (169.254.30.1/24\n"
+	"and .2, MAC 02:45:54:48:30:0K), the gianfar driver over Freescale eTSEC\n"
+	"models; its counters are `ethdrv stats tsec-link`.\n"
 	"Runs in the foreground until SIGINT or SIGTERM, then removes everything it\n"
-	"created. A LAN8650 segment and an ENET link may run at the same time. Needs\n"
-	"root.\n"
+	"created. A LAN8650 segment, an ENET link and an eTSEC link may run at the\n"
+	"same time. Needs root.\n"
 	"\n"
-	"  -n, --nodes N         nodes: 2..16 on a LAN8650 segment (default 2); an\n"
-	"                        ENET link has 2\n"
-	"  -d, --device SPEC     model options for every node: emu:lan8650[,KEY=VALUE...]\n"
-	"                        or emu:enet[,KEY=VALUE...], the keys below\n"
+	"  -n, --nodes N         nodes: 2..16 on a LAN8650 segment (default 2); a\n"
+	"                        link has 2\n"
+	"  -d, --device SPEC     model options for every node: emu:lan8650[,KEY=VALUE...],\n"
+	"                        emu:enet[,KEY=VALUE...] or emu:etsec[,KEY=VALUE...],\n"
+	"                        the keys below\n"
 	"  -s, --set KEY=VALUE   a knob for every node after bring-up (repeatable;\n"
 	"                        see `ethdrv set --help`)\n"
 	"  -p, --pcap FILE       capture every frame on the medium, both directions\n"
-	"                        of an ENET link (pcap, ns)\n"
+	"                        of a link (pcap, ns)\n"
 	"  -t, --spi-trace FILE  LAN8650: trace every SPI transfer of node K to FILE.t1sK\n"
 	"      --trace-dir DIR   LAN8650: allow `ethdrv set t1sK spi_trace=NAME` at run\n"
 	"                        time, NAME a file in DIR (refused without this option)\n"
@@ -73,9 +78,10 @@ static const char seg_usage[] =
 	"      --log-level L     err, warn, info or debug\n"
 	"  -h, --help            this text\n"
 	"\n"
-	"While it runs: `ethdrv stats`, `ethdrv stats segment` (or `link`),\n"
-	"`ethdrv set t1s0 KEY=VALUE`, `ip netns exec t1s0 ping 169.254.10.2`,\n"
-	"`ip netns exec enet0 ping 169.254.20.2`.\n";
+	"While it runs: `ethdrv stats`, `ethdrv stats segment` (or `link`,\n"
+	"`tsec-link`), `ethdrv set t1s0 KEY=VALUE`, `ip netns exec t1s0 ping\n"
+	"169.254.10.2`, `ip netns exec enet0 ping 169.254.20.2`, `ip netns exec tsec0\n"
+	"ping 169.254.30.2`.\n";
 
 #define SEG_OPTS                                                                  \
 	"--nodes, --device, --set, --pcap, --spi-trace, --trace-dir, --rt-prio, " \
@@ -455,6 +461,8 @@ static void seg_print_ready(const struct seg *s)
 /* The kind a device spec selects. */
 static const struct seg_kind *seg_kind_of(const struct cli_device *dev)
 {
+	if (dev->kind == CLI_DEV_ETSEC)
+		return &seg_etsec_kind;
 	return dev->kind == CLI_DEV_ENET ? &seg_enet_kind : &seg_t1s_kind;
 }
 
@@ -473,10 +481,11 @@ static int seg_option(int c, struct seg_args *a, char **argv)
 	case 'd':
 		if (cli_parse_device("segment", optarg, &a->dev))
 			return CLI_EXIT_USAGE;
-		if (a->dev.kind != CLI_DEV_EMU && a->dev.kind != CLI_DEV_ENET)
+		if (a->dev.kind == CLI_DEV_SPIDEV)
 			return cli_usage("segment",
 					 "--device: '%s' is not a model: use "
-					 "emu:lan8650[,key=value...] or emu:enet[,key=value...]",
+					 "emu:lan8650[,key=value...], emu:enet[,key=value...] or "
+					 "emu:etsec[,key=value...]",
 					 optarg);
 		a->dev_given = true;
 		return CLI_EXIT_OK;
@@ -506,8 +515,8 @@ static int seg_check(struct seg_args *a)
 	if (a->nodes < kind->nodes_min || a->nodes > kind->nodes_max)
 		return cli_usage("segment", "--nodes: bad value '%u': the %s has %u nodes",
 				 a->nodes, kind->title, kind->nodes_max);
-	if (kind == &seg_enet_kind && (a->spi_trace || a->common.trace_dir))
-		return cli_usage("segment", "%s: an ENET node has no SPI bus to trace",
+	if (kind != &seg_t1s_kind && (a->spi_trace || a->common.trace_dir))
+		return cli_usage("segment", "%s: a ring-MAC node has no SPI bus to trace",
 				 a->spi_trace ? "--spi-trace" : "--trace-dir");
 	return CLI_EXIT_OK;
 }

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * The ENET kind of `ethdrv segment --device emu:enet` (segment_priv.h): two
- * nodes enet0 and enet1, 169.254.20.1 and .2 /24, each an NXP ENET model
- * driven by the fec driver, on one full-duplex line (enet_link.h), whose
- * counters the run serves on /run/ethdrv/link.sock.
+ * The two-node link kinds of `ethdrv segment` (segment_priv.h), each on one
+ * full-duplex line (enet_link.h) whose counters the run serves on its socket:
+ * - `--device emu:enet`: nodes enet0 and enet1, 169.254.20.1 and .2 /24, NXP
+ *   ENET models driven by fec, /run/ethdrv/link.sock;
+ * - `--device emu:etsec`: nodes tsec0 and tsec1, 169.254.30.1 and .2 /24,
+ *   Freescale eTSEC models driven by gianfar, /run/ethdrv/tsec-link.sock.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -16,6 +18,7 @@
 #include "segment_priv.h"
 
 #define ENET_LINK_SOCK "link" /* /run/ethdrv/link.sock */
+#define ETSEC_LINK_SOCK "tsec-link" /* /run/ethdrv/tsec-link.sock */
 #define ENET_PREAMBLE_BYTES 8u /* preamble + SFD (docs/enet.md §12) */
 #define ENET_IFG_BYTES 12u /* TIPG at reset, which fec keeps (docs/enet.md §12) */
 
@@ -37,12 +40,17 @@ static int enet_stats_init(struct seg *s)
 	return err;
 }
 
+static const struct link_model *link_model_of(const struct seg *s)
+{
+	return s->kind == &seg_etsec_kind ? &link_model_etsec : &link_model_enet;
+}
+
 static int enet_medium_new(struct seg *s)
 {
-	int err = enet_link_new(&s->args.dev.enet, s->args.pcap, &s->link);
+	int err = enet_link_new(link_model_of(s), &s->args.dev.enet, s->args.pcap, &s->link);
 
 	if (err) {
-		fprintf(stderr, "ethdrv segment: ENET link%s%s: %s\n",
+		fprintf(stderr, "ethdrv segment: %s%s%s: %s\n", s->kind->title,
 			s->args.pcap ? " with pcap " : "", s->args.pcap ? s->args.pcap : "",
 			ethdrv_strerror(err));
 		return err;
@@ -58,7 +66,10 @@ static void enet_medium_free(struct seg *s)
 
 static void enet_node_config(struct seg *s, unsigned i, struct node_config *nc)
 {
-	nc->enet = s->link->emu[i];
+	if (s->kind == &seg_etsec_kind)
+		nc->etsec = s->link->emu[i];
+	else
+		nc->enet = s->link->emu[i];
 }
 
 /* ---- the link's control socket ---- */
@@ -83,7 +94,7 @@ const struct ethdrv_knob_table seg_enet_knob_table = ETHDRV_KNOB_TABLE("link", e
 
 static int enet_ctl_set(void *arg, const char *key, const char *value, const char **why)
 {
-	*why = "the link's faults are emu.* knobs of its nodes (ethdrv set enet0 emu.link=down)";
+	*why = "the link's faults are emu.* knobs of its nodes (ethdrv set NODE emu.link=down)";
 	return -EOPNOTSUPP;
 }
 
@@ -112,7 +123,7 @@ static int enet_ctl_info(void *arg, struct ctl_reply *r)
 {
 	struct seg *s = arg;
 
-	ctl_reply_printf(r, "name=%s\nnodes=%u\ndevice=%s\npcap=%s\npid=%ld\n", ENET_LINK_SOCK,
+	ctl_reply_printf(r, "name=%s\nnodes=%u\ndevice=%s\npcap=%s\npid=%ld\n", s->kind->sock,
 			 s->args.nodes, s->args.dev.spec, s->args.pcap ? s->args.pcap : "",
 			 (long)getpid());
 	return 0;
@@ -134,6 +145,23 @@ const struct seg_kind seg_enet_kind = {
 	.sock = ENET_LINK_SOCK,
 	.marker = CLI_RUN_DIR "/link.pid",
 	.lock = CLI_RUN_DIR "/link.lock",
+	.nodes_min = ENET_LINK_NODES,
+	.nodes_max = ENET_LINK_NODES,
+	.medium_new = enet_medium_new,
+	.medium_free = enet_medium_free,
+	.node_config = enet_node_config,
+	.knobs = &seg_enet_knob_table,
+	.ctl = &enet_ctl_ops,
+};
+
+const struct seg_kind seg_etsec_kind = {
+	.title = "eTSEC link",
+	.prefix = "tsec",
+	.subnet = "169.254.30.",
+	.mac_id = 0x30,
+	.sock = ETSEC_LINK_SOCK,
+	.marker = CLI_RUN_DIR "/tsec-link.pid",
+	.lock = CLI_RUN_DIR "/tsec-link.lock",
 	.nodes_min = ENET_LINK_NODES,
 	.nodes_max = ENET_LINK_NODES,
 	.medium_new = enet_medium_new,

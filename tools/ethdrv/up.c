@@ -134,9 +134,9 @@ static int up_parse(int argc, char **argv, struct up_args *a)
 				       "spidev:/dev/spidevB.C,irq=/dev/gpiochipN:LINE");
 	if (cli_parse_device("up", argv[optind], &a->nc.dev))
 		return CLI_EXIT_USAGE;
-	if (a->nc.dev.kind == CLI_DEV_ENET)
+	if (a->nc.dev.kind == CLI_DEV_ENET || a->nc.dev.kind == CLI_DEV_ETSEC)
 		return cli_usage("up",
-				 "'%s': an ENET model needs its peer on the line: use "
+				 "'%s': a ring-MAC model needs its peer on the line: use "
 				 "`ethdrv segment --device %s`",
 				 argv[optind], argv[optind]);
 	if (optind + 1 < argc)
