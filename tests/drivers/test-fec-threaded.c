@@ -18,46 +18,11 @@
 
 #include "fec_pair.h"
 
-#define RUN_TIMEOUT_NS (120ull * 1000000000ull)
-
 static int setup_rt(void **state)
 {
 	struct fec_config cfg = { 0 };
 
 	return setup_cfg(state, &cfg, true);
-}
-
-/* Run both loops until every flow is through; sleep a little when idle. */
-static void run_real(struct fixture *f, void (*each)(struct fixture *, unsigned))
-{
-	uint64_t deadline = ethdrv_now_ns() + RUN_TIMEOUT_NS;
-
-	for (unsigned i = 0; !flows_done(f) && ethdrv_now_ns() < deadline; i++) {
-		int work = 0;
-
-		flows_offer(f);
-		if (each)
-			each(f, i);
-		for (unsigned n = 0; n < 2; n++)
-			work += ethdrv_loop_run_once(f->n[n].loop, ETHDRV_RUN_NOWAIT);
-		if (!work)
-			usleep(50);
-	}
-	flows_check(f);
-}
-
-/* Run the loops until both devices completed @n frames (TX completions are
- * coalesced: the last ones come with the timer, after the flows are done). */
-static void run_until_sent(struct fixture *f, uint64_t n)
-{
-	uint64_t deadline = ethdrv_now_ns() + RUN_TIMEOUT_NS;
-
-	while ((stat(&f->n[0], "tx_packets") < n || stat(&f->n[1], "tx_packets") < n) &&
-	       ethdrv_now_ns() < deadline) {
-		if (!ethdrv_loop_run_once(f->n[0].loop, ETHDRV_RUN_NOWAIT) +
-		    ethdrv_loop_run_once(f->n[1].loop, ETHDRV_RUN_NOWAIT))
-			usleep(50);
-	}
 }
 
 /* Every few hundred loop rounds: switch pollers; once, threaded off and on. */

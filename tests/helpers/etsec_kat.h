@@ -153,7 +153,8 @@ static inline void kat_advance(struct kat *k, uint64_t dt)
 	kat_run_until(k, kat_now(k) + dt);
 }
 
-static inline int kat_setup_line(void **state, const struct etsec_emu_config *cfg, unsigned mbps)
+static inline int kat_setup_line(void **state, const struct etsec_emu_config *cfg, unsigned mbps,
+				 bool realtime)
 {
 	struct kat *k = calloc(1, sizeof(*k));
 	struct fdx_line_config lc;
@@ -161,7 +162,7 @@ static inline int kat_setup_line(void **state, const struct etsec_emu_config *cf
 	if (!k)
 		return -1;
 	fdx_line_config_default(&lc);
-	lc.realtime = false;
+	lc.realtime = realtime;
 	lc.speed_mbps = mbps;
 	if (fdx_line_new(&lc, &k->line))
 		return -1;
@@ -176,7 +177,7 @@ static inline int kat_setup_line(void **state, const struct etsec_emu_config *cf
 
 static inline int kat_setup_cfg(void **state, const struct etsec_emu_config *cfg)
 {
-	return kat_setup_line(state, cfg, 1000);
+	return kat_setup_line(state, cfg, 1000, false);
 }
 
 /* A 100 Mb/s line, models without PHYs. */
@@ -186,16 +187,22 @@ static inline int kat_setup_100(void **state)
 
 	etsec_emu_config_default(&cfg);
 	cfg.phy_addr = ETSEC_EMU_NO_PHY;
-	return kat_setup_line(state, &cfg, 100);
+	return kat_setup_line(state, &cfg, 100, false);
 }
 
-static inline int kat_setup(void **state)
+/* Two models without PHYs on a 1 Gb/s line, virtual (or @realtime) clock. */
+static inline int kat_setup_rt(void **state, bool realtime)
 {
 	struct etsec_emu_config cfg;
 
 	etsec_emu_config_default(&cfg);
 	cfg.phy_addr = ETSEC_EMU_NO_PHY;
-	return kat_setup_cfg(state, &cfg);
+	return kat_setup_line(state, &cfg, 1000, realtime);
+}
+
+static inline int kat_setup(void **state)
+{
+	return kat_setup_rt(state, false);
 }
 
 static inline int kat_teardown(void **state)

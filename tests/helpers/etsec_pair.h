@@ -39,20 +39,25 @@ static inline void gnode_setup(struct fixture *f, unsigned i, const struct gfar_
 	assert_int_equal(ethdrv_netdev_open(nd->dev), 0);
 }
 
-static inline int gsetup_cfg(void **state, const struct gfar_config *cfg)
+static inline int gsetup_rt(void **state, const struct gfar_config *cfg, bool realtime)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
 	void *k = NULL;
 
 	assert_non_null(f);
 	pthread_mutex_init(&f->lock, NULL);
-	assert_int_equal(kat_setup(&k), 0);
+	assert_int_equal(kat_setup_rt(&k, realtime), 0);
 	f->line = k;
 	for (unsigned i = 0; i < 2; i++)
 		gnode_setup(f, i, cfg);
 	f->step_ns = 2000;
 	*state = f;
 	return 0;
+}
+
+static inline int gsetup_cfg(void **state, const struct gfar_config *cfg)
+{
+	return gsetup_rt(state, cfg, false);
 }
 
 static inline void pump(struct fixture *f)
@@ -68,7 +73,10 @@ static inline int gteardown(void **state)
 	void *k = f->line;
 
 	/* Let what is on the wire land, so the graceful stops complete. */
-	pump_for(f, 100000);
+	if (emu_engine_realtime(fdx_line_engine(f->line->line)))
+		usleep(2000);
+	else
+		pump_for(f, 100000);
 	for (unsigned i = 0; i < 2; i++)
 		assert_int_equal(ethdrv_netdev_stop(f->n[i].dev), 0);
 	for (unsigned i = 0; i < 2; i++) {

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ethdrv/driver.h"
 #include "ethdrv/loop.h"
@@ -275,6 +276,43 @@ static inline void end_flows(struct fixture *f)
 		ethdrv_pkt_free(f->flows[k]->pending);
 		f->flows[k]->pending = NULL;
 		f->flows[k] = NULL;
+	}
+}
+
+/* ---- real time (threaded tests) ---- */
+
+#define RUN_TIMEOUT_NS (120ull * 1000000000ull)
+
+/* Run both loops until every flow is through; sleep a little when idle. */
+static inline void run_real(struct fixture *f, void (*each)(struct fixture *, unsigned))
+{
+	uint64_t deadline = ethdrv_now_ns() + RUN_TIMEOUT_NS;
+
+	for (unsigned i = 0; !flows_done(f) && ethdrv_now_ns() < deadline; i++) {
+		int work = 0;
+
+		flows_offer(f);
+		if (each)
+			each(f, i);
+		for (unsigned n = 0; n < 2; n++)
+			work += ethdrv_loop_run_once(f->n[n].loop, ETHDRV_RUN_NOWAIT);
+		if (!work)
+			usleep(50);
+	}
+	flows_check(f);
+}
+
+/* Run the loops until both devices completed @n frames (TX completions are
+ * coalesced: the last ones come with the timer, after the flows are done). */
+static inline void run_until_sent(struct fixture *f, uint64_t n)
+{
+	uint64_t deadline = ethdrv_now_ns() + RUN_TIMEOUT_NS;
+
+	while ((stat(&f->n[0], "tx_packets") < n || stat(&f->n[1], "tx_packets") < n) &&
+	       ethdrv_now_ns() < deadline) {
+		if (!ethdrv_loop_run_once(f->n[0].loop, ETHDRV_RUN_NOWAIT) +
+		    ethdrv_loop_run_once(f->n[1].loop, ETHDRV_RUN_NOWAIT))
+			usleep(50);
 	}
 }
 

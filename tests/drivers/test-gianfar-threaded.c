@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The gianfar driver with threaded pollers on the eTSEC model in real
+ * time: the line's engine thread, the RX and TX-confirmation poller threads
+ * of each device (taking the shared IMASK lock against each other) and the
+ * test thread (the error line, start_xmit, knob changes) all at once. Built
+ * twice: with ASan, and with ThreadSanitizer (test-gianfar-threaded-tsan,
+ * tests/CMakeLists.txt). It asserts behaviour only, never timing.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "etsec_pair.h"
+
+static int setup_rt(void **state)
+{
+	struct gfar_config cfg = { 0 };
+
+	return gsetup_rt(state, &cfg, true);
+}
+
+/* Switch structures every few hundred rounds; threaded off and on once. */
+static void churn_modes(struct fixture *f, unsigned i)
+{
+	if (i % 250 == 0)
+		for (unsigned k = 0; k < 2; k++)
+			set(&f->n[k], "napi_split", (i / 250) % 2 ? "0" : "1");
+	if (i == 1500 || i == 2500)
+		for (unsigned k = 0; k < 2; k++)
+			set(&f->n[k], "threaded", i == 1500 ? "0" : "1");
+}
+
+static void test_threaded_both_ways(void **state)
+{
+	struct fixture *f = *state;
+	struct flow a = { .n = 3000, .len_of = len_mixed, .window = 64 };
+	struct flow b = { .n = 3000, .len_of = len_mixed, .window = 64 };
+
+	add_flow(f, &a, 0, 0);
+	add_flow(f, &b, 1, 1);
+	for (unsigned k = 0; k < 2; k++)
+		set(&f->n[k], "threaded", "1");
+	run_real(f, churn_modes);
+	run_until_sent(f, 3000);
+	for (unsigned k = 0; k < 2; k++) {
+		assert_true(stat(&f->n[k], "napi_tx_thread_wakeups") > 0);
+		assert_int_equal(stat(&f->n[k], "tx_packets"), 3000);
+		assert_int_equal(stat(&f->n[k], "rx_missed_errors"), 0);
+	}
+	end_flows(f);
+}
+
+static void test_threaded_moderation(void **state)
+{
+	struct fixture *f = *state;
+	struct flow a = { .n = 3000, .len_of = len_mixed, .window = 64 };
+
+	add_flow(f, &a, 0, 0);
+	for (unsigned k = 0; k < 2; k++) {
+		set(&f->n[k], "threaded", "1");
+		set(&f->n[k], "adaptive-rx", "on");
+		set(&f->n[k], "adaptive-tx", "on");
+		set(&f->n[k], "napi_defer_hard_irqs", "1");
+		set(&f->n[k], "gro_flush_timeout", "20000");
+	}
+	run_real(f, NULL);
+	assert_true(stat(&f->n[1], "gfar_irq_rx") > 0);
+	end_flows(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_threaded_both_ways, setup_rt, gteardown),
+		cmocka_unit_test_setup_teardown(test_threaded_moderation, setup_rt, gteardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
