@@ -1,4 +1,5 @@
-"""ENET link: iperf3 TCP one way, both ways and at 100 Mb/s against the line rate, CPU per MB."""
+"""ENET or eTSEC link: iperf3 TCP one way, both ways and at 100 Mb/s against the line rate,
+CPU per MB (--device emu:enet, the default, or emu:etsec)."""
 import argparse
 import json
 import os
@@ -38,16 +39,27 @@ def parse():
     p.add_argument("--set", action="append", default=[], dest="sets", metavar="KEY=VALUE",
                    help="a knob for both nodes (repeatable; default napi_split=1)")
     p.add_argument("--device", default="emu:enet",
-                   help="device spec without speed= (emu:enet; speed= is set per case)")
+                   help="device spec without speed= (emu:enet or emu:etsec; speed= is set "
+                   "per case)")
     p.add_argument("--results", default=None, help="output directory (bench/results)")
     return p.parse_args()
 
 
-CASES = [  # (label, line speed Mb/s, iperf3 arguments, both ways)
-    ("1 Gb/s, enet0 -> enet1", 1000, [], False),
-    ("1 Gb/s, both ways at once", 1000, ["--bidir"], True),
-    ("100 Mb/s, enet0 -> enet1", 100, [], False),
-]
+# The link kinds: (segment class, node prefix, subnet, socket, title, MAC and driver).
+KINDS = {
+    "enet": (eb.EnetLink, "enet", "169.254.20.", "link", "ENET",
+             "an NXP ENET model driven by the fec driver"),
+    "etsec": (eb.EtsecLink, "tsec", "169.254.30.", "tsec-link", "eTSEC",
+              "a Freescale eTSEC model driven by the gianfar driver"),
+}
+KIND = KINDS["enet"]
+
+
+def cases(prefix):
+    """(label, line speed Mb/s, iperf3 arguments, both ways)"""
+    one = f"{prefix}0 -> {prefix}1"
+    return [(f"1 Gb/s, {one}", 1000, [], False), ("1 Gb/s, both ways at once", 1000, ["--bidir"], True),
+            (f"100 Mb/s, {one}", 100, [], False)]
 
 
 def line_limit(link, host):
@@ -67,7 +79,7 @@ def node_cpu_ns(s):
 
 def snapshot(seg):
     """Counters of both nodes, the line, and the namespaces' TCP counters."""
-    return {"nodes": [eb.stats(seg.node(k)) for k in range(2)], "link": eb.stats("link"),
+    return {"nodes": [eb.stats(seg.node(k)) for k in range(2)], "link": eb.stats(KIND[3]),
             "tcp": [eb.netstat(seg.node(k)) for k in range(2)], "t": time.monotonic()}
 
 
@@ -83,7 +95,7 @@ def ack_ratio(s0, s1):
 
 
 def iperf(seg, args, seconds):
-    """One iperf3 run from enet0 to enet1's server; per direction {bytes, seconds}."""
+    """One iperf3 run from node 0 to node 1's server; per direction {bytes, seconds}."""
     server = eb.popen_in(seg.node(1), ["iperf3", "-s", "-1", "-B", seg_addr(1), "-p", str(PORT)])
     time.sleep(0.5)
     r = eb.run_in(seg.node(0), ["iperf3", "-c", seg_addr(1), "-p", str(PORT), "-t",
@@ -91,14 +103,15 @@ def iperf(seg, args, seconds):
                   timeout=seconds + 60, check=False)
     eb.stop_proc(server)
     end = json.loads(r.stdout)["end"]
-    dirs = {"enet0 -> enet1": end["sum_received"]}
+    n0, n1 = seg.node(0), seg.node(1)
+    dirs = {f"{n0} -> {n1}": end["sum_received"]}
     if "sum_received_bidir_reverse" in end:
-        dirs["enet1 -> enet0"] = end["sum_received_bidir_reverse"]
+        dirs[f"{n1} -> {n0}"] = end["sum_received_bidir_reverse"]
     return {k: {"bytes": v["bytes"], "seconds": v["seconds"]} for k, v in dirs.items()}
 
 
 def seg_addr(k):
-    return f"169.254.20.{k + 1}"
+    return f"{KIND[2]}{k + 1}"
 
 
 def run_case(seg, args, seconds):
@@ -117,9 +130,9 @@ def run_case(seg, args, seconds):
 
 
 def facts(seg):
-    link = {k: int(v) for k, v in eb.get_keys("link", ("speed_mbps", "preamble_bytes",
-                                                        "ifg_bytes")).items()}
-    out = eb.run_in(seg.node(0), ["cat", "/sys/class/net/enet0/mtu",
+    link = {k: int(v) for k, v in eb.get_keys(KIND[3], ("speed_mbps", "preamble_bytes",
+                                                         "ifg_bytes")).items()}
+    out = eb.run_in(seg.node(0), ["cat", f"/sys/class/net/{seg.node(0)}/mtu",
                                   "/proc/sys/net/ipv4/tcp_timestamps"]).stdout.split()
     return link, {"mtu": int(out[0]), "timestamps": out[1] != "0"}
 
@@ -133,7 +146,7 @@ def summarise(label, both, run, lim):
     rows = []
     for name, d in run["dirs"].items():
         bps = d["bytes"] * 8 / d["seconds"]
-        sender = int(name[4])  # "enetK -> ..."
+        sender = int(name[len(KIND[1])])  # "<prefix>K -> ..."
         lim_acks = lim["bps"] * lim["wire_bytes"] / (lim["wire_bytes"] +
                                                      (run["ratio"] if both else 0) *
                                                      lim["ack_bytes"])
@@ -148,13 +161,19 @@ def summarise(label, both, run, lim):
 
 
 def main():
+    global KIND
     a = parse()
+    kind = a.device.split(",")[0].partition(":")[2]
+    if kind not in KINDS:
+        sys.exit(f"ethdrv bench {NAME}: --device {a.device}: use emu:enet or emu:etsec")
+    KIND = KINDS[kind]
     sets = a.sets or ["napi_split=1"]
-    bar = eb.Progress(len(CASES) * a.repeat, NAME)
+    todo = cases(KIND[1])
+    bar = eb.Progress(len(todo) * a.repeat, NAME)
     res, load = [], []
-    for label, speed, args, both in CASES:
+    for label, speed, args, both in todo:
         device = f"{a.device},speed={speed}"
-        with eb.EnetLink(device=device, sets=sets) as seg:
+        with KIND[0](device=device, sets=sets) as seg:
             link, host = facts(seg)
             lim = line_limit(link, host)
             runs = []
@@ -172,7 +191,8 @@ def main():
 def write(a, sets, res, load):
     head = ["case", "direction", "goodput Mb/s", "line-rate limit Mb/s", "% of limit",
             "limit with the ACKs Mb/s", "% of that", "ACKs per data segment", "TCP retransmits",
-            "frames dropped", "sender's line idle %", "enet0 CPU ms/MB", "enet1 CPU ms/MB", "line engine CPU ms/MB",
+            "frames dropped", "sender's line idle %", f"{KIND[1]}0 CPU ms/MB",
+            f"{KIND[1]}1 CPU ms/MB", "line engine CPU ms/MB",
             "% of limit in each run"]
     rows = []
     for c in res:
@@ -184,17 +204,19 @@ def write(a, sets, res, load):
                          f"{r['cpu'][1]:.2f}", f"{r['engine']:.2f}",
                          " ".join(f"{run[i]['pct']:.1f}" for run in c["runs"])])
     sets_txt = " ".join(f"--set {kv}" for kv in sets)
+    p = KIND[1]
+    name = NAME if KIND[1] == "enet" else f"{NAME}-etsec"
     body = f"""Setup: `ethdrv segment --device {a.device},speed=S {sets_txt}` (S = 1000 or 100):
-nodes enet0 and enet1, each an NXP ENET model driven by the fec driver, on one
+nodes {p}0 and {p}1, each {KIND[5]}, on one
 full-duplex line, TAP offloads on (TSO cut in the node, GRO to the kernel). Per
-case `iperf3 -c 169.254.20.2 -t {a.seconds}` from enet0 (with `--bidir` for both ways
-at once) to an `iperf3 -s -1` in enet1, {a.repeat} runs; the table shows the run with
+case `iperf3 -c {KIND[2]}2 -t {a.seconds}` from {p}0 (with `--bidir` for both ways
+at once) to an `iperf3 -s -1` in {p}1, {a.repeat} runs; the table shows the run with
 the median of its lower direction, the last column every run. Goodput: the bytes
 the iperf3 receiver got over its time. CPU per MB: the CPU time of each node's
 threads (its loop and poller threads, which also run the model's registers and
 DMA) and of the line engine thread, over the payload MB both directions carried,
-from the counters before and after the run (`ethdrv stats enetK`:
-node_loop_cpu_ns + node_poller_cpu_ns; `ethdrv stats link`: engine_cpu_ns).
+from the counters before and after the run (`ethdrv stats {p}K`:
+node_loop_cpu_ns + node_poller_cpu_ns; `ethdrv stats {KIND[3]}`: engine_cpu_ns).
 Frames dropped: the MACs' RX drops without a descriptor, the drivers' RX errors
 and the TAPs' refused writes. Sender's line idle: the time the sending MAC's
 transmitter waited with no frame ready (the model's emu_tx_idle_ns) over the
@@ -209,10 +231,10 @@ average before each run was {", ".join(load)}.
 {LIMIT_FORMULA}
 ```
 
-![plot]({NAME}.png)
+![plot]({name}.png)
 """
-    out = eb.write_result(NAME, "enet-tcp: TCP over the ENET link against the line rate", body,
-                          a.results)
+    out = eb.write_result(name, f"{name}: TCP over the {KIND[4]} link against the line rate",
+                          body, a.results)
     plot(res, str(out.with_suffix(".png")))
     print(out.read_text())
 
@@ -221,8 +243,8 @@ def plot(res, png):
     rows = [r for c in res for r in c["median"]]
     data = "\n".join(f'{k} "{r["case"]}\\n{r["dir"]}" {r["pct"]:.2f} {r["cpu"][0]:.3f} '
                      f'{r["cpu"][1]:.3f}' for k, r in enumerate(rows))
-    script = """
-set multiplot layout 1,2 title "enet-tcp: iperf3 TCP over the ENET link (fec driver + model)"
+    script = f"""
+set multiplot layout 1,2 title "iperf3 TCP over the {KIND[4]} link (driver + model)"
 set grid ytics
 set style fill solid 0.6
 set boxwidth 0.6
@@ -236,7 +258,8 @@ set title "node CPU per MB carried"
 set yrange [0:*]
 set ylabel "CPU ms per MB"
 set boxwidth 0.3
-plot $d using ($1-0.15):4:xtic(2) with boxes title "enet0" , $d using ($1+0.15):5 with boxes title "enet1"
+plot $d using ($1-0.15):4:xtic(2) with boxes title "{KIND[1]}0" , \\
+     $d using ($1+0.15):5 with boxes title "{KIND[1]}1"
 unset multiplot"""
     eb.gnuplot(script, png, {"d": data})
 

@@ -521,6 +521,7 @@ const struct ethdrv_stat_desc etsec_emu_stats_desc[] = {
 	STAT(tx_errors),
 	STAT(tx_underruns),
 	STAT(tx_unstarted_dropped),
+	STAT(tx_idle_ns),
 	STAT(rx_frames),
 	STAT(rx_bytes),
 	STAT(rx_dropped_nobd),

@@ -120,6 +120,8 @@ struct etsec_emu_stats {
 	ethdrv_counter_t tx_errors; /* TXE: a ready BD of length 0 or an oversize frame */
 	ethdrv_counter_t tx_underruns; /* XFUN: a frame without a ready L BD */
 	ethdrv_counter_t tx_unstarted_dropped; /* fetched frames put back by GTS or reset */
+	ethdrv_counter_t tx_idle_ns; /* the transmitter idle between frames (no frame ready at
+					the end of the gap), from the second frame on */
 	ethdrv_counter_t rx_frames; /* frames written to memory */
 	ethdrv_counter_t rx_bytes; /* their L-BD lengths */
 	ethdrv_counter_t rx_dropped_nobd; /* BSY: no empty BD, or the ring halted */

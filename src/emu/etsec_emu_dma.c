@@ -193,6 +193,9 @@ void etsec__tx_walk(struct etsec_emu *emu, uint64_t now)
 
 		if (!tx_fetch_frame(emu, f))
 			return;
+		if (emu->tx_started && now > emu->tx_free_at)
+			ethdrv_counter_add(&emu->st.tx_idle_ns, now - emu->tx_free_at);
+		emu->tx_started = true;
 		start = ETHDRV_MAX(now, emu->tx_free_at);
 		f->end = start + (PREAMBLE_BYTES + f->len) * bns;
 		emu->tx_free_at = f->end + ETSEC_GAP_BYTES * bns;

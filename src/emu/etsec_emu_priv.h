@@ -224,6 +224,7 @@ struct etsec_emu {
 	uint32_t tx_fetch; /* next BD to read, offset from TBASE0 */
 	bool tx_walking; /* the ring runs (THLT0 clear, not halted) */
 	uint64_t tx_free_at; /* the MAC may start the next frame */
+	bool tx_started; /* a frame was sent (tx_idle_ns counts from the second) */
 	struct etsec_txf *fifo; /* ring of cfg.tx_fifo_frames */
 	unsigned fifo_head, fifo_count;
 	bool gtsc_pending; /* GTS: raise GTSC when the frame on the wire ends */
