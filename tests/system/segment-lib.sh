@@ -1,7 +1,8 @@
 # Shared helpers of the system tests (sourced by tests/system/test-*.sh and
 # scripts/demo.sh). Set ETHDRV to the binary first. Addresses: only
 # 169.254.10.0/24, only inside the t1s* namespaces the segment creates, and
-# 169.254.20.0/24 inside the enet0/enet1 namespaces of an ENET link.
+# 169.254.20.0/24 inside the enet0/enet1 namespaces of an ENET link,
+# 169.254.30.0/24 inside the tsec0/tsec1 namespaces of an eTSEC link.
 
 SEG_PID=
 SEG_LOG=
@@ -85,6 +86,32 @@ start_enet_link() {
 	"$ETHDRV" segment --device emu:enet "$@" >"$SEG_LOG" 2>&1 &
 	SEG_PID=$!
 	wait_started /run/ethdrv/link.pid link "ethdrv segment --device emu:enet"
+}
+
+# eTSEC node K's address.
+tsec_addr() {
+	echo "169.254.30.$(($1 + 1))"
+}
+
+# start_etsec_link [extra args]: `ethdrv segment --device emu:etsec`, as
+# start_enet_link, on the eTSEC link's marker and socket.
+start_etsec_link() {
+	SEG_LOG=$(mktemp /tmp/ethdrv-tsec.XXXXXX)
+	"$ETHDRV" segment --device emu:etsec "$@" >"$SEG_LOG" 2>&1 &
+	SEG_PID=$!
+	wait_started /run/ethdrv/tsec-link.pid tsec-link "ethdrv segment --device emu:etsec"
+}
+
+# Fail if anything of an eTSEC link is left: namespaces, sockets, marker, TAPs.
+assert_etsec_clean() {
+	local left
+	left=$(ls /run/netns 2>/dev/null | grep -E '^tsec[0-9]+$' || true)
+	[[ -z $left ]] || fail "namespaces left behind: $left"
+	left=$(ls /run/ethdrv/tsec*.sock 2>/dev/null || true)
+	[[ -z $left ]] || fail "sockets left behind: $left"
+	[[ ! -e /run/ethdrv/tsec-link.pid ]] || fail "marker /run/ethdrv/tsec-link.pid left behind"
+	left=$(ip -o link show 2>/dev/null | grep -E ': tsec[0-9]+[:@]' || true)
+	[[ -z $left ]] || fail "interfaces left behind: $left"
 }
 
 # flags IF: the <...> flag list of IF in its namespace.
