@@ -109,13 +109,6 @@ static void test_ring_full_stop_wake(void **state)
 	end_flows(f);
 }
 
-static void toggle_split(struct fixture *f, unsigned i)
-{
-	if (i % 97 == 0)
-		for (unsigned k = 0; k < 2; k++)
-			set(&f->n[k], "napi_split", (i / 97) % 2 ? "0" : "1");
-}
-
 static void test_split_switch_under_traffic(void **state)
 {
 	struct fixture *f = *state;

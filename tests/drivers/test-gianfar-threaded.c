@@ -24,17 +24,6 @@ static int setup_rt(void **state)
 	return gsetup_rt(state, &cfg, true);
 }
 
-/* Switch structures every few hundred rounds; threaded off and on once. */
-static void churn_modes(struct fixture *f, unsigned i)
-{
-	if (i % 250 == 0)
-		for (unsigned k = 0; k < 2; k++)
-			set(&f->n[k], "napi_split", (i / 250) % 2 ? "0" : "1");
-	if (i == 1500 || i == 2500)
-		for (unsigned k = 0; k < 2; k++)
-			set(&f->n[k], "threaded", i == 1500 ? "0" : "1");
-}
-
 static void test_threaded_both_ways(void **state)
 {
 	struct fixture *f = *state;
@@ -45,7 +34,7 @@ static void test_threaded_both_ways(void **state)
 	add_flow(f, &b, 1, 1);
 	for (unsigned k = 0; k < 2; k++)
 		set(&f->n[k], "threaded", "1");
-	run_real(f, churn_modes);
+	run_real(f, churn);
 	run_until_sent(f, 3000);
 	for (unsigned k = 0; k < 2; k++) {
 		assert_true(stat(&f->n[k], "napi_tx_thread_wakeups") > 0);
@@ -57,20 +46,7 @@ static void test_threaded_both_ways(void **state)
 
 static void test_threaded_moderation(void **state)
 {
-	struct fixture *f = *state;
-	struct flow a = { .n = 3000, .len_of = len_mixed, .window = 64 };
-
-	add_flow(f, &a, 0, 0);
-	for (unsigned k = 0; k < 2; k++) {
-		set(&f->n[k], "threaded", "1");
-		set(&f->n[k], "adaptive-rx", "on");
-		set(&f->n[k], "adaptive-tx", "on");
-		set(&f->n[k], "napi_defer_hard_irqs", "1");
-		set(&f->n[k], "gro_flush_timeout", "20000");
-	}
-	run_real(f, NULL);
-	assert_true(stat(&f->n[1], "gfar_irq_rx") > 0);
-	end_flows(f);
+	threaded_moderation(*state, "gfar_irq_rx");
 }
 
 int main(void)

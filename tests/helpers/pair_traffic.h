@@ -279,6 +279,16 @@ static inline void end_flows(struct fixture *f)
 	}
 }
 
+/* ---- mode switches under traffic ---- */
+
+/* Every 97 pumps: napi_split flips on both nodes. */
+static inline void toggle_split(struct fixture *f, unsigned i)
+{
+	if (i % 97 == 0)
+		for (unsigned k = 0; k < 2; k++)
+			set(&f->n[k], "napi_split", (i / 97) % 2 ? "0" : "1");
+}
+
 /* ---- real time (threaded tests) ---- */
 
 #define RUN_TIMEOUT_NS (120ull * 1000000000ull)
@@ -314,6 +324,38 @@ static inline void run_until_sent(struct fixture *f, uint64_t n)
 		    ethdrv_loop_run_once(f->n[1].loop, ETHDRV_RUN_NOWAIT))
 			usleep(50);
 	}
+}
+
+/* Every few hundred loop rounds: switch pollers; once, threaded off and on. */
+static inline void churn(struct fixture *f, unsigned i)
+{
+	if (i % 300 == 0)
+		for (unsigned k = 0; k < 2; k++)
+			set(&f->n[k], "napi_split", (i / 300) % 2 ? "0" : "1");
+	if (i == 2000 || i == 3000)
+		for (unsigned k = 0; k < 2; k++)
+			set(&f->n[k], "threaded", i == 2000 ? "0" : "1");
+}
+
+/* DIM, software coalescing and small coalescing thresholds in threads; the
+ * receiver's RX interrupt counter @irq_stat must have moved. */
+static inline void threaded_moderation(struct fixture *f, const char *irq_stat)
+{
+	struct flow a = { .n = 4000, .len_of = len_mixed, .window = 64 };
+	struct flow b = { .n = 1000, .len_of = len_mixed, .window = 16 };
+
+	add_flow(f, &a, 0, 0);
+	add_flow(f, &b, 1, 1);
+	for (unsigned k = 0; k < 2; k++) {
+		set(&f->n[k], "threaded", "1");
+		set(&f->n[k], "adaptive-rx", "on");
+		set(&f->n[k], "adaptive-tx", "on");
+		set(&f->n[k], "napi_defer_hard_irqs", "1");
+		set(&f->n[k], "gro_flush_timeout", "20000");
+	}
+	run_real(f, NULL);
+	assert_true(stat(&f->n[1], irq_stat) > 0);
+	end_flows(f);
 }
 
 #endif /* ETHDRV_TESTS_PAIR_TRAFFIC_H */

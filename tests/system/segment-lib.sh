@@ -114,6 +114,36 @@ assert_etsec_clean() {
 	[[ -z $left ]] || fail "interfaces left behind: $left"
 }
 
+# stat IF NAME: one counter of an interface (or of a medium's socket).
+stat() {
+	"$ETHDRV" stats "$1" --json | python3 -c "import json,sys; print(json.load(sys.stdin)['$2'])"
+}
+
+# link_iperf_bps NS ADDR ARGS: bits/s of a 2 s iperf3 from namespace NS to
+# ADDR ("", "-R" or "--bidir" in ARGS), one number per direction.
+link_iperf_bps() {
+	ip netns exec "$1" iperf3 -c "$2" -t 2 $3 -J | python3 -c '
+import json, sys
+end = json.load(sys.stdin)["end"]
+for key in ("sum_received", "sum_received_bidir_reverse"):
+    if key in end:
+        print(int(end[key]["bits_per_second"]))'
+}
+
+# link_up_checks PREFIX: both nodes of a link have carrier, and `ethdrv phy`
+# shows the AR8031's gigabit full-duplex link.
+link_up_checks() {
+	local k out want
+	for k in 0 1; do
+		wait_flags "$1$k" LOWER_UP NO-CARRIER 10000
+		out=$("$ETHDRV" phy "$1$k") || fail "ethdrv phy $1$k"
+		for want in link=up speed=1000 duplex=full id=0x004dd074 driver=AR8031; do
+			[[ $'\n'$out$'\n' == *$'\n'$want$'\n'* ]] ||
+				fail "ethdrv phy $1$k: no $want in: $out"
+		done
+	done
+}
+
 # flags IF: the <...> flag list of IF in its namespace.
 flags() {
 	ip -n "$1" -o link show dev "$1" | sed -n 's/.*<\([^>]*\)>.*/\1/p'

@@ -28,35 +28,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# stat IF NAME: one counter of an interface (or of the link).
-stat() {
-	"$ETHDRV" stats "$1" --json | python3 -c "import json,sys; print(json.load(sys.stdin)['$2'])"
-}
-
-# iperf_bps ARGS: bits/s of a 2 s iperf3 from enet0 to enet1 ("", "-R" or
-# "--bidir"), one number per direction.
-iperf_bps() {
-	ip netns exec enet0 iperf3 -c "$(enet_addr 1)" -t 2 $1 -J | python3 -c '
-import json, sys
-end = json.load(sys.stdin)["end"]
-for key in ("sum_received", "sum_received_bidir_reverse"):
-    if key in end:
-        print(int(end[key]["bits_per_second"]))'
-}
-
 "$ETHDRV" segment --device emu:enet --cleanup >/dev/null 2>&1
 start_enet_link --pcap "$TMP/link.pcap"
 A0=$(enet_addr 0)
 A1=$(enet_addr 1)
 
 # 1. the carrier (the command waited for autoneg), the PHY, ping both ways
-for k in 0 1; do
-	wait_flags "enet$k" LOWER_UP NO-CARRIER 10000
-	out=$("$ETHDRV" phy "enet$k") || fail "ethdrv phy enet$k"
-	for want in link=up speed=1000 duplex=full id=0x004dd074 driver=AR8031; do
-		[[ $'\n'$out$'\n' == *$'\n'$want$'\n'* ]] || fail "ethdrv phy enet$k: no $want in: $out"
-	done
-done
+link_up_checks enet
 ip netns exec enet0 ping -n -c 3 -i 0.2 -W 2 "$A1" || fail "ping enet0 -> enet1"
 ip netns exec enet1 ping -n -c 3 -i 0.2 -W 2 "$A0" || fail "ping enet1 -> enet0"
 
@@ -74,7 +52,7 @@ for offload in on off; do
 	for k in 0 1; do "$ETHDRV" set "enet$k" "tap_tso=$offload" "tap_gro=$offload" ||
 		fail "tap_tso/tap_gro=$offload"; done
 	for dir in "" "-R" "--bidir"; do
-		bps=$(iperf_bps "$dir") || fail "iperf3 $dir (offloads $offload)"
+		bps=$(link_iperf_bps enet0 "$(enet_addr 1)" "$dir") || fail "iperf3 $dir (offloads $offload)"
 		echo "iperf3 ${dir:-forward} offloads $offload:" $bps "bit/s"
 		[[ $(wc -w <<<"$bps") -eq $([[ $dir == --bidir ]] && echo 2 || echo 1) ]] ||
 			fail "iperf3 $dir: no result for every direction: $bps"

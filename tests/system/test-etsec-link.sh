@@ -26,33 +26,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
-stat() {
-	"$ETHDRV" stats "$1" --json | python3 -c "import json,sys; print(json.load(sys.stdin)['$2'])"
-}
-
-# iperf_bps ARGS: bits/s of a 2 s iperf3 from tsec0 to tsec1, one number per direction.
-iperf_bps() {
-	ip netns exec tsec0 iperf3 -c "$(tsec_addr 1)" -t 2 $1 -J | python3 -c '
-import json, sys
-end = json.load(sys.stdin)["end"]
-for key in ("sum_received", "sum_received_bidir_reverse"):
-    if key in end:
-        print(int(end[key]["bits_per_second"]))'
-}
-
 "$ETHDRV" segment --device emu:etsec --cleanup >/dev/null 2>&1
 start_etsec_link --pcap "$TMP/link.pcap"
 A0=$(tsec_addr 0)
 A1=$(tsec_addr 1)
 
 # 1. carrier, the PHY behind the MIIM block, ping both ways
-for k in 0 1; do
-	wait_flags "tsec$k" LOWER_UP NO-CARRIER 10000
-	out=$("$ETHDRV" phy "tsec$k") || fail "ethdrv phy tsec$k"
-	for want in link=up speed=1000 duplex=full id=0x004dd074 driver=AR8031; do
-		[[ $'\n'$out$'\n' == *$'\n'$want$'\n'* ]] || fail "ethdrv phy tsec$k: no $want in: $out"
-	done
-done
+link_up_checks tsec
 ip netns exec tsec0 ping -n -c 3 -i 0.2 -W 2 "$A1" || fail "ping tsec0 -> tsec1"
 ip netns exec tsec1 ping -n -c 3 -i 0.2 -W 2 "$A0" || fail "ping tsec1 -> tsec0"
 
@@ -69,7 +49,7 @@ sleep 0.5
 for split in 1 0; do
 	for k in 0 1; do "$ETHDRV" set "tsec$k" "napi_split=$split" || fail "napi_split=$split"; done
 	for dir in "" "-R" "--bidir"; do
-		bps=$(iperf_bps "$dir") || fail "iperf3 $dir (napi_split=$split)"
+		bps=$(link_iperf_bps tsec0 "$(tsec_addr 1)" "$dir") || fail "iperf3 $dir (napi_split=$split)"
 		echo "iperf3 ${dir:-forward} napi_split=$split:" $bps "bit/s"
 		[[ $(wc -w <<<"$bps") -eq $([[ $dir == --bidir ]] && echo 2 || echo 1) ]] ||
 			fail "iperf3 $dir: no result for every direction: $bps"
