@@ -26,22 +26,7 @@ static int setup_rt(void **state)
 
 static void test_threaded_both_ways(void **state)
 {
-	struct fixture *f = *state;
-	struct flow a = { .n = 3000, .len_of = len_mixed, .window = 64 };
-	struct flow b = { .n = 3000, .len_of = len_mixed, .window = 64 };
-
-	add_flow(f, &a, 0, 0);
-	add_flow(f, &b, 1, 1);
-	for (unsigned k = 0; k < 2; k++)
-		set(&f->n[k], "threaded", "1");
-	run_real(f, churn);
-	run_until_sent(f, 3000);
-	for (unsigned k = 0; k < 2; k++) {
-		assert_true(stat(&f->n[k], "napi_tx_thread_wakeups") > 0);
-		assert_int_equal(stat(&f->n[k], "tx_packets"), 3000);
-		assert_int_equal(stat(&f->n[k], "rx_missed_errors"), 0);
-	}
-	end_flows(f);
+	scenario_threaded_switch(*state, "napi_tx_thread_wakeups");
 }
 
 static void test_threaded_moderation(void **state)
