@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every knob a running node accepts is in `ethdrv set --help` and in `ethdrv
 # get IFNAME --list`, and a bad value names the accepted values: asked of a
-# LAN8650 node, an ENET node and both media by trying every key-like string
+# LAN8650 node, an ENET node, an eTSEC node and the media by trying every key-like string
 # of the sources (tests/system/knob_probe.py; the help's knob tables are not
 # read). Every device-spec key `ethdrv up` accepts is in `ethdrv up --help`.
 set -u
@@ -14,8 +14,10 @@ need_binary
 run_isolated "$@"
 
 LINK_PID=
+TSEC_PID=
 cleanup() {
 	[[ -n $LINK_PID ]] && kill -TERM "$LINK_PID" 2>/dev/null && wait "$LINK_PID" 2>/dev/null
+	[[ -n $TSEC_PID ]] && kill -TERM "$TSEC_PID" 2>/dev/null && wait "$TSEC_PID" 2>/dev/null
 	stop_segment
 }
 trap cleanup EXIT
@@ -24,11 +26,16 @@ start_enet_link
 LINK_PID=$SEG_PID
 LINK_LOG=$SEG_LOG
 SEG_PID=
+start_etsec_link
+TSEC_PID=$SEG_PID
+TSEC_LOG=$SEG_LOG
+SEG_PID=
 start_segment 2
 
 python3 "$SRC/tests/system/knob_probe.py" "$SRC" "$ETHDRV" "t1s0:LAN8650" "enet0:NXP ENET" \
-	"segment:The media" "link:The media" || fail "knobs missing from the help (above)"
-rm -f "$LINK_LOG"
+	"tsec0:Freescale eTSEC" "segment:The media" "link:The media" "tsec-link:The media" ||
+	fail "knobs missing from the help (above)"
+rm -f "$LINK_LOG" "$TSEC_LOG"
 
 # Device-spec keys: a key the parser knows gets a "bad value"-like error, an
 # unknown one "unknown key"; each known one must be in `ethdrv up --help`.
@@ -36,7 +43,7 @@ uphelp=$("$ETHDRV" up --help)
 segphelp=$("$ETHDRV" segment --help)
 keys=$(grep -ohE '"[a-z][a-z0-9_-]{1,20}"' "$SRC/tools/ethdrv/cli.c" \
 	"$SRC/src/platform/linux/spidev_spec.c" | tr -d '"' | sort -u)
-for kind in emu:lan8650 emu:enet spidev:/dev/spidev0.0,irq=none; do
+for kind in emu:lan8650 emu:enet emu:etsec spidev:/dev/spidev0.0,irq=none; do
 	n=0
 	for k in $keys; do
 		out=$("$ETHDRV" up "$kind,$k=@" 2>&1 >/dev/null)
