@@ -93,24 +93,10 @@ static void test_split_switch_under_traffic(void **state)
 static void test_coalescing_irq_counts(void **state)
 {
 	struct fixture *f = *state;
-	struct flow a = { .n = 800, .len_of = len_1514, .window = 200 };
+	struct flow a = { 0 };
 	uint64_t irq;
 
-	/* One step per microsecond: the poll runs before the next frame is in. */
-	f->step_ns = 1000;
-	add_flow(f, &a, 0, 0);
-	/* Receiver: an interrupt every 8 frames; sender: one every 16. */
-	set(&f->n[1], "rx-frames", "8");
-	set(&f->n[1], "rx-usecs", "10000");
-	set(&f->n[0], "tx-frames", "16");
-	set(&f->n[0], "tx-usecs", "10000");
-	run_flows(f, 400000, NULL);
-	/* About one per threshold; a few more where the 10 ms timer released a
-	 * remainder while the sender waited for its window. */
-	irq = stat(&f->n[1], "fec_irq_rxf");
-	assert_true(irq >= 800 / 8 - 2 && irq <= 800 / 8 + 6);
-	irq = stat(&f->n[0], "fec_irq_txf");
-	assert_true(irq >= 800 / 16 - 2 && irq <= 800 / 16 + 6);
+	scenario_coalescing_counts(f, &a, "fec_irq_rxf", "fec_irq_txf");
 	/* Coalescing off (usecs 0 with frames 1): one interrupt per frame. A
 	 * frame count without a timer would strand frames: refused. */
 	assert_int_equal(ethdrv_netdev_set(f->n[1].dev, "rx-usecs", "0"), -EINVAL);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Two gianfar drivers on two eTSEC models joined by the virtual cable of
- * etsec_kat.h (one thread, a virtual clock the test moves in steps), and
- * the traffic of pair_traffic.h between them. Fixed 1 Gb/s link, no PHYs.
+ * Two gianfar drivers on two eTSEC models on the full-duplex line of
+ * etsec_kat.h (a virtual clock the test moves in steps, or real time for
+ * the threaded tests), and the traffic of pair_traffic.h between them.
+ * Fixed 1 Gb/s link, no PHYs.
  * Include cmocka.h first.
  */
 #ifndef ETHDRV_TESTS_ETSEC_PAIR_H

@@ -424,6 +424,34 @@ static inline void scenario_split_switch(struct fixture *f, uint64_t settle_ns)
 	end_flows(f);
 }
 
+/*
+ * 800 frames with an RX interrupt every 8 frames and a TX one every 16
+ * (10 ms timers behind them), one step per microsecond so that the poll
+ * runs before the next frame is in: about one interrupt per threshold (a
+ * few more where the timer released a remainder while the sender waited
+ * for its window), by the driver's counters @rx_irq and @tx_irq.
+ */
+static inline void scenario_coalescing_counts(struct fixture *f, struct flow *a, const char *rx_irq,
+					      const char *tx_irq)
+{
+	uint64_t irq;
+
+	a->n = 800;
+	a->len_of = len_1514;
+	a->window = 200;
+	f->step_ns = 1000;
+	add_flow(f, a, 0, 0);
+	set(&f->n[1], "rx-frames", "8");
+	set(&f->n[1], "rx-usecs", "10000");
+	set(&f->n[0], "tx-frames", "16");
+	set(&f->n[0], "tx-usecs", "10000");
+	run_flows(f, 400000, NULL);
+	irq = stat(&f->n[1], rx_irq);
+	assert_true(irq >= 800 / 8 - 2 && irq <= 800 / 8 + 6);
+	irq = stat(&f->n[0], tx_irq);
+	assert_true(irq >= 800 / 16 - 2 && irq <= 800 / 16 + 6);
+}
+
 /* Threaded pollers both ways while structures and threading change. */
 static inline void scenario_threaded_switch(struct fixture *f, const char *wakeups)
 {
