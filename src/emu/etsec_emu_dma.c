@@ -127,10 +127,11 @@ static void tx_finish_frame(struct etsec_emu *emu, struct etsec_txf *f, uint16_t
 		memset(f->data + f->len, 0, MIN_FRAME - f->len);
 		f->len = MIN_FRAME;
 	}
-	if (crc) {
-		emu_fcs_append(f->data, f->len);
+	/* The MAC's CRC travels as FDX_FCS_APPEND: computed by the receiver that
+	 * writes it, not twice (docs/etsec.md §11). */
+	f->fcs = crc ? FDX_FCS_APPEND : FDX_FCS_RAW;
+	if (crc)
 		f->len += 4;
-	}
 }
 
 /* Fetch one frame at tx_fetch into the FIFO slot @f. 1: taken, 0: halted. */
@@ -226,7 +227,7 @@ void etsec__tx_frame_end(struct etsec_emu *emu, uint64_t t)
 	}
 	ethdrv_counter_inc(&emu->st.tx_frames);
 	ethdrv_counter_add(&emu->st.tx_bytes, f->len);
-	etsec__rmon_frame(emu, f->len, f->data, true);
+	etsec__rmon_frame(emu, f->len, f->data, true, true);
 	etsec__send(emu, f, t);
 	emu->fifo_head = (emu->fifo_head + 1) % emu->cfg.tx_fifo_frames;
 	emu->fifo_count--;
@@ -365,13 +366,13 @@ static void rx_copy(uint8_t *dst, uint32_t from, uint32_t n, uint32_t prefix, co
 	}
 }
 
-static uint16_t rx_status_bits(const struct etsec_emu *emu, const uint8_t *frame, uint32_t len)
+static uint16_t rx_status_bits(const struct etsec_emu *emu, uint32_t len, bool fcs_ok)
 {
 	uint16_t st = 0;
 
 	if (len > etsec__reg(emu, R_MAXFRM))
 		st |= RXBD_LG;
-	if (!emu_fcs_ok(frame, len))
+	if (!fcs_ok)
 		st |= RXBD_CR;
 	return st;
 }
@@ -396,7 +397,8 @@ static void rx_cut(struct etsec_emu *emu, uint8_t *p, uint16_t st, uint64_t t)
 	rx_close(emu, p, st | RXBD_L | RXBD_OV, true, t);
 }
 
-void etsec__rx_frame(struct etsec_emu *emu, const uint8_t *frame, uint32_t len, uint64_t t)
+void etsec__rx_frame(struct etsec_emu *emu, const uint8_t *frame, uint32_t len, bool fcs_ok,
+		     uint64_t t)
 {
 	uint32_t base = etsec__reg(emu, R_RBASE0), mrblr = etsec__reg(emu, R_MRBLR);
 	uint32_t prefix = rx_prefix(emu), total, done = 0, off = emu->rx_cur;
@@ -407,7 +409,7 @@ void etsec__rx_frame(struct etsec_emu *emu, const uint8_t *frame, uint32_t len, 
 		ethdrv_counter_inc(&emu->st.rx_dropped_disabled);
 		return;
 	}
-	etsec__rmon_frame(emu, len, frame, false);
+	etsec__rmon_frame(emu, len, frame, false, fcs_ok);
 	if (!rx_filter(emu, frame, &addr_bits)) {
 		ethdrv_counter_inc(&emu->st.rx_dropped_filter);
 		return;
@@ -426,7 +428,7 @@ void etsec__rx_frame(struct etsec_emu *emu, const uint8_t *frame, uint32_t len, 
 		rx_discard(emu);
 		return;
 	}
-	err_bits = rx_status_bits(emu, frame, len);
+	err_bits = rx_status_bits(emu, len, fcs_ok);
 	total = prefix + len;
 	for (unsigned nbd = 0;; nbd++) {
 		struct etsec_bd bd;

@@ -4,7 +4,6 @@
  * TXIC/RXIC coalescing (docs/etsec.md §6) and the RMON counters with their
  * carry bits (docs/etsec.md §7).
  */
-#include "crc32.h"
 #include "etsec_emu_priv.h"
 
 /* The events each line carries (docs/etsec.md §2): TX, RX, the rest on ER. */
@@ -141,7 +140,7 @@ static uint32_t rmon_bucket(uint32_t len)
 	return 0;
 }
 
-void etsec__rmon_frame(struct etsec_emu *emu, uint32_t len, const uint8_t *da, bool tx)
+void etsec__rmon_frame(struct etsec_emu *emu, uint32_t len, const uint8_t *da, bool tx, bool fcs_ok)
 {
 	uint32_t b = rmon_bucket(len);
 	bool mc = da[0] & 1, bc = mc && da[0] == 0xFF && da[1] == 0xFF && da[2] == 0xFF &&
@@ -155,6 +154,6 @@ void etsec__rmon_frame(struct etsec_emu *emu, uint32_t len, const uint8_t *da, b
 		etsec__rmon_add(emu, tx ? RM_TBCA : RM_RBCA, 1);
 	else if (mc)
 		etsec__rmon_add(emu, tx ? RM_TMCA : RM_RMCA, 1);
-	if (!tx && !emu_fcs_ok(da, len))
+	if (!tx && !fcs_ok)
 		etsec__rmon_add(emu, RM_RFCS, 1);
 }

@@ -72,21 +72,35 @@ const struct emu_engine_ops etsec__engine_ops = {
 
 /* ---- the port ---- */
 
-/* The FCS as the line says it travels, appended for the RX DMA. */
-static void port_rx_frame(void *ctx, uint8_t *data, uint32_t len, enum fdx_fcs fcs, uint64_t t)
+/*
+ * A frame's last bit arrived: the FCS as the line says it travels, written
+ * after the data as the RX DMA stores it (one CRC per frame, and none for a
+ * frame the line marked bad: its FCS bytes are then the good CRC inverted).
+ */
+void etsec__rx_wire(struct etsec_emu *emu, const uint8_t *data, uint32_t len, enum fdx_fcs fcs,
+		    uint64_t t)
 {
-	struct etsec_emu *emu = ctx;
 	uint32_t n = ETHDRV_MIN(len, (uint32_t)ETSEC_EMU_FRAME_MAX);
+	bool ok = true;
 
 	memcpy(emu->rxbuf, data, n);
-	if (fcs != FDX_FCS_RAW) {
+	if (fcs == FDX_FCS_RAW) {
+		ok = emu_fcs_ok(emu->rxbuf, n);
+	} else {
 		emu_fcs_append(emu->rxbuf, n);
-		if (fcs == FDX_FCS_BAD)
+		if (fcs == FDX_FCS_BAD) {
 			emu->rxbuf[n] ^= 0xFF;
+			ok = false;
+		}
 		n += 4;
 	}
 	emu->now = t;
-	etsec__rx_frame(emu, emu->rxbuf, n, t);
+	etsec__rx_frame(emu, emu->rxbuf, n, ok, t);
+}
+
+static void port_rx_frame(void *ctx, uint8_t *data, uint32_t len, enum fdx_fcs fcs, uint64_t t)
+{
+	etsec__rx_wire(ctx, data, len, fcs, t);
 }
 
 /* MACCFG1[LOOPBACK]: the receiver hears only its own transmitter (docs/etsec.md §4.1). */
@@ -128,9 +142,11 @@ const struct fdx_port_ops etsec__port_ops = {
 /* A frame left the MAC at @t: to the line, or back in with LOOPBACK. */
 void etsec__send(struct etsec_emu *emu, struct etsec_txf *f, uint64_t t)
 {
+	uint32_t data_len = f->fcs == FDX_FCS_APPEND ? f->len - 4 : f->len;
+
 	if (etsec__reg(emu, R_MACCFG1) & MACCFG1_LOOPBACK) {
-		etsec__rx_frame(emu, f->data, f->len, t);
+		etsec__rx_wire(emu, f->data, data_len, (enum fdx_fcs)f->fcs, t);
 		return;
 	}
-	fdx__send(emu->line, emu->port, f->data, f->len, FDX_FCS_RAW, t);
+	fdx__send(emu->line, emu->port, f->data, data_len, (enum fdx_fcs)f->fcs, t);
 }

@@ -184,7 +184,8 @@ struct etsec_bd {
 /* One frame fetched into the TX FIFO, then on the wire. */
 struct etsec_txf {
 	uint64_t end; /* last FCS bit leaves the MAC */
-	uint32_t len; /* bytes in data incl. FCS */
+	uint32_t len; /* bytes on the wire incl. FCS (data holds len - 4 with FDX_FCS_APPEND) */
+	uint8_t fcs; /* enum fdx_fcs: APPEND when the MAC adds the CRC, RAW when data ends in it */
 	uint16_t nbd; /* BDs */
 	uint32_t first; /* BD offset from TBASE0 of the first BD */
 	uint8_t *data; /* ETSEC_EMU_FRAME_MAX + 4 bytes */
@@ -257,7 +258,8 @@ void etsec__tx_walk(struct etsec_emu *emu, uint64_t now);
 void etsec__tx_frame_end(struct etsec_emu *emu, uint64_t t);
 void etsec__tx_drop_unstarted(struct etsec_emu *emu);
 void etsec__dma_rewind(struct etsec_emu *emu, bool tx, bool rx);
-void etsec__rx_frame(struct etsec_emu *emu, const uint8_t *frame, uint32_t len, uint64_t t);
+void etsec__rx_frame(struct etsec_emu *emu, const uint8_t *frame, uint32_t len, bool fcs_ok,
+		     uint64_t t);
 
 /* etsec_emu_irq.c */
 void etsec__event(struct etsec_emu *emu, uint32_t bits);
@@ -267,12 +269,15 @@ void etsec__coal_expire(struct etsec_emu *emu, unsigned dir, uint64_t t);
 void etsec__coal_written(struct etsec_emu *emu, unsigned dir, uint32_t old);
 uint64_t etsec__tick_ns(const struct etsec_emu *emu);
 void etsec__rmon_add(struct etsec_emu *emu, enum etsec_rmon reg, uint32_t n);
-void etsec__rmon_frame(struct etsec_emu *emu, uint32_t len, const uint8_t *da, bool tx);
+void etsec__rmon_frame(struct etsec_emu *emu, uint32_t len, const uint8_t *da, bool tx,
+		       bool fcs_ok);
 
 /* etsec_emu_line.c */
 extern const struct emu_engine_ops etsec__engine_ops;
 extern const struct fdx_port_ops etsec__port_ops;
 void etsec__send(struct etsec_emu *emu, struct etsec_txf *f, uint64_t t);
+void etsec__rx_wire(struct etsec_emu *emu, const uint8_t *data, uint32_t len, enum fdx_fcs fcs,
+		    uint64_t t);
 
 /* etsec_emu_miim.c */
 uint32_t etsec__miim_read(struct etsec_emu *emu, uint32_t off);
