@@ -423,7 +423,7 @@ static const struct ethdrv_knob netdev_knobs[] = {
 				       "BQL limit ceiling"),
 	[K_BQL_HOLD] = ETHDRV_KNOB_UINT("bql_hold_time", 1, 3600000, "ms", "BQL slack hold time"),
 	[K_CPU_COST] = ETHDRV_KNOB_UINT("cpu_cost_ns", 0, 1000000, "ns",
-				      "CPU cost spun per RX frame and TX completion"),
+					"CPU cost spun per RX frame and TX completion"),
 };
 
 ETHDRV_EXPORT const struct ethdrv_knob_table ethdrv_netdev_knob_table =

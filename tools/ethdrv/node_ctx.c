@@ -170,8 +170,9 @@ static int node_ctx_set_affinity(struct node *n, const char *value, const char *
 	int err;
 
 	if (!n->ctx.irq) {
-		*why = "irq_affinity steers the softirq loops of contexts=irq: set contexts=irq first";
-		return -EINVAL;
+		*why = "give NAME:CPU[/NAME:CPU...] (e.g. rx:0/tx:1) once contexts=irq is set: "
+		       "irq_affinity steers its softirq loops";
+		return -EBUSY;
 	}
 	if (strlen(value) >= sizeof(buf)) {
 		*why = "too long";
@@ -212,8 +213,9 @@ static int node_ctx_set_affinity(struct node *n, const char *value, const char *
 }
 
 static const struct ethdrv_knob node_ctx_knobs[] = {
-	ETHDRV_KNOB_ENUM("contexts", "loop|irq",
-			 "loop: all in the node's thread; irq: softirq loops above the application"),
+	ETHDRV_KNOB_ENUM(
+		"contexts", "loop|irq",
+		"loop: all in the node's thread; irq: softirq loops above the application"),
 	ETHDRV_KNOB_UINT("cpus", 1, 8, "loops", "softirq loops, one per CPU (contexts=irq)"),
 	ETHDRV_KNOB_TEXT("irq_affinity", "NAME:CPU[/NAME:CPU...]", "",
 			 "the CPU of each poller's IRQ line, e.g. rx:0/tx:1 (contexts=irq)"),

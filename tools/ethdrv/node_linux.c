@@ -122,6 +122,11 @@ static void linux_rx(void *ctx, const uint8_t *frame, size_t len)
 	memcpy(pkt->data, frame, len);
 	pkt->len = (uint32_t)len;
 	ethdrv_netdev_receive(&ld->dev, pkt);
+	/* No NAPI poll ends here (the driver's thread calls netif_rx() per
+	 * frame), so each frame ends its receive batch: the node's TAP writer
+	 * batches per poll and would otherwise hold it. */
+	if (ld->dev.rx_flush)
+		ld->dev.rx_flush(ld->dev.rx_flush_arg);
 }
 
 /* netif_wake_queue(): any thread. */
