@@ -147,18 +147,13 @@ int gfar__mdio_setup(struct gfar_priv *priv)
 	}
 	pc.link_change = gfar_link;
 	pc.link_arg = priv;
-	ret = ethdrv_phy_probe(priv->mii_bus, priv->dev.loop, &pc, &priv->dev.phydev);
-	if (!ret)
-		ret = ethdrv_phy_register_stats(priv->dev.phydev, priv->dev.stats_set);
-	return ret;
+	return ethdrv_phy_attach(priv->mii_bus, priv->dev.loop, &pc, priv->dev.stats_set,
+				 &priv->dev.phydev);
 }
 
 void gfar__mdio_free(struct gfar_priv *priv)
 {
-	ethdrv_phy_free(priv->dev.phydev);
-	priv->dev.phydev = NULL;
-	ethdrv_mdio_bus_free(priv->mii_bus);
-	priv->mii_bus = NULL;
+	ethdrv_phy_bus_free(&priv->dev.phydev, &priv->mii_bus);
 }
 
 int gfar__phy_start(struct gfar_priv *priv)
