@@ -365,7 +365,7 @@ static void gfar_destroy(struct ethdrv_netdev *dev)
 {
 	struct gfar_priv *p = GFAR_FROM_NETDEV(dev);
 
-	gfar__mdio_free(p);
+	ethdrv_phy_bus_free(&p->dev.phydev, &p->mii_bus);
 	ethdrv_pkt_pool_free(p->pool);
 	mtx_destroy(&p->imask_lock);
 	gfar__stats_free(p);
@@ -455,7 +455,7 @@ int gfar_create(const struct gfar_config *cfg, const struct ethdrv_mmio_bus *bus
 			mtx_destroy(&p->imask_lock);
 	}
 	if (ret) {
-		gfar__mdio_free(p);
+		ethdrv_phy_bus_free(&p->dev.phydev, &p->mii_bus);
 		ethdrv_netdev_cleanup(&p->dev);
 		gfar__stats_free(p);
 		ethdrv_pkt_pool_free(p->pool);

@@ -151,11 +151,6 @@ int gfar__mdio_setup(struct gfar_priv *priv)
 				 &priv->dev.phydev);
 }
 
-void gfar__mdio_free(struct gfar_priv *priv)
-{
-	ethdrv_phy_bus_free(&priv->dev.phydev, &priv->mii_bus);
-}
-
 int gfar__phy_start(struct gfar_priv *priv)
 {
 	struct ethdrv_phy_link fixed = { .up = true,

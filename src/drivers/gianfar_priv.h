@@ -182,7 +182,6 @@ void gfar__restart_hw(struct gfar_priv *priv);
 /* gianfar_mdio.c */
 void gfar__program_link(struct gfar_priv *priv);
 int gfar__mdio_setup(struct gfar_priv *priv);
-void gfar__mdio_free(struct gfar_priv *priv);
 int gfar__phy_start(struct gfar_priv *priv);
 void gfar__phy_stop(struct gfar_priv *priv);
 int gfar__mdio_set_param(struct gfar_priv *priv, const char *key, const char *value);
