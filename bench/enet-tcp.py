@@ -1,5 +1,6 @@
-"""ENET or GbEth link: iperf3 TCP one way, both ways and at 100 Mb/s against the line rate,
-CPU per MB (--device emu:enet, or emu:gbeth: the results go to gbeth-tcp.md)."""
+"""ENET, GbEth or eTSEC link: iperf3 TCP one way, both ways and at 100 Mb/s against the line
+rate, CPU per MB (--device emu:enet, or emu:gbeth / emu:etsec: the results go to gbeth-tcp.md /
+enet-tcp-etsec.md)."""
 import argparse
 import json
 import os
@@ -40,8 +41,8 @@ def parse():
     p.add_argument("--set", action="append", default=[], dest="sets", metavar="KEY=VALUE",
                    help="a knob for both nodes (repeatable; default napi_split=1)")
     p.add_argument("--device", default="emu:enet",
-                   help="device spec without speed= (emu:enet or emu:gbeth; speed= is set per "
-                   "case)")
+                   help="device spec without speed= (emu:enet, emu:gbeth or emu:etsec; speed= is "
+                   "set per case)")
     p.add_argument("--results", default=None, help="output directory (bench/results)")
     return p.parse_args()
 
@@ -52,13 +53,14 @@ CASES = [  # (label, line speed Mb/s, iperf3 arguments, both ways); {p}: the nod
     ("100 Mb/s, {p}0 -> {p}1", 100, [], False),
 ]
 
-# Per link kind: the segment class, its link socket, subnet, model drop counter, what it is.
+# Per link kind: the segment class, its link socket, subnet, model drop counter, the driver's
+# interrupt counters (summed), what it is.
 KINDS = {
     "emu:enet": {"cls": eb.EnetLink, "sock": "link", "subnet": "169.254.20.", "name": NAME,
-                 "nobd": "emu_rx_dropped_nobd", "irqs": "fec_irqs", "what": "an NXP ENET model driven by the fec "
+                 "nobd": "emu_rx_dropped_nobd", "irqs": ("fec_irqs",), "what": "an NXP ENET model driven by the fec "
                  "driver", "title": "the ENET link", "plot": "fec driver + model"},
     "emu:gbeth": {"cls": eb.GbethLink, "sock": "gbeth-link", "subnet": "169.254.40.",
-                  "name": "gbeth-tcp", "nobd": "emu_rx_dropped_nodesc", "irqs": "ravb_irqs",
+                  "name": "gbeth-tcp", "nobd": "emu_rx_dropped_nodesc", "irqs": ("ravb_irqs",),
                   "what": "a Renesas GbEth model driven by the ravb driver",
                   "title": "the GbEth link", "plot": "ravb driver + model",
                   "note": """
@@ -71,6 +73,11 @@ packet whatever rx-buf says (docs/gbeth.md §3.5), so no such gain is expected
 here and none is claimed.
 """},
 }
+KINDS["emu:etsec"] = {"cls": eb.EtsecLink, "sock": "tsec-link", "subnet": "169.254.30.",
+                      "name": f"{NAME}-etsec", "nobd": "emu_rx_dropped_nobd",
+                      "irqs": ("gfar_irq_rx", "gfar_irq_tx", "gfar_irq_er"),
+                      "what": "a Freescale eTSEC model driven by the gianfar driver",
+                      "title": "the eTSEC link", "plot": "gianfar driver + model"}
 KIND = KINDS["emu:enet"]
 
 
@@ -78,7 +85,7 @@ def kind_of(device):
     """The link kind a --device spec names (KINDS), or exit with the accepted values."""
     model = device.split(",")[0]
     if model not in KINDS:
-        sys.exit(f"ethdrv bench {NAME}: --device {device}: use emu:enet or emu:gbeth")
+        sys.exit(f"ethdrv bench {NAME}: --device {device}: use emu:enet, emu:gbeth or emu:etsec")
     return KINDS[model]
 
 
@@ -151,12 +158,15 @@ def run_case(seg, args, seconds):
     late = (eb.hist_delta(s1["link"]["irq_lateness_ns"], s0["link"]["irq_lateness_ns"])
             if "irq_lateness_ns" in s1["link"] else None)
     both = {k: sum(eb.delta(a, b).get(k, 0) for b, a in zip(s0["nodes"], s1["nodes"]))
-            for k in (KIND["irqs"], "rx_packets", "rx_errors")}
+            for k in (*KIND["irqs"], "rx_packets", "rx_errors")}
+    both["irqs"] = sum(both.pop(k) for k in KIND["irqs"])  # every interrupt of the driver
+    # Loss attribution (docs/design.md §4.8) is the ENET model's; GbEth and eTSEC have none.
     causes = eb.sum_causes([{"c": eb.loss_causes(eb.delta(a, b), a)}
                             for b, a in zip(s0["nodes"], s1["nodes"])], "c")
     return {"dirs": dirs, "cpu_ns": cpu, "engine_ns": engine, "ratio": ratio, "idle_ns": idle,
-            "retrans": retrans, "drops": drops, "span": s1["t"] - s0["t"], "causes": causes,
-            "lab": nm.lab_clock(both, eb.delta(s1["link"], s0["link"]), late, KIND["irqs"]),
+            "retrans": retrans, "drops": drops, "span": s1["t"] - s0["t"],
+            "causes": causes if "emu_rx_lost_driver" in s1["nodes"][0] else None,
+            "lab": nm.lab_clock(both, eb.delta(s1["link"], s0["link"]), late, "irqs"),
             **eb.host_conditions(h0, h1)}
 
 
@@ -198,8 +208,8 @@ def main():
     global KIND
     a = parse()
     KIND = kind_of(a.device)
-    # napi_split is the fec driver's; ravb has one poller for RX and TX.
-    sets = a.sets or (["napi_split=1"] if KIND is KINDS["emu:enet"] else [])
+    # napi_split is fec's and gianfar's; ravb has one poller for RX and TX.
+    sets = a.sets or ([] if KIND is KINDS["emu:gbeth"] else ["napi_split=1"])
     prefix = KIND["cls"].PREFIX
     bar = eb.Progress(len(CASES) * a.repeat, KIND["name"])
     res, load = [], []
@@ -238,7 +248,7 @@ def write(a, sets, res, load):
                          f"{r['pct']:.1f}", f"{r['tol']:.4f}", r["verdict"],
                          f"{r['limit_acks']:.2f}", f"{r['pct_acks']:.1f}",
                          f"{r['ratio']:.3f}", r["retrans"], r["drops"],
-                         eb.causes_text(r["causes"]), f"{r['idle']:.1f}",
+                         eb.causes_text(r["causes"]) if r["causes"] else "-", f"{r['idle']:.1f}",
                          f"{r['cpu'][0]:.2f}",
                          f"{r['cpu'][1]:.2f}", f"{r['engine']:.2f}", f"{r['steal_ms']:.0f}",
                          f"{r['load1']:.2f}",
@@ -262,7 +272,8 @@ Frames dropped: the MACs' RX drops without a descriptor, the drivers' RX errors
 and the TAPs' refused writes. "Lost without a BD" puts each of the MACs' drops for
 want of an empty descriptor down to one cause (docs/design.md §4.8): the lab (the
 frame reached the MAC more than 1 ms after its time on the line), VM steal during the
-driver's service gap (/proc/stat), else the driver's gap (since it last wrote RDAR).
+driver's service gap (/proc/stat), else the driver's gap (since it last wrote RDAR);
+"-" where the model does not attribute its drops (GbEth, eTSEC: only the ENET model does).
 VM steal ms and load: /proc/stat steal over all CPUs during the run, and the 1-minute
 load average at its end. Sender's line idle: the time the sending MAC's
 transmitter waited with no frame ready (the model's emu_tx_idle_ns) over the

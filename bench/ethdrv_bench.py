@@ -304,6 +304,17 @@ class GbethLink(Segment):
         super().__init__(2, device, sets, args, busy_wait_s)
 
 
+class EtsecLink(Segment):
+    """`ethdrv segment --device emu:etsec,...`: nodes tsec0 and tsec1 (Freescale
+    eTSEC models, the gianfar driver) on a full-duplex line whose counters are
+    the "tsec-link" socket's."""
+
+    SOCK, PREFIX, MARKER = "tsec-link", "tsec", RUN_DIR / "tsec-link.pid"
+
+    def __init__(self, device="emu:etsec", sets=(), args=(), busy_wait_s=1800):
+        super().__init__(2, device, sets, args, busy_wait_s)
+
+
 def _stop_all():
     for s in list(Segment._live):
         s.stop()

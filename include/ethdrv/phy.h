@@ -290,6 +290,31 @@ ETHDRV_EXPORT int ethdrv_phy_restart_aneg(struct ethdrv_phy *phy);
  */
 ETHDRV_EXPORT int ethdrv_phy_register_stats(struct ethdrv_phy *phy, struct ethdrv_stats_set *set);
 
+/**
+ * ethdrv_phy_attach() - ethdrv_phy_probe(), then the PHY's counters into @set
+ * @bus: the MAC's MDIO bus
+ * @loop: the device's loop
+ * @cfg: the PHY's address, drivers, interrupt and link callback
+ * @set: the device's stats set
+ * @out: receives the PHY, as ethdrv_phy_probe() sets it (on a stats error the PHY
+ *       stays in *@out for ethdrv_phy_bus_free())
+ *
+ * What every driver does with its PHY at setup (oa_tc6, fec, ravb,
+ * gianfar); ethdrv_phy_bus_free() undoes it.
+ * Return: 0, or the error of the probe or of the stats registration.
+ * Context: setup.
+ */
+ETHDRV_EXPORT int ethdrv_phy_attach(struct ethdrv_mdio_bus *bus, struct ethdrv_loop *loop,
+				    const struct ethdrv_phy_config *cfg,
+				    struct ethdrv_stats_set *set, struct ethdrv_phy **out);
+
+/**
+ * ethdrv_phy_bus_free() - free *@phy, then *@bus, and clear both (NULLs are ignored)
+ * @phy: the device's PHY
+ * @bus: the MDIO bus it sat on
+ */
+ETHDRV_EXPORT void ethdrv_phy_bus_free(struct ethdrv_phy **phy, struct ethdrv_mdio_bus **bus);
+
 /* ---- generic clause-22 behaviour, for PHY drivers to build on ---- */
 
 /** ethdrv_genphy_soft_reset() - BMCR.RESET, then poll (1 ms apart, 600 ms). */

@@ -607,6 +607,25 @@ ETHDRV_EXPORT int ethdrv_phy_register_stats(struct ethdrv_phy *phy, struct ethdr
 				      ethdrv_phy_stats_desc_count, &phy->st);
 }
 
+ETHDRV_EXPORT int ethdrv_phy_attach(struct ethdrv_mdio_bus *bus, struct ethdrv_loop *loop,
+				    const struct ethdrv_phy_config *cfg,
+				    struct ethdrv_stats_set *set, struct ethdrv_phy **out)
+{
+	int ret = ethdrv_phy_probe(bus, loop, cfg, out);
+
+	if (!ret)
+		ret = ethdrv_phy_register_stats(*out, set);
+	return ret;
+}
+
+ETHDRV_EXPORT void ethdrv_phy_bus_free(struct ethdrv_phy **phy, struct ethdrv_mdio_bus **bus)
+{
+	ethdrv_phy_free(*phy);
+	*phy = NULL;
+	ethdrv_mdio_bus_free(*bus);
+	*bus = NULL;
+}
+
 int ethdrv_phy_find(struct ethdrv_mdio_bus *bus, unsigned *addr)
 {
 	for (unsigned a = 0; a < ETHDRV_MDIO_ADDRS; a++) {

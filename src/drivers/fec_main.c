@@ -14,6 +14,7 @@
 #include "ethdrv/log.h"
 #include "ethdrv/poll.h"
 #include "fec_priv.h"
+#include "mac_hash.h"
 #include "ring.h"
 
 ETHDRV_LOG_MODULE(fec);
@@ -140,14 +141,7 @@ static int fec_hw_reset(struct fec_priv *priv)
  * form, initial all ones, no final inversion; the top 6 bits select it. */
 static unsigned fec_hash_bit(const uint8_t *addr)
 {
-	uint32_t crc = 0xFFFFFFFFu;
-
-	for (unsigned i = 0; i < ETHDRV_ETH_ALEN; i++) {
-		crc ^= addr[i];
-		for (unsigned b = 0; b < 8; b++)
-			crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1)));
-	}
-	return crc >> 26;
+	return mac_hash_crc(addr) >> 26;
 }
 
 /* GAUR:GALR for the device's multicast list (ALLMULTI: every bit). */

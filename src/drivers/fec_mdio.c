@@ -206,7 +206,8 @@ static int fec_phy_probe(struct fec_priv *priv)
 	pc.irq_fd = priv->cfg.phy_irq_fd >= 0 ? priv->cfg.phy_irq_fd : -1;
 	pc.link_change = fec_adjust_link;
 	pc.link_arg = priv;
-	return ethdrv_phy_probe(priv->mii_bus, priv->dev.loop, &pc, &priv->dev.phydev);
+	return ethdrv_phy_attach(priv->mii_bus, priv->dev.loop, &pc, priv->dev.stats_set,
+				 &priv->dev.phydev);
 }
 
 int fec__mdio_setup(struct fec_priv *priv)
@@ -238,17 +239,12 @@ int fec__mdio_setup(struct fec_priv *priv)
 	ret = ethdrv_mdio_register_stats(priv->mii_bus, priv->dev.stats_set);
 	if (!ret && !priv->cfg.fixed_link_mbps)
 		ret = fec_phy_probe(priv);
-	if (!ret && priv->dev.phydev)
-		ret = ethdrv_phy_register_stats(priv->dev.phydev, priv->dev.stats_set);
 	return ret;
 }
 
 void fec__mdio_free(struct fec_priv *priv)
 {
-	ethdrv_phy_free(priv->dev.phydev);
-	priv->dev.phydev = NULL;
-	ethdrv_mdio_bus_free(priv->mii_bus);
-	priv->mii_bus = NULL;
+	ethdrv_phy_bus_free(&priv->dev.phydev, &priv->mii_bus);
 }
 
 /* At open: no carrier until the PHY (or the fixed link) says so. */

@@ -238,10 +238,8 @@ static int oa_tc6_phy_probe(struct oa_tc6 *tc6)
 	pc.drivers = ethdrv_phy_drivers;
 	pc.link_change = oa_tc6_link_change;
 	pc.link_arg = tc6;
-	ret = ethdrv_phy_probe(tc6->mdio->bus, tc6->dev->loop, &pc, &tc6->dev->phydev);
-	if (!ret)
-		ret = ethdrv_phy_register_stats(tc6->dev->phydev, tc6->dev->stats_set);
-	return ret;
+	return ethdrv_phy_attach(tc6->mdio->bus, tc6->dev->loop, &pc, tc6->dev->stats_set,
+				 &tc6->dev->phydev);
 }
 
 int oa_tc6_phy_start(struct oa_tc6 *tc6)

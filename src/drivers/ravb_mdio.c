@@ -107,18 +107,13 @@ int ravb__mdio_setup(struct ravb_priv *priv)
 	pc.irq_fd = priv->cfg.phy_irq_fd > 0 ? priv->cfg.phy_irq_fd : -1;
 	pc.link_change = ravb_adjust_link;
 	pc.link_arg = priv;
-	ret = ethdrv_phy_probe(priv->mii_bus, priv->dev.loop, &pc, &priv->dev.phydev);
-	if (!ret)
-		ret = ethdrv_phy_register_stats(priv->dev.phydev, priv->dev.stats_set);
-	return ret;
+	return ethdrv_phy_attach(priv->mii_bus, priv->dev.loop, &pc, priv->dev.stats_set,
+				 &priv->dev.phydev);
 }
 
 void ravb__mdio_free(struct ravb_priv *priv)
 {
-	ethdrv_phy_free(priv->dev.phydev);
-	priv->dev.phydev = NULL;
-	ethdrv_mdio_bus_free(priv->mii_bus);
-	priv->mii_bus = NULL;
+	ethdrv_phy_bus_free(&priv->dev.phydev, &priv->mii_bus);
 }
 
 int ravb__phy_start(struct ravb_priv *priv)

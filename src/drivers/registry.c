@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "fec.h"
+#include "gianfar.h"
 #include "lan865x.h"
 #include "ravb.h"
 #include "oa_tc6.h"
@@ -93,6 +94,24 @@ static const struct ethdrv_knob_table *const reg_ravb_knobs[] = {
 	NULL,
 };
 
+/* ---- Freescale eTSEC (gianfar.h) ---- */
+
+static int reg_gfar_create(const struct ethdrv_driver_args *a, struct ethdrv_netdev **out)
+{
+	struct gfar_config cfg = { .name = a->name,
+				   .rx_ring = a->rx_ring,
+				   .tx_ring = a->tx_ring,
+				   .phy_irq_fd = a->phy_irq_fd };
+
+	memcpy(cfg.mac, a->mac, sizeof(cfg.mac));
+	return gfar_create(&cfg, a->mmio, a->loop, out);
+}
+
+static int reg_gfar_info(struct ethdrv_netdev *dev, char *buf, size_t size)
+{
+	return reg_link_info("eTSEC", dev, buf, size);
+}
+
 /* ---- the table ---- */
 
 static const struct ethdrv_knob_table *const reg_lan865x_knobs[] = {
@@ -105,6 +124,12 @@ static const struct ethdrv_knob_table *const reg_lan865x_knobs[] = {
 
 static const struct ethdrv_knob_table *const reg_fec_knobs[] = {
 	&fec_knob_table,
+	&ethdrv_phy_knob_table,
+	NULL,
+};
+
+static const struct ethdrv_knob_table *const reg_gfar_knobs[] = {
+	&gfar_knob_table,
 	&ethdrv_phy_knob_table,
 	NULL,
 };
@@ -133,6 +158,14 @@ static const struct ethdrv_driver ethdrv_drivers[] = {
 		.create = reg_ravb_create,
 		.info = reg_ravb_info,
 		.knobs = reg_ravb_knobs,
+	},
+	{
+		.name = "gianfar",
+		.desc = "Freescale eTSEC Ethernet controller (Linux gianfar; MMIO with DMA rings)",
+		.bus = ETHDRV_BUS_MMIO,
+		.create = reg_gfar_create,
+		.info = reg_gfar_info,
+		.knobs = reg_gfar_knobs,
 	},
 };
 

@@ -25,70 +25,14 @@ static int setup_rt(void **state)
 	return setup_cfg(state, &cfg, true);
 }
 
-/* Run the loops until both devices completed @n frames (TX completions are
- * coalesced: the last ones come with the timer, after the flows are done). */
-static void run_until_sent(struct fixture *f, uint64_t n)
-{
-	uint64_t deadline = ethdrv_now_ns() + RUN_TIMEOUT_NS;
-
-	while ((stat(&f->n[0], "tx_packets") < n || stat(&f->n[1], "tx_packets") < n) &&
-	       ethdrv_now_ns() < deadline) {
-		if (!ethdrv_loop_run_once(f->n[0].loop, ETHDRV_RUN_NOWAIT) +
-		    ethdrv_loop_run_once(f->n[1].loop, ETHDRV_RUN_NOWAIT))
-			usleep(50);
-	}
-}
-
-/* Every few hundred loop rounds: switch pollers; once, threaded off and on. */
-static void churn(struct fixture *f, unsigned i)
-{
-	if (i % 300 == 0)
-		for (unsigned k = 0; k < 2; k++)
-			set(&f->n[k], "napi_split", (i / 300) % 2 ? "0" : "1");
-	if (i == 2000 || i == 3000)
-		for (unsigned k = 0; k < 2; k++)
-			set(&f->n[k], "threaded", i == 2000 ? "0" : "1");
-}
-
 static void test_threaded_split_switch(void **state)
 {
-	struct fixture *f = *state;
-	struct flow a = { .n = 3000, .len_of = len_mixed, .window = 64 };
-	struct flow b = { .n = 3000, .len_of = len_mixed, .window = 64 };
-
-	add_flow(f, &a, 0, 0);
-	add_flow(f, &b, 1, 1);
-	for (unsigned k = 0; k < 2; k++)
-		set(&f->n[k], "threaded", "1");
-	run_real(f, churn);
-	run_until_sent(f, 3000);
-	for (unsigned k = 0; k < 2; k++) {
-		assert_true(stat(&f->n[k], "napi_rx_thread_wakeups") > 0);
-		assert_int_equal(stat(&f->n[k], "tx_packets"), 3000);
-		assert_int_equal(stat(&f->n[k], "rx_missed_errors"), 0);
-	}
-	end_flows(f);
+	scenario_threaded_switch(*state, "napi_rx_thread_wakeups");
 }
 
 static void test_threaded_moderation(void **state)
 {
-	struct fixture *f = *state;
-	struct flow a = { .n = 4000, .len_of = len_mixed, .window = 64 };
-	struct flow b = { .n = 1000, .len_of = len_mixed, .window = 16 };
-
-	/* DIM, software coalescing and small coalescing thresholds in threads. */
-	add_flow(f, &a, 0, 0);
-	add_flow(f, &b, 1, 1);
-	for (unsigned k = 0; k < 2; k++) {
-		set(&f->n[k], "threaded", "1");
-		set(&f->n[k], "adaptive-rx", "on");
-		set(&f->n[k], "adaptive-tx", "on");
-		set(&f->n[k], "napi_defer_hard_irqs", "1");
-		set(&f->n[k], "gro_flush_timeout", "20000");
-	}
-	run_real(f, NULL);
-	assert_true(stat(&f->n[1], "fec_irq_rxf") > 0);
-	end_flows(f);
+	threaded_moderation(*state, "fec_irq_rxf");
 }
 
 int main(void)

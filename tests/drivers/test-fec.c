@@ -73,14 +73,9 @@ static void test_every_size_both_ways(void **state)
 static void test_ring_wrap_under_load(void **state)
 {
 	struct fixture *f = *state;
-	struct flow a = { .n = 3000, .len_of = len_mixed, .window = 14 };
 
-	/* 16-BD rings: each wraps about 190 times. */
-	add_flow(f, &a, 0, 0);
-	run_flows(f, 400000, NULL);
-	assert_int_equal(stat(&f->n[1], "rx_missed_errors"), 0);
+	scenario_ring_wrap(f, 3000);
 	assert_int_equal(stat(&f->n[0], "tx_packets"), 3000);
-	end_flows(f);
 }
 
 static void test_bql_stop_wake(void **state)
@@ -91,70 +86,25 @@ static void test_bql_stop_wake(void **state)
 
 static void test_ring_full_stop_wake(void **state)
 {
-	struct fixture *f = *state;
-	struct flow a = { .n = 2000, .len_of = len_1514, .window = 2000 };
-
-	/* With BQL out of the way the 16-BD ring fills: netif_stop_queue at
-	 * full, wake at half empty, nothing lost. */
-	add_flow(f, &a, 0, 0);
-	set(&f->n[0], "bql_limit_min", "10000000");
-	set(&f->n[1], "rx-usecs", "20");
-	run_flows(f, 400000, NULL);
-	assert_true(stat(&f->n[0], "fec_tx_ring_full") > 0);
-	assert_int_equal(stat(&f->n[0], "fec_tx_ring_wake"), stat(&f->n[0], "fec_tx_ring_full"));
-	assert_true(f->n[0].tx_wakes > 0);
-	assert_int_equal(stat(&f->n[1], "rx_missed_errors"), 0);
-	end_flows(f);
-}
-
-static void toggle_split(struct fixture *f, unsigned i)
-{
-	if (i % 97 == 0)
-		for (unsigned k = 0; k < 2; k++)
-			set(&f->n[k], "napi_split", (i / 97) % 2 ? "0" : "1");
+	scenario_ring_full(*state, "20", "fec_tx_ring_full", "fec_tx_ring_wake");
 }
 
 static void test_split_switch_under_traffic(void **state)
 {
 	struct fixture *f = *state;
-	struct flow a = { .n = 4000, .len_of = len_mixed, .window = 64 };
-	struct flow b = { .n = 4000, .len_of = len_mixed, .window = 64 };
 	char buf[8];
 
-	add_flow(f, &a, 0, 0);
-	add_flow(f, &b, 1, 1);
-	run_flows(f, 600000, toggle_split);
+	scenario_split_switch(f, 0);
 	assert_int_equal(ethdrv_netdev_get(f->n[0].dev, "napi_split", buf, sizeof(buf)), 0);
-	for (unsigned i = 0; i < 2; i++) {
-		/* Both modes ran: the TX poller worked in one, the RX poller did TX in the other. */
-		assert_true(stat(&f->n[i], "napi_tx_polls") > 0);
-		assert_int_equal(stat(&f->n[i], "tx_packets"), 4000);
-		assert_int_equal(stat(&f->n[i], "tx_dropped"), 0);
-	}
-	end_flows(f);
 }
 
 static void test_coalescing_irq_counts(void **state)
 {
 	struct fixture *f = *state;
-	struct flow a = { .n = 800, .len_of = len_1514, .window = 200 };
+	struct flow a = { 0 };
 	uint64_t irq;
 
-	/* One step per microsecond: the poll runs before the next frame is in. */
-	f->step_ns = 1000;
-	add_flow(f, &a, 0, 0);
-	/* Receiver: an interrupt every 8 frames; sender: one every 16. */
-	set(&f->n[1], "rx-frames", "8");
-	set(&f->n[1], "rx-usecs", "10000");
-	set(&f->n[0], "tx-frames", "16");
-	set(&f->n[0], "tx-usecs", "10000");
-	run_flows(f, 400000, NULL);
-	/* About one per threshold; a few more where the 10 ms timer released a
-	 * remainder while the sender waited for its window. */
-	irq = stat(&f->n[1], "fec_irq_rxf");
-	assert_true(irq >= 800 / 8 - 2 && irq <= 800 / 8 + 6);
-	irq = stat(&f->n[0], "fec_irq_txf");
-	assert_true(irq >= 800 / 16 - 2 && irq <= 800 / 16 + 6);
+	scenario_coalescing_counts(f, &a, "fec_irq_rxf", "fec_irq_txf");
 	/* Coalescing off (usecs 0 with frames 1): one interrupt per frame. A
 	 * frame count without a timer would strand frames: refused. */
 	assert_int_equal(ethdrv_netdev_set(f->n[1].dev, "rx-usecs", "0"), -EINVAL);

@@ -36,13 +36,14 @@ static void test_find(void **state)
 	assert_int_equal(lan->bus, ETHDRV_BUS_SPI);
 	assert_int_equal(fec->bus, ETHDRV_BUS_MMIO);
 	assert_int_equal(ravb->bus, ETHDRV_BUS_MMIO);
+	assert_int_equal(ethdrv_driver_find("gianfar")->bus, ETHDRV_BUS_MMIO);
 	assert_null(ethdrv_driver_find("e1000"));
 	assert_null(ethdrv_driver_find(""));
 	assert_null(ethdrv_driver_find(NULL));
 	for (; ethdrv_driver_at(n); n++)
 		assert_ptr_equal(ethdrv_driver_find(ethdrv_driver_at(n)->name),
 				 ethdrv_driver_at(n));
-	assert_int_equal(n, 3);
+	assert_int_equal(n, 4); /* lan865x, fec, ravb, gianfar */
 }
 
 /* A driver gets no bus of the kind it needs: refused before it runs. */

@@ -13,6 +13,7 @@
 #include "drivers/fec.h"
 #include "emu/enet_emu.h"
 #include "mac_pair.h"
+#include "pair_scenarios.h"
 
 static inline void enet_emu_free_any(void *emu)
 {

@@ -1,7 +1,8 @@
 # Shared helpers of the system tests (sourced by tests/system/test-*.sh and
 # scripts/demo.sh). Set ETHDRV to the binary first. Addresses: only
 # 169.254.10.0/24, only inside the t1s* namespaces the segment creates, and
-# 169.254.20.0/24 inside the enet0/enet1 namespaces of an ENET link.
+# 169.254.20.0/24 inside the enet0/enet1 namespaces of an ENET link,
+# 169.254.30.0/24 inside the tsec0/tsec1 namespaces of an eTSEC link.
 
 SEG_PID=
 SEG_LOG=
@@ -122,7 +123,8 @@ for key in ("sum_received", "sum_received_bidir_reverse"):
         print(int(end[key]["bits_per_second"]))'
 }
 
-# start_link_beside [enet|gbeth]: a link (start_enet_link, start_gbeth_link;
+# start_link_beside [enet|gbeth|etsec]: a link (start_enet_link, start_gbeth_link,
+# start_etsec_link;
 # default enet) next to the LAN8650 segment start_segment runs, its pid added
 # to LINK_PIDS; stop_link_beside stops every one.
 LINK_PIDS=()
@@ -148,6 +150,97 @@ stop_link_beside() {
 stop_segment_and_link() {
 	stop_link_beside
 	stop_segment
+}
+
+# eTSEC node K's address.
+tsec_addr() {
+	echo "169.254.30.$(($1 + 1))"
+}
+
+# start_etsec_link [extra args]: start_link for the eTSEC link.
+start_etsec_link() {
+	start_link emu:etsec tsec-link "$@"
+}
+
+# Fail if anything of an eTSEC link is left.
+assert_etsec_clean() {
+	assert_link_clean tsec tsec-link
+}
+
+# link_iperf_dirs PREFIX ADDR WHAT: iperf3 from PREFIX0 to ADDR one way, the
+# other and both at once (iperf_bps_ns); every direction must carry data.
+# WHAT names the mode in the messages.
+link_iperf_dirs() {
+	local dir bps b
+	for dir in "" "-R" "--bidir"; do
+		bps=$(iperf_bps_ns "${1}0" "$2" "$dir") || fail "iperf3 $dir ($3)"
+		echo "iperf3 ${dir:-forward} $3:" $bps "bit/s"
+		[[ $(wc -w <<<"$bps") -eq $([[ $dir == --bidir ]] && echo 2 || echo 1) ]] ||
+			fail "iperf3 $dir: no result for every direction: $bps"
+		for b in $bps; do [[ $b -gt 0 ]] || fail "iperf3 $dir: zero throughput"; done
+	done
+}
+
+# link_cable_checks PREFIX ADDR1: the cable out (emu.link=down) takes the
+# carrier of both TAPs and stops a ping from PREFIX0 to ADDR1; in again, the
+# PHYs autonegotiate and the carrier and ping come back.
+link_cable_checks() {
+	local k
+	"$ETHDRV" set "${1}0" emu.link=down || fail "emu.link=down"
+	[[ $("$ETHDRV" get "${1}1" emu.link) == "emu.link=down" ]] || fail "emu.link reads up"
+	for k in 0 1; do wait_flags "$1$k" NO-CARRIER LOWER_UP 3000; done
+	"$ETHDRV" phy "${1}1" | grep -qx "link=down" || fail "ethdrv phy ${1}1: link not down"
+	ip netns exec "${1}0" ping -n -q -c 1 -W 1 "$2" >/dev/null &&
+		fail "ping across a link that is down"
+	"$ETHDRV" set "${1}0" emu.link=up || fail "emu.link=up"
+	for k in 0 1; do wait_flags "$1$k" LOWER_UP NO-CARRIER 10000; done
+	ip netns exec "${1}0" ping -n -q -c 1 -W 2 "$2" >/dev/null || fail "ping after the link came back"
+}
+
+# link_rx_exhaust_check PREFIX ADDR1: two frames to PREFIX1 find no RX
+# descriptor (emu.inject=rx_exhaust:2) and its model counts exactly them.
+link_rx_exhaust_check() {
+	local before
+	before=$(ctr "${1}1" emu_rx_dropped_nobd)
+	"$ETHDRV" set "${1}1" emu.inject=rx_exhaust:2 || fail "emu.inject"
+	ip netns exec "${1}0" ping -n -q -c 4 -i 0.2 -W 1 "$2" >/dev/null
+	[[ $(($(ctr "${1}1" emu_rx_dropped_nobd) - before)) -eq 2 ]] || fail "rx_exhaust not counted"
+}
+
+# link_pcap_check FILE MACHEX: the link's capture is a nanosecond pcap of
+# more than 1000 frames in time order from both senders, MACHEX00 and
+# MACHEX01 (the MAC without its last byte, in hex).
+link_pcap_check() {
+	python3 - "$1" "$2" <<'PY' || fail "pcap check"
+import struct, sys
+data = open(sys.argv[1], "rb").read()
+magic, = struct.unpack_from("<I", data, 0)
+assert magic == 0xa1b23c4d, hex(magic)
+off, srcs, n, last = 24, set(), 0, 0
+while off + 16 <= len(data):
+    sec, nsec, incl, orig = struct.unpack_from("<IIII", data, off)
+    t = sec * 10**9 + nsec
+    assert t >= last and incl == orig and incl >= 14
+    srcs.add(data[off + 16 + 6:off + 16 + 12].hex())
+    last, off, n = t, off + 16 + incl, n + 1
+assert off == len(data) and n > 1000, (off, len(data), n)
+assert {sys.argv[2] + "00", sys.argv[2] + "01"} <= srcs, srcs
+print(f"pcap: {n} frames from {len(srcs)} senders, in time order")
+PY
+}
+
+# link_up_checks PREFIX: both nodes of a link have carrier, and `ethdrv phy`
+# shows the AR8031's gigabit full-duplex link.
+link_up_checks() {
+	local k out want
+	for k in 0 1; do
+		wait_flags "$1$k" LOWER_UP NO-CARRIER 10000
+		out=$("$ETHDRV" phy "$1$k") || fail "ethdrv phy $1$k"
+		for want in link=up speed=1000 duplex=full id=0x004dd074 driver=AR8031; do
+			[[ $'\n'$out$'\n' == *$'\n'$want$'\n'* ]] ||
+				fail "ethdrv phy $1$k: no $want in: $out"
+		done
+	done
 }
 
 # flags IF: the <...> flag list of IF in its namespace.

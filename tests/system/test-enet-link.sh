@@ -28,24 +28,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# iperf_bps ARGS: iperf_bps_ns from enet0 to node 1.
-iperf_bps() {
-	iperf_bps_ns enet0 "$(enet_addr 1)" "$1"
-}
-
 "$ETHDRV" segment --device emu:enet --cleanup >/dev/null 2>&1
 start_enet_link --pcap "$TMP/link.pcap"
 A0=$(enet_addr 0)
 A1=$(enet_addr 1)
 
 # 1. the carrier (the command waited for autoneg), the PHY, ping both ways
-for k in 0 1; do
-	wait_flags "enet$k" LOWER_UP NO-CARRIER 10000
-	out=$("$ETHDRV" phy "enet$k") || fail "ethdrv phy enet$k"
-	for want in link=up speed=1000 duplex=full id=0x004dd074 driver=AR8031; do
-		[[ $'\n'$out$'\n' == *$'\n'$want$'\n'* ]] || fail "ethdrv phy enet$k: no $want in: $out"
-	done
-done
+link_up_checks enet
 ip netns exec enet0 ping -n -c 3 -i 0.2 -W 2 "$A1" || fail "ping enet0 -> enet1"
 ip netns exec enet1 ping -n -c 3 -i 0.2 -W 2 "$A0" || fail "ping enet1 -> enet0"
 
@@ -62,13 +51,7 @@ sleep 0.5
 for offload in on off; do
 	for k in 0 1; do "$ETHDRV" set "enet$k" "tap_tso=$offload" "tap_gro=$offload" ||
 		fail "tap_tso/tap_gro=$offload"; done
-	for dir in "" "-R" "--bidir"; do
-		bps=$(iperf_bps "$dir") || fail "iperf3 $dir (offloads $offload)"
-		echo "iperf3 ${dir:-forward} offloads $offload:" $bps "bit/s"
-		[[ $(wc -w <<<"$bps") -eq $([[ $dir == --bidir ]] && echo 2 || echo 1) ]] ||
-			fail "iperf3 $dir: no result for every direction: $bps"
-		for b in $bps; do [[ $b -gt 0 ]] || fail "iperf3 $dir: zero throughput"; done
-	done
+	link_iperf_dirs enet "$A1" "offloads $offload"
 done
 for k in 0 1; do "$ETHDRV" set "enet$k" tap_tso=on tap_gro=on || fail "offloads back on"; done
 [[ $(ctr enet1 node_tap_rx_tso) -gt 0 ]] || fail "no TSO frame was cut"
@@ -86,18 +69,8 @@ python3 "$SRC/bench/enet_accounting.py" || fail "the accounting does not balance
 # 5. faults: the link down takes the carrier of both TAPs and stops ping;
 # up again, the PHYs autonegotiate (3 s) and the carrier and ping come back;
 # RX exhaustion is counted
-"$ETHDRV" set enet0 emu.link=down || fail "emu.link=down"
-[[ $("$ETHDRV" get enet1 emu.link) == "emu.link=down" ]] || fail "emu.link reads up"
-for k in 0 1; do wait_flags "enet$k" NO-CARRIER LOWER_UP 3000; done
-"$ETHDRV" phy enet1 | grep -qx "link=down" || fail "ethdrv phy enet1: link not down"
-ip netns exec enet0 ping -n -q -c 1 -W 1 "$A1" >/dev/null && fail "ping across a link that is down"
-"$ETHDRV" set enet0 emu.link=up || fail "emu.link=up"
-for k in 0 1; do wait_flags "enet$k" LOWER_UP NO-CARRIER 10000; done
-ip netns exec enet0 ping -n -q -c 1 -W 2 "$A1" >/dev/null || fail "ping after the link came back"
-before=$(ctr enet1 emu_rx_dropped_nobd)
-"$ETHDRV" set enet1 emu.inject=rx_exhaust:2 || fail "emu.inject"
-ip netns exec enet0 ping -n -q -c 4 -i 0.2 -W 1 "$A1" >/dev/null
-[[ $(($(ctr enet1 emu_rx_dropped_nobd) - before)) -eq 2 ]] || fail "rx_exhaust not counted"
+link_cable_checks enet "$A1"
+link_rx_exhaust_check enet "$A1"
 "$ETHDRV" set enet0 emu.inject=bogus 2>/dev/null && fail "a bad fault name was taken"
 python3 "$SRC/bench/enet_accounting.py" || fail "the accounting does not balance after faults"
 
@@ -125,22 +98,7 @@ kill "$IPERF_PID"
 wait "$IPERF_PID" 2>/dev/null
 IPERF_PID=
 stop_segment
-python3 - "$TMP/link.pcap" <<'EOF' || fail "pcap check"
-import struct, sys
-data = open(sys.argv[1], "rb").read()
-magic, = struct.unpack_from("<I", data, 0)
-assert magic == 0xa1b23c4d, hex(magic)
-off, srcs, n, last = 24, set(), 0, 0
-while off + 16 <= len(data):
-    sec, nsec, incl, orig = struct.unpack_from("<IIII", data, off)
-    t = sec * 10**9 + nsec
-    assert t >= last and incl == orig and incl >= 14
-    srcs.add(data[off + 16 + 6:off + 16 + 12].hex())
-    last, off, n = t, off + 16 + incl, n + 1
-assert off == len(data) and n > 1000, (off, len(data), n)
-assert {"024554482000", "024554482001"} <= srcs, srcs
-print(f"pcap: {n} frames from {len(srcs)} senders, in time order")
-EOF
+link_pcap_check "$TMP/link.pcap" 0245544820
 if command -v tcpdump >/dev/null 2>&1; then
 	tcpdump -nn -r "$TMP/link.pcap" 'icmp[icmptype] == icmp-echoreply' 2>/dev/null |
 		grep -q "$A1 > $A0" || fail "tcpdump -r: no echo reply from enet1 in the capture"

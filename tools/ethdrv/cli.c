@@ -13,9 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DEV_FORMS                                                                  \
-	"emu:lan8650[,key=value...], emu:enet[,key=value...], emu:gbeth[,...] or " \
-	"spidev:/dev/spidevB.C,irq=/dev/gpiochipN:LINE|none[,key=value...] (the "  \
+#define DEV_FORMS                                                                 \
+	"emu:lan8650[,key=value...], emu:enet[,key=value...], emu:gbeth[,...], "  \
+	"emu:etsec[,...] or "                                                     \
+	"spidev:/dev/spidevB.C,irq=/dev/gpiochipN:LINE|none[,key=value...] (the " \
 	"keys: `ethdrv up --help`)"
 #define ENET_BER_MAX 0.01 /* fdx_line_set_ber()'s limit */
 
@@ -72,6 +73,10 @@ static const struct ethdrv_knob_table cli_enet_spec_table =
 static const struct ethdrv_knob_table cli_gbeth_spec_table =
 	ETHDRV_KNOB_TABLE("emu:gbeth", cli_enet_spec_keys);
 
+/* emu:etsec: two eTSEC models on the same kind of line, the same keys. */
+static const struct ethdrv_knob_table cli_etsec_spec_table =
+	ETHDRV_KNOB_TABLE("emu:etsec", cli_enet_spec_keys);
+
 /* "k1, k2, ..." of @t into @buf. */
 static const char *cli_keys(const struct ethdrv_knob_table *t, char *buf, size_t size)
 {
@@ -85,11 +90,8 @@ static const char *cli_keys(const struct ethdrv_knob_table *t, char *buf, size_t
 }
 
 const struct ethdrv_knob_table *const cli_spec_tables[] = {
-	&cli_emu_spec_table,
-	&cli_enet_spec_table,
-	&cli_gbeth_spec_table,
-	&ethdrv_spidev_spec_knob_table,
-	NULL,
+	&cli_emu_spec_table,   &cli_enet_spec_table,	       &cli_gbeth_spec_table,
+	&cli_etsec_spec_table, &ethdrv_spidev_spec_knob_table, NULL,
 };
 
 __attribute__((format(printf, 2, 0))) static void cli_verror(const char *cmd, const char *fmt,
@@ -265,7 +267,7 @@ static int cli_parse_emu(const char *cmd, const char *rest, struct cli_emu_spec 
 	else
 		return cli_error(
 			cmd,
-			"device spec: unknown model '%s': use lan8650 or lan8651 (or enet, gbeth)",
+			"device spec: unknown model '%s': use lan8650 or lan8651 (or enet, gbeth, etsec)",
 			tok);
 	while (!err && (tok = strtok_r(NULL, ",", &save)))
 		err = cli_emu_key(cmd, tok, emu);
@@ -392,7 +394,7 @@ static int cli_parse_enet(const char *cmd, const char *rest, struct cli_enet_spe
 					.soc = ETHDRV_ENET_SOC_IMX8M,
 					.tx_fifo_bytes = 4096 };
 	snprintf(buf, sizeof(buf), "%s", rest);
-	tok = strtok_r(buf, ",", &save); /* "enet" or "gbeth" */
+	tok = strtok_r(buf, ",", &save); /* "enet", "gbeth" or "etsec" */
 	while (!err && (tok = strtok_r(NULL, ",", &save)))
 		err = cli_enet_key(cmd, tok, enet);
 	if (!err && enet->slip_us && enet->slip_us < enet->batch_us)
@@ -424,6 +426,10 @@ int cli_parse_device(const char *cmd, const char *spec, struct cli_device *out)
 	}
 	if (!strncmp(spec, "emu:", 4) && cli_is_model(spec + 4, "gbeth")) {
 		out->kind = CLI_DEV_GBETH;
+		return cli_parse_enet(cmd, spec + 4, &out->enet);
+	}
+	if (!strncmp(spec, "emu:", 4) && cli_is_model(spec + 4, "etsec")) {
+		out->kind = CLI_DEV_ETSEC;
 		return cli_parse_enet(cmd, spec + 4, &out->enet);
 	}
 	if (!strcmp(spec, "emu") || !strncmp(spec, "emu:", 4)) {

@@ -67,6 +67,7 @@ enum cli_dev_kind {
 	CLI_DEV_SPIDEV, /* a real board on spidev + a GPIO line */
 	CLI_DEV_ENET, /* an NXP ENET model on a two-node link */
 	CLI_DEV_GBETH, /* a Renesas GbEth model on a two-node link */
+	CLI_DEV_ETSEC, /* a Freescale eTSEC model on a two-node link */
 	CLI_DEV_KINDS /* number of kinds */
 };
 
@@ -74,7 +75,7 @@ enum cli_dev_kind {
 struct cli_device {
 	enum cli_dev_kind kind; /* which backend */
 	struct cli_emu_spec emu; /* CLI_DEV_EMU settings */
-	struct cli_enet_spec enet; /* CLI_DEV_ENET and CLI_DEV_GBETH settings (the same keys) */
+	struct cli_enet_spec enet; /* CLI_DEV_ENET, _GBETH and _ETSEC settings (the same keys) */
 	struct ethdrv_spidev_spec spidev; /* CLI_DEV_SPIDEV settings (the platform's parser) */
 	char spec[CLI_SPEC_MAX]; /* the spec as given */
 };

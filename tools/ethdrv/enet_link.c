@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * The link (enet_link.h): line, models and capture in one place, made in
- * order and freed in reverse; the ENET and GbEth models behind struct
- * link_model.
+ * order and freed in reverse; the ENET, GbEth and eTSEC models behind
+ * struct link_model.
  */
 #include "enet_link.h"
 
@@ -11,7 +11,9 @@
 #include <stdlib.h>
 
 #include "drivers/fec.h"
+#include "drivers/gianfar.h"
 #include "drivers/ravb.h"
+#include "emu/etsec_emu.h"
 #include "emu/pcap.h"
 
 #define ENET_LINK_DMA_PAGE 4096u /* the model's DMA alignment */
@@ -90,6 +92,31 @@ static void link_gbeth_destroy(void *emu)
 }
 
 const struct link_model link_model_gbeth = { "GbEth", link_gbeth_create, link_gbeth_destroy };
+
+/* eTSEC on @port: DMA memory for gianfar; the AR8031 on the line's cable. */
+static int link_etsec_create(const struct cli_enet_spec *spec, struct fdx_line *line, unsigned port,
+			     void **out)
+{
+	struct gfar_config gc = { .rx_ring = spec->rx_ring, .tx_ring = spec->tx_ring };
+	struct etsec_emu_config ec;
+	struct etsec_emu *emu;
+	int err;
+
+	etsec_emu_config_default(&ec);
+	ec.dma_size = enet_link_dma_size(gfar_dma_size(&gc));
+	ec.node_id = (uint8_t)port;
+	err = etsec_emu_new(&ec, line, port, &emu);
+	if (!err)
+		*out = emu;
+	return err;
+}
+
+static void link_etsec_destroy(void *emu)
+{
+	etsec_emu_free(emu);
+}
+
+const struct link_model link_model_etsec = { "eTSEC", link_etsec_create, link_etsec_destroy };
 
 /* Model @port and the bit error rate of what it sends. */
 static int enet_link_model(struct enet_link *l, const struct cli_enet_spec *spec, unsigned port)

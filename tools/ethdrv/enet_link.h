@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The link of `ethdrv segment --device emu:enet` or `emu:gbeth`
+ * The link of `ethdrv segment --device emu:enet`, `emu:gbeth` or `emu:etsec`
  * (docs/design.md §5b): one full-duplex line (1000, 100 or 10 Mb/s) with its engine thread,
- * the two MAC models on its ports (NXP ENET or Renesas GbEth, struct
- * link_model), and the capture of what it carries.
+ * the two MAC models on its ports (NXP ENET, Renesas GbEth or Freescale eTSEC,
+ * struct link_model), and the capture of what it carries.
  * This is the one place where the models and what joins them are made and
  * freed; the nodes only drive them (node_enet.c). The models outlive both
  * nodes, because a graceful stop needs the peer (docs/enet.md §4.3): stop
@@ -22,7 +22,7 @@ struct emu_pcap;
 
 /* One kind of MAC model on the link. */
 struct link_model {
-	const char *name; /* "ENET", "GbEth": for messages */
+	const char *name; /* "ENET", "GbEth", "eTSEC": for messages */
 	/** Create the model on @port with the spec's latency and enough DMA memory. */
 	int (*create)(const struct cli_enet_spec *spec, struct fdx_line *line, unsigned port,
 		      void **out);
@@ -32,6 +32,7 @@ struct link_model {
 
 extern const struct link_model link_model_enet; /* NXP ENET, driven by fec */
 extern const struct link_model link_model_gbeth; /* Renesas GbEth, driven by ravb */
+extern const struct link_model link_model_etsec; /* Freescale eTSEC, driven by gianfar */
 
 struct enet_link {
 	struct fdx_line *line; /* the wire and its engine */

@@ -35,10 +35,9 @@ ETHDRV_LOG_MODULE(node);
 
 /* What lies under the driver, per device kind (node_priv.h). */
 static const struct node_backend *const node_backends[CLI_DEV_KINDS] = {
-	[CLI_DEV_EMU] = &node_lan865x_backend,
-	[CLI_DEV_SPIDEV] = &node_lan865x_backend,
-	[CLI_DEV_ENET] = &node_enet_backend,
-	[CLI_DEV_GBETH] = &node_gbeth_backend,
+	[CLI_DEV_EMU] = &node_lan865x_backend, [CLI_DEV_SPIDEV] = &node_lan865x_backend,
+	[CLI_DEV_ENET] = &node_enet_backend,   [CLI_DEV_GBETH] = &node_gbeth_backend,
+	[CLI_DEV_ETSEC] = &node_etsec_backend,
 };
 
 const struct node_backend *node_backend_at(unsigned i)

@@ -19,6 +19,7 @@
 struct emu_medium;
 struct enet_emu;
 struct gbeth_emu;
+struct etsec_emu;
 struct node;
 
 /* What one node is made of; copied by node_start(). */
@@ -36,6 +37,7 @@ struct node_config {
 	struct enet_emu *enet; /* emu:enet: the model to drive, on its link (enet_link.h);
 				  the caller frees it after node_stop() */
 	struct gbeth_emu *gbeth; /* emu:gbeth: likewise */
+	struct etsec_emu *etsec; /* emu:etsec: the same for an eTSEC model */
 	bool tap_exclusive; /* fail if the TAP exists; create it non-persistent */
 	bool disable_ipv6; /* no IPv6 in the namespace (no MLD/RS noise on the wire) */
 	const char *spi_trace; /* file for the SPI trace, or NULL */

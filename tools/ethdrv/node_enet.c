@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
- * The ENET and GbEth backends of a node (node_priv.h): the MMIO bus of an
- * NXP ENET (or Renesas GbEth) model that sits on a two-node link
- * (enet_link.h; the link owns the model and outlives the node, because a
- * graceful stop needs the peer), the model's counters as the "emu" group,
- * and its fault knobs (all but emu.inject are the line's, so both have them):
- *   emu.inject=rx_exhaust[:N] | rx_bus_error | tx_bus_error   (enet_emu_inject)
+ * The ring-MAC backends of a node (node_priv.h): the MMIO bus of an NXP
+ * ENET model (emu:enet, driven by fec), a Renesas GbEth model (emu:gbeth,
+ * driven by ravb) or a Freescale eTSEC model (emu:etsec, driven by gianfar)
+ * that sits on a two-node link (enet_link.h; the link owns the model and
+ * outlives the node, because a graceful stop needs the peer), the model's
+ * counters as the "emu" group, and its fault knobs (all but emu.inject are
+ * the line's, so every kind has them; emu.inject is ENET's and eTSEC's):
+ *   emu.inject=rx_exhaust[:N] | rx_bus_error | tx_bus_error
+ *                    (enet_emu_inject, etsec_emu_inject)
  *   emu.ber=X        bit error rate of the frames this node sends (fdx_line_set_ber)
  *   emu.link=up|down the cable between the PHYs (fdx_line_set_cable)
  *   emu.flap_ms=MS   the link down for MS ms, then up (fdx_line_flap)
@@ -23,6 +26,7 @@
 #include <string.h>
 
 #include "ethdrv/log.h"
+#include "emu/etsec_emu.h"
 #include "node_priv.h"
 
 ETHDRV_LOG_MODULE(node);
@@ -34,7 +38,9 @@ ETHDRV_LOG_MODULE(node);
 /* The line under the node's model. */
 static struct fdx_line *node_line(const struct node *n)
 {
-	return n->cfg.gbeth ? gbeth_emu_line(n->cfg.gbeth) : enet_emu_line(n->cfg.enet);
+	if (n->cfg.gbeth)
+		return gbeth_emu_line(n->cfg.gbeth);
+	return n->cfg.etsec ? etsec_emu_line(n->cfg.etsec) : enet_emu_line(n->cfg.enet);
 }
 
 static int enet_open(struct node *n, struct ethdrv_driver_args *args)
@@ -83,6 +89,14 @@ static int enet_parse_count(const char *v, unsigned long max, unsigned long *out
 	return *v < '0' || *v > '9' || errno || *end || !*out || *out > max ? -EINVAL : 0;
 }
 
+/* The fault of either model (their enums have the same names in the same order). */
+static int model_inject(struct node *n, int f, unsigned long frames)
+{
+	if (n->cfg.etsec)
+		return etsec_emu_inject(n->cfg.etsec, (enum etsec_emu_fault)f, frames);
+	return enet_emu_inject(n->cfg.enet, (enum enet_emu_fault)f, frames);
+}
+
 /* "rx_exhaust[:N]", "rx_bus_error" or "tx_bus_error". */
 static int enet_inject(struct node *n, const char *v)
 {
@@ -90,6 +104,7 @@ static int enet_inject(struct node *n, const char *v)
 	size_t len = colon ? (size_t)(colon - v) : strlen(v);
 	unsigned long frames = 1;
 
+	_Static_assert((int)ENET_EMU_FAULT_COUNT == (int)ETSEC_EMU_FAULT_COUNT, "same faults");
 	for (int f = 0; f < ENET_EMU_FAULT_COUNT; f++) {
 		const char *name = enet_emu_fault_name((enum enet_emu_fault)f);
 
@@ -98,7 +113,7 @@ static int enet_inject(struct node *n, const char *v)
 		if (colon && (f != ENET_EMU_FAULT_RX_EXHAUST ||
 			      enet_parse_count(colon + 1, ENET_EXHAUST_MAX, &frames)))
 			return -EINVAL;
-		return enet_emu_inject(n->cfg.enet, (enum enet_emu_fault)f, frames);
+		return model_inject(n, f, frames);
 	}
 	return -EINVAL;
 }
@@ -181,6 +196,8 @@ static const struct ethdrv_knob enet_emu_knobs[] = {
 
 static const struct ethdrv_knob_table enet_emu_knob_table =
 	ETHDRV_KNOB_TABLE("emu:enet", enet_emu_knobs);
+static const struct ethdrv_knob_table etsec_emu_knob_table =
+	ETHDRV_KNOB_TABLE("emu:etsec", enet_emu_knobs);
 
 static const struct ethdrv_knob gbeth_emu_knobs[] = { LINE_KNOBS };
 
@@ -196,7 +213,7 @@ static int enet_emu_set(struct node *n, const char *key, const char *v)
 	int err;
 
 	if (!strcmp(key, "inject"))
-		return n->cfg.enet ? enet_inject(n, v) : -ENOENT;
+		return n->cfg.enet || n->cfg.etsec ? enet_inject(n, v) : -ENOENT;
 	if (!strcmp(key, "gen"))
 		return enet_gen(n, v);
 	if (!strcmp(key, "ber")) {
@@ -268,30 +285,47 @@ const struct node_backend node_enet_backend = {
 	.info = enet_info,
 };
 
-/* ---- GbEth (the same line, its own model) ---- */
+/* ---- GbEth and eTSEC (the same line, their own models) ---- */
 
-static int gbeth_open(struct node *n, struct ethdrv_driver_args *args)
+/* The arguments every model on the link gives its driver; -EINVAL without
+ * the model (a node started outside `ethdrv segment --device emu:@kind`). */
+static int link_model_args(struct node *n, const void *model, const char *kind,
+			   struct ethdrv_driver_args *args)
 {
-	if (!n->cfg.gbeth) {
-		ethdrv_err(NULL,
-			   "%s: emu:gbeth needs its peer: use `ethdrv segment --device emu:gbeth`",
-			   n->cfg.ifname);
+	if (!model) {
+		ethdrv_err(NULL, "%s: emu:%s needs its peer: use `ethdrv segment --device emu:%s`",
+			   n->cfg.ifname, kind, kind);
 		return -EINVAL;
 	}
-	gbeth_emu_get_bus(n->cfg.gbeth, &n->mmio);
 	args->mmio = &n->mmio;
-	args->phy_irq_fd = gbeth_emu_phy_irq_fd(n->cfg.gbeth);
 	args->rx_ring = n->cfg.dev.enet.rx_ring;
 	args->tx_ring = n->cfg.dev.enet.tx_ring;
 	n->enet_ber = n->cfg.dev.enet.ber;
 	return 0;
 }
 
+/* The model's counters as the "emu" group of the node's stats. */
+static void link_model_stats(struct node *n, struct ethdrv_stats_set *set,
+			     const struct ethdrv_stat_desc *desc, size_t count, void *base)
+{
+	if (ethdrv_stats_add_group(set, "emu", desc, count, base))
+		ethdrv_warn(n->dev, "model counters not added to the stats");
+}
+
+static int gbeth_open(struct node *n, struct ethdrv_driver_args *args)
+{
+	int err = link_model_args(n, n->cfg.gbeth, "gbeth", args);
+
+	if (err)
+		return err;
+	gbeth_emu_get_bus(n->cfg.gbeth, &n->mmio);
+	args->phy_irq_fd = gbeth_emu_phy_irq_fd(n->cfg.gbeth);
+	return 0;
+}
+
 static void gbeth_stats_register(struct node *n, struct ethdrv_stats_set *set)
 {
-	if (ethdrv_stats_add_group(set, "emu", gbeth_emu_stats_desc, gbeth_emu_stats_desc_count,
-				   &n->gbeth_stats))
-		ethdrv_warn(n->dev, "model counters not added to the stats");
+	link_model_stats(n, set, gbeth_emu_stats_desc, gbeth_emu_stats_desc_count, &n->gbeth_stats);
 }
 
 static void gbeth_stats_update(struct node *n)
@@ -310,5 +344,42 @@ const struct node_backend node_gbeth_backend = {
 	.emu_get = enet_emu_get,
 	.emu_knobs = &gbeth_emu_knob_table,
 	.title = "Renesas GbEth (emu:gbeth)",
+	.info = enet_info,
+};
+
+static int etsec_open(struct node *n, struct ethdrv_driver_args *args)
+{
+	int err = link_model_args(n, n->cfg.etsec, "etsec", args);
+	struct phy_emu *phy;
+
+	if (err)
+		return err;
+	etsec_emu_get_bus(n->cfg.etsec, &n->mmio);
+	phy = etsec_emu_phy(n->cfg.etsec);
+	args->phy_irq_fd = phy ? phy_emu_irq_fd(phy) : -1;
+	return 0;
+}
+
+static void etsec_stats_register(struct node *n, struct ethdrv_stats_set *set)
+{
+	link_model_stats(n, set, etsec_emu_stats_desc, etsec_emu_stats_desc_count, &n->etsec_stats);
+}
+
+static void etsec_stats_update(struct node *n)
+{
+	etsec_emu_get_stats(n->cfg.etsec, &n->etsec_stats);
+}
+
+const struct node_backend node_etsec_backend = {
+	.driver = "gianfar",
+	.tap_offload = true,
+	.open = etsec_open,
+	.close = enet_close,
+	.stats_register = etsec_stats_register,
+	.stats_update = etsec_stats_update,
+	.emu_set = enet_emu_set,
+	.emu_get = enet_emu_get,
+	.emu_knobs = &etsec_emu_knob_table,
+	.title = "Freescale eTSEC (emu:etsec)",
 	.info = enet_info,
 };

@@ -30,6 +30,7 @@
 #include "drivers/registry.h"
 #include "emu/enet_emu.h"
 #include "emu/gbeth_emu.h"
+#include "emu/etsec_emu.h"
 #include "emu/lan865x_emu.h"
 #include "ethdrv/driver.h"
 #include "ethdrv/loop.h"
@@ -148,6 +149,7 @@ extern const struct node_backend node_enet_backend; /* node_enet.c */
 /* driver=linux: Linux's lan865x as the node's driver (node_linux.c). */
 extern const struct ethdrv_driver node_linux_driver;
 extern const struct node_backend node_gbeth_backend; /* node_enet.c */
+extern const struct node_backend node_etsec_backend; /* node_enet.c */
 
 struct node {
 	struct node_config cfg; /* what it is */
@@ -169,6 +171,7 @@ struct node {
 	struct ethdrv_mmio_bus mmio; /* emu:enet: the ENET model's bus */
 	struct enet_emu_stats enet_stats; /* emu:enet: refreshed copy for stats dumps */
 	struct gbeth_emu_stats gbeth_stats; /* emu:gbeth: likewise */
+	struct etsec_emu_stats etsec_stats; /* emu:etsec: refreshed copy for stats dumps */
 	double enet_ber; /* emu:enet: bit error rate of the frames this node sends */
 	struct node_metrics metrics; /* refreshed for stats dumps */
 	bool bus_open; /* bus needs closing (spidev) */

@@ -13,7 +13,8 @@
  *
  * Threads (docs/design.md §4): the main thread creates the namespaces and
  * the medium, then runs a loop for signals and the medium's control socket
- * (/run/ethdrv/segment.sock, link.sock or gbeth-link.sock); each node has its own loop
+ * (/run/ethdrv/segment.sock, link.sock, gbeth-link.sock or tsec-link.sock); each node has its
+ * own loop
  * thread (node.c).
  */
 #include <dirent.h>
@@ -34,8 +35,8 @@
 #include "segment_priv.h"
 
 /* Every kind, in the order --cleanup visits them. */
-static const struct seg_kind *const seg_kinds[] = { &seg_t1s_kind, &seg_enet_kind,
-						    &seg_gbeth_kind };
+static const struct seg_kind *const seg_kinds[] = { &seg_t1s_kind, &seg_enet_kind, &seg_gbeth_kind,
+						    &seg_etsec_kind };
 #define SEG_KINDS ETHDRV_ARRAY_SIZE(seg_kinds)
 
 static const char seg_usage[] =
@@ -54,18 +55,22 @@ static const char seg_usage[] =
 	"GbEth (--device emu:gbeth): the same with namespaces and TAPs gbeth0 and\n"
 	"gbeth1 (169.254.40.1/24 and .2, MAC 02:45:54:48:40:0K), the ravb driver over\n"
 	"Renesas GbEth models; its counters are `ethdrv stats gbeth-link`.\n"
+	"eTSEC (--device emu:etsec): the same with tsec0 and tsec1 (169.254.30.1/24\n"
+	"and .2, MAC 02:45:54:48:30:0K), the gianfar driver over Freescale eTSEC\n"
+	"models; its counters are `ethdrv stats tsec-link`.\n"
 	"Runs in the foreground until SIGINT or SIGTERM, then removes everything it\n"
-	"created. A LAN8650 segment, an ENET and a GbEth link may run at once. Needs\n"
-	"root.\n"
+	"created. A LAN8650 segment, an ENET, a GbEth and an eTSEC link may run at\n"
+	"once. Needs root.\n"
 	"\n"
 	"  -n, --nodes N         nodes: 2..16 on a LAN8650 segment (default 2); an\n"
-	"                        ENET or GbEth link has 2\n"
+	"                        ENET, GbEth or eTSEC link has 2\n"
 	"  -d, --device SPEC     model options for every node: emu:lan8650[,KEY=VALUE...]\n"
-	"                        or emu:enet|emu:gbeth[,KEY=VALUE...], the keys below\n"
+	"                        or emu:enet|emu:gbeth|emu:etsec[,KEY=VALUE...], the\n"
+	"                        keys below\n"
 	"  -s, --set KEY=VALUE   a knob for every node after bring-up (repeatable;\n"
 	"                        see `ethdrv set --help`)\n"
 	"  -p, --pcap FILE       capture every frame on the medium, both directions\n"
-	"                        of an ENET link (pcap, ns)\n"
+	"                        of a link (pcap, ns)\n"
 	"  -t, --spi-trace FILE  LAN8650: trace every SPI transfer of node K, the probe\n"
 	"                        included, to FILE.t1sK (text), or for FILE.pcapng to\n"
 	"                        FILE.t1sK.pcapng (Wireshark, docs/spi-trace.md)\n"
@@ -86,10 +91,12 @@ static const char seg_usage[] =
 	"      --log-level L     err, warn, info or debug\n"
 	"  -h, --help            this text\n"
 	"\n"
-	"While it runs: `ethdrv stats`, `ethdrv stats segment` (or `link`),\n"
-	"`ethdrv set t1s0 KEY=VALUE`, `ip netns exec t1s0 ping 169.254.10.2`,\n"
+	"While it runs: `ethdrv stats`, `ethdrv stats segment` (or `link`,\n"
+	"`gbeth-link`, `tsec-link`), `ethdrv set t1s0 KEY=VALUE`,\n"
+	"`ip netns exec t1s0 ping 169.254.10.2`,\n"
 	"`ip netns exec enet0 ping 169.254.20.2`,\n"
-	"`ip netns exec gbeth0 ping 169.254.40.2`.\n";
+	"`ip netns exec gbeth0 ping 169.254.40.2`,\n"
+	"`ip netns exec tsec0 ping 169.254.30.2`.\n";
 
 #define SEG_OPTS                                                                  \
 	"--nodes, --device, --set, --pcap, --spi-trace, --trace-dir, --rt-prio, " \
@@ -481,6 +488,8 @@ static const struct seg_kind *seg_kind_of(const struct cli_device *dev)
 {
 	if (dev->kind == CLI_DEV_GBETH)
 		return &seg_gbeth_kind;
+	if (dev->kind == CLI_DEV_ETSEC)
+		return &seg_etsec_kind;
 	return dev->kind == CLI_DEV_ENET ? &seg_enet_kind : &seg_t1s_kind;
 }
 
@@ -518,12 +527,11 @@ static int seg_option(int c, struct seg_args *a, char **argv)
 	case 'd':
 		if (cli_parse_device("segment", optarg, &a->dev))
 			return CLI_EXIT_USAGE;
-		if (a->dev.kind != CLI_DEV_EMU && a->dev.kind != CLI_DEV_ENET &&
-		    a->dev.kind != CLI_DEV_GBETH)
+		if (a->dev.kind == CLI_DEV_SPIDEV)
 			return cli_usage("segment",
 					 "--device: '%s' is not a model: use "
-					 "emu:lan8650[,key=value...], emu:enet[,key=value...] or "
-					 "emu:gbeth[,key=value...]",
+					 "emu:lan8650[,key=value...], emu:enet[,key=value...], "
+					 "emu:gbeth[,key=value...] or emu:etsec[,key=value...]",
 					 optarg);
 		a->dev_given = true;
 		return CLI_EXIT_OK;

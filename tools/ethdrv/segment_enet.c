@@ -5,7 +5,9 @@
  * --device emu:enet: enet0 and enet1, 169.254.20.1 and .2 /24, NXP ENET
  *   models driven by the fec driver, /run/ethdrv/link.sock;
  * --device emu:gbeth: gbeth0 and gbeth1, 169.254.40.1 and .2 /24, Renesas
- *   GbEth models driven by the ravb driver, /run/ethdrv/gbeth-link.sock.
+ *   GbEth models driven by the ravb driver, /run/ethdrv/gbeth-link.sock;
+ * --device emu:etsec: tsec0 and tsec1, 169.254.30.1 and .2 /24, Freescale
+ *   eTSEC models driven by the gianfar driver, /run/ethdrv/tsec-link.sock.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -19,6 +21,7 @@
 
 #define ENET_LINK_SOCK "link" /* /run/ethdrv/link.sock */
 #define GBETH_LINK_SOCK "gbeth-link" /* /run/ethdrv/gbeth-link.sock */
+#define ETSEC_LINK_SOCK "tsec-link" /* /run/ethdrv/tsec-link.sock */
 #define ENET_PREAMBLE_BYTES 8u /* preamble + SFD (docs/enet.md §12) */
 #define ENET_IFG_BYTES \
 	12u /* TIPG at reset, which fec keeps (docs/enet.md §12); GbEth's
@@ -42,10 +45,17 @@ static int enet_stats_init(struct seg *s)
 	return err;
 }
 
+/* The MAC model on both ports of the kind's line. */
+static const struct link_model *link_model_of(const struct seg *s)
+{
+	if (s->kind == &seg_gbeth_kind)
+		return &link_model_gbeth;
+	return s->kind == &seg_etsec_kind ? &link_model_etsec : &link_model_enet;
+}
+
 static int enet_medium_new(struct seg *s)
 {
-	const struct link_model *m =
-		s->kind == &seg_gbeth_kind ? &link_model_gbeth : &link_model_enet;
+	const struct link_model *m = link_model_of(s);
 	int err = enet_link_new(m, &s->args.dev.enet, s->args.pcap, &s->link);
 
 	if (err) {
@@ -67,6 +77,8 @@ static void enet_node_config(struct seg *s, unsigned i, struct node_config *nc)
 {
 	if (s->link->model == &link_model_gbeth)
 		nc->gbeth = s->link->emu[i];
+	else if (s->link->model == &link_model_etsec)
+		nc->etsec = s->link->emu[i];
 	else
 		nc->enet = s->link->emu[i];
 }
@@ -93,7 +105,7 @@ const struct ethdrv_knob_table seg_enet_knob_table = ETHDRV_KNOB_TABLE("link", e
 
 static int enet_ctl_set(void *arg, const char *key, const char *value, const char **why)
 {
-	*why = "the link's faults are emu.* knobs of its nodes (ethdrv set enet0 emu.link=down)";
+	*why = "the link's faults are emu.* knobs of its nodes (ethdrv set NODE emu.link=down)";
 	return -EOPNOTSUPP;
 }
 
@@ -151,3 +163,5 @@ const struct seg_kind seg_enet_kind =
 	LINK_KIND("ENET link", "enet", "169.254.20.", 0x20, ENET_LINK_SOCK);
 const struct seg_kind seg_gbeth_kind =
 	LINK_KIND("GbEth link", "gbeth", "169.254.40.", 0x40, GBETH_LINK_SOCK);
+const struct seg_kind seg_etsec_kind =
+	LINK_KIND("eTSEC link", "tsec", "169.254.30.", 0x30, ETSEC_LINK_SOCK);

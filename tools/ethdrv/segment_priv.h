@@ -4,7 +4,7 @@
  *   segment.c       the command: arguments, the lock, the marker and the
  *                   cleanup of leftovers, namespaces, nodes, the main loop
  *   segment_t1s.c   LAN8650 nodes on one 10BASE-T1S PLCA medium (t1sK)
- *   segment_enet.c  two ENET nodes on a full-duplex link (enetK)
+ *   segment_enet.c  two ENET (enetK) or eTSEC (tsecK) nodes on a full-duplex link
  *
  * Each kind has its own names (namespaces and TAPs, addresses, MACs, the
  * control socket of its medium, the marker and the lock), so a LAN8650
@@ -57,6 +57,7 @@ struct seg_kind {
 extern const struct seg_kind seg_t1s_kind; /* segment_t1s.c */
 extern const struct seg_kind seg_enet_kind; /* segment_enet.c */
 extern const struct seg_kind seg_gbeth_kind; /* segment_enet.c */
+extern const struct seg_kind seg_etsec_kind; /* segment_enet.c */
 /* The read-only keys of the media's control sockets (`ethdrv get segment KEY`). */
 extern const struct ethdrv_knob_table seg_t1s_knob_table, seg_enet_knob_table;
 

@@ -135,11 +135,15 @@ static int up_parse(int argc, char **argv, struct up_args *a)
 				       "spidev:/dev/spidevB.C,irq=/dev/gpiochipN:LINE");
 	if (cli_parse_device("up", argv[optind], &a->nc.dev))
 		return CLI_EXIT_USAGE;
-	if (a->nc.dev.kind == CLI_DEV_ENET || a->nc.dev.kind == CLI_DEV_GBETH)
+	if (a->nc.dev.kind == CLI_DEV_ENET || a->nc.dev.kind == CLI_DEV_GBETH ||
+	    a->nc.dev.kind == CLI_DEV_ETSEC)
 		return cli_usage("up",
 				 "'%s': a %s model needs its peer on the line: use "
 				 "`ethdrv segment --device %s`",
-				 argv[optind], a->nc.dev.kind == CLI_DEV_ENET ? "ENET" : "GbEth",
+				 argv[optind],
+				 a->nc.dev.kind == CLI_DEV_ENET	 ? "ENET" :
+				 a->nc.dev.kind == CLI_DEV_GBETH ? "GbEth" :
+								   "eTSEC",
 				 argv[optind]);
 	if (optind + 1 < argc)
 		return cli_usage("up", "unexpected argument '%s': give one DEVICE",

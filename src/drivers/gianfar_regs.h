@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * eTSEC registers, fields and buffer descriptors as the gianfar driver
+ * uses them, from docs/etsec.md (section numbers below). The model has
+ * its own definitions on purpose.
+ */
+#ifndef ETHDRV_DRIVERS_GIANFAR_REGS_H
+#define ETHDRV_DRIVERS_GIANFAR_REGS_H
+
+#include "ethdrv/bits.h"
+
+/* Registers (docs/etsec.md §1.1). */
+#define GFAR_IEVENT 0x010
+#define GFAR_IMASK 0x014
+#define GFAR_ECNTRL 0x020
+#define GFAR_MINFLR 0x024
+#define GFAR_PTV 0x028
+#define GFAR_DMACTRL 0x02C
+#define GFAR_TCTRL 0x100
+#define GFAR_TSTAT 0x104
+#define GFAR_TXIC 0x110
+#define GFAR_TQUEUE 0x114
+#define GFAR_TBASE0 0x204
+#define GFAR_RCTRL 0x300
+#define GFAR_RSTAT 0x304
+#define GFAR_RXIC 0x310
+#define GFAR_RQUEUE 0x314
+#define GFAR_MRBLR 0x340
+#define GFAR_RBASE0 0x404
+#define GFAR_MACCFG1 0x500
+#define GFAR_MACCFG2 0x504
+#define GFAR_MAXFRM 0x510
+#define GFAR_MIIMCFG 0x520
+#define GFAR_MIIMCOM 0x524
+#define GFAR_MIIMADD 0x528
+#define GFAR_MIIMCON 0x52C
+#define GFAR_MIIMSTAT 0x530
+#define GFAR_MIIMIND 0x534
+#define GFAR_MACSTNADDR1 0x540
+#define GFAR_MACSTNADDR2 0x544
+#define GFAR_RMON_FIRST 0x680
+#define GFAR_RMON_LAST 0x72C
+#define GFAR_RDRP 0x6DC
+#define GFAR_CAR1 0x730
+#define GFAR_CAR2 0x734
+#define GFAR_CAM1 0x738
+#define GFAR_CAM2 0x73C
+#define GFAR_IGADDR0 0x800
+#define GFAR_GADDR0 0x880
+#define GFAR_ATTR 0xBF8
+#define GFAR_ATTRELI 0xBFC
+#define GFAR_A002 0xD1C
+
+/* IEVENT / IMASK (docs/etsec.md §2). */
+#define GFAR_EV_BABR ETHDRV_BIT(31)
+#define GFAR_EV_RXC ETHDRV_BIT(30)
+#define GFAR_EV_BSY ETHDRV_BIT(29)
+#define GFAR_EV_EBERR ETHDRV_BIT(28)
+#define GFAR_EV_MSRO ETHDRV_BIT(26)
+#define GFAR_EV_GTSC ETHDRV_BIT(25)
+#define GFAR_EV_BABT ETHDRV_BIT(24)
+#define GFAR_EV_TXC ETHDRV_BIT(23)
+#define GFAR_EV_TXE ETHDRV_BIT(22)
+#define GFAR_EV_TXB ETHDRV_BIT(21)
+#define GFAR_EV_TXF ETHDRV_BIT(20)
+#define GFAR_EV_LC ETHDRV_BIT(18)
+#define GFAR_EV_CRL ETHDRV_BIT(17)
+#define GFAR_EV_XFUN ETHDRV_BIT(16)
+#define GFAR_EV_RXB ETHDRV_BIT(15)
+#define GFAR_EV_GRSC ETHDRV_BIT(8)
+#define GFAR_EV_RXF ETHDRV_BIT(7)
+#define GFAR_EV_DPE ETHDRV_BIT(1)
+#define GFAR_EV_PERR ETHDRV_BIT(0)
+/* The driver's masks (docs/etsec.md §2): what each poller owns. */
+#define GFAR_EV_RX_MASK (GFAR_EV_RXB | GFAR_EV_RXF | GFAR_EV_BSY)
+#define GFAR_EV_TX_MASK (GFAR_EV_TXB | GFAR_EV_TXF)
+#define GFAR_IMASK_RX (GFAR_EV_RXF | GFAR_EV_BSY) /* 0x2000_0080 */
+#define GFAR_IMASK_TX (GFAR_EV_TXF | GFAR_EV_TXB) /* 0x0030_0000 */
+#define GFAR_IMASK_DEFAULT 0xF1710083u /* IMASK_DEFAULT */
+#define GFAR_IMASK_RTX_DISABLED 0xD1610003u /* Linux 3.6, docs/etsec.md §8.2 */
+#define GFAR_EV_ERR_MASK                                                                         \
+	(GFAR_EV_RXC | GFAR_EV_BSY | GFAR_EV_EBERR | GFAR_EV_MSRO | GFAR_EV_BABT | GFAR_EV_TXC | \
+	 GFAR_EV_TXE | GFAR_EV_LC | GFAR_EV_CRL | GFAR_EV_XFUN | GFAR_EV_DPE | GFAR_EV_PERR |    \
+	 GFAR_EV_BABR)
+
+#define GFAR_ECNTRL_INIT 0x1000u /* STEN */
+#define GFAR_ECNTRL_R100M ETHDRV_BIT(3)
+#define GFAR_DMACTRL_INIT 0xC3u /* TDSEN|TBDSEN|WWR|WOP */
+#define GFAR_DMACTRL_LE ETHDRV_BIT(15)
+#define GFAR_DMACTRL_GRS ETHDRV_BIT(4)
+#define GFAR_DMACTRL_GTS ETHDRV_BIT(3)
+#define GFAR_TSTAT_THLT0 ETHDRV_BIT(31)
+#define GFAR_RSTAT_QHLT0 ETHDRV_BIT(23)
+#define GFAR_TQUEUE_EN0 ETHDRV_BIT(15)
+#define GFAR_RQUEUE_EN0 0x00800080u /* EX0 | EN0 */
+#define GFAR_RCTRL_PROM ETHDRV_BIT(3)
+#define GFAR_MACCFG1_SOFT_RESET ETHDRV_BIT(31)
+#define GFAR_MACCFG1_RX_EN ETHDRV_BIT(2)
+#define GFAR_MACCFG1_TX_EN ETHDRV_BIT(0)
+#define GFAR_MACCFG2_INIT 0x7205u /* preamble 7, byte mode, PAD/CRC, full duplex */
+#define GFAR_MACCFG2_IF ETHDRV_GENMASK(9, 8)
+#define GFAR_MACCFG2_IF_NIBBLE 1u
+#define GFAR_MACCFG2_IF_BYTE 2u
+#define GFAR_MACCFG2_FULL_DUPLEX ETHDRV_BIT(0)
+#define GFAR_IC_EN ETHDRV_BIT(31)
+#define GFAR_IC_FT ETHDRV_GENMASK(28, 21)
+#define GFAR_IC_TT ETHDRV_GENMASK(15, 0)
+#define GFAR_MIIMCFG_RESET ETHDRV_BIT(31)
+#define GFAR_MIIMCFG_DIV28 7u
+#define GFAR_MIIMCOM_READ ETHDRV_BIT(0)
+#define GFAR_MIIMIND_BUSY ETHDRV_BIT(0)
+#define GFAR_MIIMIND_NOTVALID ETHDRV_BIT(2)
+#define GFAR_CAR1_C1RDR ETHDRV_BIT(0)
+
+/* Buffer descriptors (docs/etsec.md §3): status +0, length +2, pointer +4. */
+#define GFAR_BD_SIZE 8u
+#define GFAR_BD_STATUS 0u
+#define GFAR_BD_LEN 2u
+#define GFAR_BD_ADDR 4u
+#define GFAR_TXBD_READY ETHDRV_BIT(15)
+#define GFAR_TXBD_WRAP ETHDRV_BIT(13)
+#define GFAR_TXBD_INT ETHDRV_BIT(12)
+#define GFAR_TXBD_LAST ETHDRV_BIT(11)
+#define GFAR_TXBD_CRC ETHDRV_BIT(10)
+#define GFAR_RXBD_EMPTY ETHDRV_BIT(15)
+#define GFAR_RXBD_WRAP ETHDRV_BIT(13)
+#define GFAR_RXBD_INT ETHDRV_BIT(12)
+#define GFAR_RXBD_LAST ETHDRV_BIT(11)
+#define GFAR_RXBD_FIRST ETHDRV_BIT(10)
+#define GFAR_RXBD_LG ETHDRV_BIT(5)
+#define GFAR_RXBD_NO ETHDRV_BIT(4)
+#define GFAR_RXBD_SH ETHDRV_BIT(3)
+#define GFAR_RXBD_CR ETHDRV_BIT(2)
+#define GFAR_RXBD_OV ETHDRV_BIT(1)
+#define GFAR_RXBD_TR ETHDRV_BIT(0)
+#define GFAR_RXBD_ERR 0x003Fu /* LG|NO|SH|CR|OV|TR (RXBD_ERR) */
+
+#endif /* ETHDRV_DRIVERS_GIANFAR_REGS_H */
