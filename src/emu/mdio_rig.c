@@ -20,6 +20,8 @@ int mdio_rig_setup(struct mdio_rig *r, const struct mdio_rig_config *cfg)
 		err = phy_emu_attach(r->phy[0], r->emu, cfg->phy_addr);
 	enet_mdio_sim_config_default(&sc);
 	sc.access_ns = cfg->access_ns;
+	if (cfg->ipg_hz)
+		sc.mdio.ipg_hz = cfg->ipg_hz;
 	if (!err)
 		err = enet_mdio_sim_new(&sc, r->emu, &r->sim);
 	if (err)

@@ -27,6 +27,7 @@ struct mdio_rig_config {
 	bool c45; /* the bus sends clause-45 frames */
 	uint32_t mscr; /* 0: MDIO_RIG_MSCR_2M5 */
 	uint64_t access_ns; /* cost of one controller register access (enet_mdio_sim) */
+	uint32_t ipg_hz; /* the block's module clock; 0: the default 50 MHz (enet_mdio.h) */
 };
 
 struct mdio_rig {

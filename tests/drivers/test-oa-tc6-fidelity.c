@@ -69,6 +69,7 @@ static const struct ethdrv_spi_ops timed_ops = { .transfer = timed_transfer };
 
 /* What a pair's models differ in from the defaults. */
 struct model_settings {
+	uint32_t spi_hz; /* 0: the default */
 	uint64_t slack_ns;
 	enum lan865x_emu_sv_open sv_open;
 	bool errata_s3;
@@ -78,6 +79,8 @@ static struct model_settings model; /* for the pair being set up */
 
 static void tweak_models(struct lan865x_emu_config *cfg, unsigned idx)
 {
+	if (model.spi_hz)
+		cfg->spi_hz = model.spi_hz;
 	cfg->slack_ns = model.slack_ns;
 	cfg->sv_open = model.sv_open;
 	cfg->errata_s3 = model.errata_s3;
@@ -115,8 +118,8 @@ static void set_both(struct fixture *f, const char *key, const char *value)
 	}
 }
 
-/* Real time, 40 frames of 1000 bytes A -> B; what B's bus saw. */
-static void timed_run(uint64_t slack_ns, struct timing *tm)
+/* Real time, 40 frames of 1000 bytes A -> B, models as @m says; what B's bus saw. */
+static void timed_run(struct model_settings m, struct timing *tm)
 {
 	static uint16_t lens[40];
 	struct timing unused = { 0 };
@@ -126,8 +129,7 @@ static void timed_run(uint64_t slack_ns, struct timing *tm)
 	for (unsigned i = 0; i < ETHDRV_ARRAY_SIZE(lens); i++)
 		lens[i] = 1000;
 	memset(tm, 0, sizeof(*tm));
-	f = model_pair((struct pair_opts){ .realtime = true, .bus_ops = &timed_ops },
-		       (struct model_settings){ .slack_ns = slack_ns });
+	f = model_pair((struct pair_opts){ .realtime = true, .bus_ops = &timed_ops }, m);
 	f->n[0].user = &unused;
 	f->n[1].user = tm;
 	flow_init(&fl, &f->n[0], &f->n[1], lens, ETHDRV_ARRAY_SIZE(lens));
@@ -144,19 +146,24 @@ static void timed_run(uint64_t slack_ns, struct timing *tm)
 /*
  * No RX byte before its physical time: a transfer that returns RX frame
  * data returns no earlier than its end on the bus (docs/design.md §4.2).
- * With a slack (here 200 us, the old default) the model lets transfers
- * return early, and the same check sees it: the test can fail.
+ * A slower host only returns later, so this holds at any speed. The
+ * control: with a slack the model lets transfers return early, and the same
+ * check must see it. A slack of 200 us at 25 MHz is within what a host
+ * slowed down by valgrind spends in a transfer, so the control runs the bus
+ * at 250 kHz (2.2 ms a chunk) with a slack of 1 s: a transfer with RX data
+ * then returns milliseconds before its end on the bus, unless the host
+ * takes longer than that for one transfer.
  */
 static void test_rx_not_before_bus_time(void **state)
 {
 	struct timing tm;
 
-	timed_run(0, &tm);
+	timed_run((struct model_settings){ 0 }, &tm);
 	print_message("slack 0: %u transfers with RX data, %u early\n", tm.rx_xfers, tm.early);
 	assert_true(tm.rx_xfers > 0);
 	assert_int_equal(tm.early, 0);
-	timed_run(200000, &tm);
-	print_message("slack 200 us: %u transfers with RX data, %u early (worst %llu ns)\n",
+	timed_run((struct model_settings){ .spi_hz = 250000, .slack_ns = 1000000000u }, &tm);
+	print_message("250 kHz, slack 1 s: %u transfers with RX data, %u early (worst %llu ns)\n",
 		      tm.rx_xfers, tm.early, (unsigned long long)tm.worst_early_ns);
 	assert_true(tm.early > 0);
 	(void)state;
@@ -378,8 +385,9 @@ static void test_rx_unaligned(void **state)
  * they arrive from the wire (IRQ_N at each chunk's time) and A's frame goes
  * out once two blocks are in; every frame arrives intact, no RX transfer
  * returns before its end on the bus, no TX underrun, the books balance.
+ * @rx_xfers receives the number of B's transfers that returned RX data.
  */
-static uint64_t run_cut_through(bool ct, unsigned n)
+static uint64_t run_cut_through(bool ct, unsigned n, unsigned *rx_xfers)
 {
 	static uint16_t lens[20];
 	struct timing tm = { 0 }, unused = { 0 };
@@ -422,9 +430,7 @@ static uint64_t run_cut_through(bool ct, unsigned n)
 	assert_int_equal(tm.early, 0);
 	assert_int_equal(ethdrv_counter_get(&sa.txbue), 0);
 	assert_int_equal(exact_drops(&f->n[0], &f->n[1]), drops0);
-	/* With RX cut-through, B read most chunks in transfers of their own. */
-	if (ct)
-		assert_true(tm.rx_xfers > 4 * n);
+	*rx_xfers = tm.rx_xfers;
 	(void)sb;
 	pair_free(f);
 	return best;
@@ -439,8 +445,16 @@ static uint64_t run_cut_through(bool ct, unsigned n)
  */
 static void test_cut_through_latency(void **state)
 {
-	uint64_t sf = run_cut_through(false, 12), ct = run_cut_through(true, 12);
+	unsigned sf_xfers, ct_xfers;
+	uint64_t sf = run_cut_through(false, 12, &sf_xfers);
+	uint64_t ct = run_cut_through(true, 12, &ct_xfers);
 
+	/* With RX cut-through B reads a frame's chunks as they come, so in
+	 * more transfers than store and forward, which reads each frame once
+	 * it is whole (2 transfers a frame). How many more depends on how fast
+	 * the host answers IRQ_N (about 13 a frame natively, under 4 under
+	 * valgrind), so the test asks for more, not for a number. */
+	assert_true(ct_xfers > sf_xfers);
 	assert_true(ct + 600000 < sf);
 	(void)state;
 }

@@ -37,7 +37,7 @@ static void sleep_us(unsigned us)
 	nanosleep(&ts, NULL);
 }
 
-static int setup_with(void **state, const struct ethdrv_mdio_ops *ops, bool c45)
+static int setup_with(void **state, const struct ethdrv_mdio_ops *ops, bool c45, uint32_t ipg_hz)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
 	struct phy_emu_config pc;
@@ -48,7 +48,8 @@ static int setup_with(void **state, const struct ethdrv_mdio_ops *ops, bool c45)
 	assert_int_equal(mdio_rig_setup(&f->r, &(struct mdio_rig_config){ .phy_addr = PHY_ADDR,
 									  .phy = &pc,
 									  .ops = ops,
-									  .c45 = c45 }),
+									  .c45 = c45,
+									  .ipg_hz = ipg_hz }),
 			 0);
 	f->other_fd = -1;
 	*state = f;
@@ -57,12 +58,12 @@ static int setup_with(void **state, const struct ethdrv_mdio_ops *ops, bool c45)
 
 static int setup(void **state)
 {
-	return setup_with(state, &enet_mdio_sim_ops, false);
+	return setup_with(state, &enet_mdio_sim_ops, false, 0);
 }
 
 static int setup_c45(void **state)
 {
-	return setup_with(state, &enet_mdio_sim_ops, true);
+	return setup_with(state, &enet_mdio_sim_ops, true, 0);
 }
 
 static int teardown(void **state)
@@ -147,6 +148,27 @@ static void test_stats_registered(void **state)
 	ethdrv_stats_set_free(set);
 }
 
+/*
+ * Holding the MDC: a frame written to MMFR while MSCR is 0 waits there and
+ * goes out when MSCR turns non-zero again (docs/mdio.md §3.2), so a test
+ * can keep a started frame from ending for as long as it needs, however
+ * slowly the host runs. Hold before the start, release after it.
+ */
+static uint32_t held_mscr; /* MSCR to give back; 0 while the MDC runs */
+
+static void mdc_hold(struct enet_mdio_sim *sim)
+{
+	held_mscr = enet_mdio_sim_read32(sim, ENET_MDIO_REG_MSCR);
+	enet_mdio_sim_write32(sim, ENET_MDIO_REG_MSCR, 0);
+}
+
+static void mdc_release(struct enet_mdio_sim *sim)
+{
+	if (held_mscr)
+		enet_mdio_sim_write32(sim, ENET_MDIO_REG_MSCR, held_mscr);
+	held_mscr = 0;
+}
+
 /* Seed 003 / docs/mdio.md §4.2: an MSCR write after a reset re-sends MMFR
  * and leaves an MII event; the bus clears it before its own start. */
 static void test_stale_event_avoided(void **state)
@@ -177,6 +199,7 @@ static void test_stale_event_avoided(void **state)
  * returns the wrong register; with it, the stale event is seen too early,
  * counted, cleared and the real completion awaited. */
 static bool broken_in_frame; /* a frame was started since the last clear */
+static bool broken_hold; /* hold the MDC once a frame has started */
 
 static int broken_ack(void *ctx)
 {
@@ -189,6 +212,8 @@ static int broken_ack(void *ctx)
 static int broken_start(void *ctx, const struct ethdrv_mdio_frame *f)
 {
 	broken_in_frame = true;
+	if (broken_hold)
+		mdc_hold(ctx);
 	return enet_mdio_sim_ops.start(ctx, f);
 }
 
@@ -209,35 +234,47 @@ static const struct ethdrv_mdio_ops broken_ops = {
 	.read_data = broken_read,
 };
 
+/* A module clock of 500 kHz: 16.4 ms frames at MII_SPEED 63, 100 times the
+ * chip's slowest MDC, so that the frame-time check below sees an early
+ * event even from a host slowed down by valgrind or preempted on a loaded
+ * machine (the check compares real time with the frame time). */
+#define SLOW_IPG_HZ 500000u
+
 static int setup_broken(void **state)
 {
-	return setup_with(state, &broken_ops, false);
+	return setup_with(state, &broken_ops, false, SLOW_IPG_HZ);
 }
 
 static void test_stale_event_detected(void **state)
 {
 	struct fixture *f = *state;
 	struct ethdrv_mdio_stats st;
+	unsigned two_frames_us;
 	uint16_t v;
 
 	broken_in_frame = false;
+	broken_hold = false;
 	assert_int_equal(ethdrv_mdio_set_mode(f->r.bus, ETHDRV_MDIO_MODE_ATOMIC, 0), 0);
 	/* An event left by a frame of someone else (here: the init sequence
 	 * forgot MMFR = 0, so its MSCR write sent MMFR): the first read takes
-	 * it for its own completion and returns stale data. */
-	/* The slowest MDC (MII_SPEED 63: 164 us frames), so that a test
-	 * thread preempted on a loaded machine still tests the event before
-	 * its own frame could have ended. */
+	 * it for its own completion and returns stale data. The slowest MDC
+	 * (MII_SPEED 63) on the slow module clock. */
 	enet_mdio_sim_write32(f->r.sim, ENET_MDIO_REG_MSCR, 0);
 	enet_mdio_sim_write32(f->r.sim, ENET_MDIO_REG_MMFR,
 			      0x60020000u | PHY_ADDR << 23 | 3u << 18);
 	enet_mdio_sim_write32(f->r.sim, ENET_MDIO_REG_MSCR, 63u << 1);
-	sleep_us(1000);
+	two_frames_us = (unsigned)(2 * enet_mdio_sim_frame_ns(f->r.sim) / 1000);
+	sleep_us(two_frames_us);
+	/* The MDC is held from the read's start until it has returned, so its
+	 * own frame has not ended when it tests the event, at any host speed. */
+	broken_hold = true;
 	assert_int_equal(ethdrv_mdio_read(f->r.bus, PHY_ADDR, 2, &v), 0);
 	assert_int_not_equal(v, 0x004D);
+	broken_hold = false;
+	mdc_release(f->r.sim);
 	/* Its own completion is now the stale event of the next read; telling
 	 * the bus how long a frame takes catches it. */
-	sleep_us(1000);
+	sleep_us(two_frames_us);
 	ethdrv_mdio_set_min_frame_ns(f->r.bus, enet_mdio_sim_frame_ns(f->r.sim));
 	assert_int_equal(ethdrv_mdio_read(f->r.bus, PHY_ADDR, 2, &v), 0);
 	assert_int_equal(v, 0x004D);
@@ -355,13 +392,38 @@ static void test_c45_native(void **state)
 }
 
 /* A shared line held by another source: the irq wait must neither spin
- * nor miss the completion; it tests again after a back-off. */
+ * nor miss the completion; it tests again after a back-off. The controller
+ * holds the MDC from each frame's start until the bus has tested the event
+ * twice, so the line has rung while the frame was in flight at any host
+ * speed. */
+static unsigned held_tests; /* event tests since the frame started */
+
+static int held_start(void *ctx, const struct ethdrv_mdio_frame *f)
+{
+	held_tests = 0;
+	mdc_hold(ctx);
+	return enet_mdio_sim_ops.start(ctx, f);
+}
+
+static int held_test(void *ctx, bool *done)
+{
+	int ret = enet_mdio_sim_ops.test_event(ctx, done);
+
+	if (++held_tests == 2)
+		mdc_release(ctx);
+	return ret;
+}
+
 static int setup_shared(void **state)
 {
 	struct fixture *f;
 	struct ethdrv_mdio_config mc;
+	static struct ethdrv_mdio_ops held_ops;
 	uint64_t one = 1;
 
+	held_ops = enet_mdio_sim_ops;
+	held_ops.start = held_start;
+	held_ops.test_event = held_test;
 	setup(state);
 	f = *state;
 	f->other_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -372,8 +434,7 @@ static int setup_shared(void **state)
 	mc.mode = ETHDRV_MDIO_MODE_IRQ;
 	mc.poll_delay_us = 5;
 	mc.irq_fd = f->other_fd;
-	assert_int_equal(
-		ethdrv_mdio_bus_new("shared", &enet_mdio_sim_ops, f->r.sim, &mc, &f->r.bus), 0);
+	assert_int_equal(ethdrv_mdio_bus_new("shared", &held_ops, f->r.sim, &mc, &f->r.bus), 0);
 	return 0;
 }
 
@@ -382,13 +443,12 @@ static void test_irq_shared_line(void **state)
 	struct fixture *f = *state;
 	struct ethdrv_mdio_stats st = { 0 };
 
-	/* A preempted thread may find the frame done at its first test (no
-	 * back-off); the line rings for someone else within a few frames. */
-	for (unsigned i = 0; i < 50 && !ethdrv_counter_get(&st.irq_other); i++) {
-		read_ids(f->r.bus);
-		ethdrv_mdio_get_stats(f->r.bus, &st);
-	}
-	assert_true(ethdrv_counter_get(&st.irq_other) >= 1);
+	/* Every frame is still in flight at its second test, after the line
+	 * rang for someone else. */
+	read_ids(f->r.bus);
+	ethdrv_mdio_get_stats(f->r.bus, &st);
+	assert_true(ethdrv_counter_get(&st.frames) >= 4);
+	assert_true(ethdrv_counter_get(&st.irq_other) >= ethdrv_counter_get(&st.frames));
 	/* No spinning: every back-off sleeps at least poll_delay_us (5 us)
 	 * inside a frame's wait (docs/mdio.md §4.1). */
 	assert_true(ethdrv_counter_get(&st.irq_other) <= ethdrv_counter_get(&st.wait_ns) / 5000);
