@@ -176,7 +176,12 @@ def plot(res, sweep, ovf, ovf_delay, limit_kib, png):
     sw = "\n".join(f"{d} {r['kib']:.1f} {r['lost']}" for d, r in sweep)
     ov = "\n".join(f"{p} {statistics.mean(r['kib'] for r in rs):.1f} "
                    f"{statistics.mean(r['lost'] for r in rs):.1f}" for p, rs in ovf.items() if rs)
-    ov = ov or "0 0 0"  # --overflow-runs 0: an empty panel
+    # --overflow-runs 0: the panel says so (gnuplot refuses a plot with no point in range)
+    ov_plot = ('plot $ov using 1:2 with boxes title "avg KiB/s", \'\' using 1:3 axes x1y2 with '
+               'points pt 7 ps 1.5 title "lost per run"' if ov else
+               'unset y2tics\nunset y2label\nset label 1 "no overflow runs (--overflow-runs 0)" '
+               'at graph 0.5,0.5 center\nplot $ov using 1:2 with points pt 0 notitle')
+    ov = ov or "3 0 0"
     script = f"""
 set multiplot layout 1,3 title "tc6-irq-policy: 10 MiB curl download, 2-node PLCA segment, LAN8650 model at 25 MHz SPI"
 set style fill solid 0.5 border -1
@@ -201,7 +206,7 @@ set title "irq_delay_us={ovf_delay}: per policy"
 set xlabel "policy"
 set xrange [0.3:5.7]
 set xtics norotate
-plot $ov using 1:2 with boxes title "avg KiB/s", '' using 1:3 axes x1y2 with points pt 7 ps 1.5 title "lost per run"
+{ov_plot}
 unset multiplot
 """
     eb.gnuplot(script, png, {"main": main, "seed": seed, "sw": sw, "ov": ov})
