@@ -88,7 +88,7 @@ int ravb__mdio_setup(struct ravb_priv *priv)
 	char name[16];
 	int ret;
 
-	ethdrv_mdio_bb_init(&priv->bb, &ravb_pins, priv, priv->cfg.mdio_half_ns);
+	ethdrv_mdio_bb_init(&priv->bb, &ravb_pins, priv, (&priv->cfg)->mdio_half_ns);
 	ethdrv_mdio_config_default(&mc);
 	snprintf(name, sizeof(name), "%s-mdio", priv->cfg.name);
 	ret = ethdrv_mdio_bus_new(name, &ethdrv_mdio_bb_mdio_ops, &priv->bb, &mc, &priv->mii_bus);

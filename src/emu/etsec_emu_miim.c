@@ -5,7 +5,7 @@
  * MIIMCON write; BUSY reads 1 from the command to the end of the frame,
  * a read keeps NOT_VALID until MIIMSTAT holds the data. The frame reaches
  * the board's MDIO bus model (and the AR8031 behind it) at its end.
- * Assumptions (docs/etsec.md §11): MDC = cfg.mdio_src_hz / divisor
+ * Assumptions (docs/etsec.md §11): MDC = the configured mdio_src_hz / divisor
  * (MIIMCFG[2:0] 0 taken as 1, i.e. /4); a command while BUSY is ignored and
  * counted in bad_accesses; RESET_MGMT aborts the frame without an event.
  */
@@ -22,7 +22,7 @@ uint64_t etsec__miim_frame_ns(const struct etsec_emu *emu)
 	uint64_t cycles = cfg & MIIMCFG_NOPRE ? 32 : 64;
 	uint64_t div = miim_div[ETHDRV_FIELD_GET(MIIMCFG_CLK, cfg)];
 
-	return cycles * div * NSEC_PER_SEC / emu->cfg.mdio_src_hz;
+	return cycles * div * NSEC_PER_SEC / (&emu->cfg)->mdio_src_hz;
 }
 
 static void miim_start(struct etsec_emu *emu, bool read, uint16_t data)

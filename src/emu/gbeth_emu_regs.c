@@ -166,13 +166,13 @@ int gbeth__reg_peek(struct gbeth_emu *emu, uint32_t off, uint32_t *val)
 
 static void pir_write(struct gbeth_emu *emu, uint32_t val, uint64_t now)
 {
+	struct gbeth_emu_stats *st = &emu->st;
+
 	*greg(emu, G_PIR) = val & (PIR_MDC | PIR_MMD | PIR_MDO);
 	mdio_bb_emu_pins(&emu->bb, val & PIR_MDC, val & PIR_MDO, val & PIR_MMD, now);
-	ethdrv_counter_set(&emu->st.mdio_frames, ethdrv_counter_get(&emu->bb.st.frames));
-	ethdrv_counter_set(&emu->st.mdio_short_phases,
-			   ethdrv_counter_get(&emu->bb.st.short_phases));
-	ethdrv_counter_set(&emu->st.mdio_last_frame_ns,
-			   ethdrv_counter_get(&emu->bb.st.last_frame_ns));
+	ethdrv_counter_set(&st->mdio_frames, ethdrv_counter_get(&emu->bb.st.frames));
+	ethdrv_counter_set(&st->mdio_short_phases, ethdrv_counter_get(&emu->bb.st.short_phases));
+	ethdrv_counter_set(&st->mdio_last_frame_ns, ethdrv_counter_get(&emu->bb.st.last_frame_ns));
 }
 
 static void special_write(struct gbeth_emu *emu, const struct reg *r, uint32_t val, uint64_t now)

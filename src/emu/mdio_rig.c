@@ -21,7 +21,7 @@ int mdio_rig_setup(struct mdio_rig *r, const struct mdio_rig_config *cfg)
 	enet_mdio_sim_config_default(&sc);
 	sc.access_ns = cfg->access_ns;
 	if (cfg->ipg_hz)
-		sc.mdio.ipg_hz = cfg->ipg_hz;
+		(&sc)->mdio.ipg_hz = cfg->ipg_hz;
 	if (!err)
 		err = enet_mdio_sim_new(&sc, r->emu, &r->sim);
 	if (err)
