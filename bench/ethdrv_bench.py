@@ -634,7 +634,13 @@ def git_rev():
 
 
 def md_table(headers, rows):
-    """A markdown table; columns whose first cell is a number are right-aligned."""
+    """A markdown table; columns whose first cell is a number are right-aligned.
+    A row with more or fewer cells than the header is a bug in the report, not
+    something to print: a reader would take a value for the wrong column."""
+    for r in rows:
+        if len(r) != len(headers):
+            raise ValueError(f"md_table: a row has {len(r)} cells for {len(headers)} "
+                             f"columns ({headers[0]!r} = {r[0] if r else None!r})")
     def numeric(x):
         try:
             float(x)

@@ -427,7 +427,9 @@ Without and with the real-time priority ({a.runs} runs each, totals and averages
               f"lost (model) FIFO {a.rt_prio}", "rx dropped (driver)",
               f"rx dropped FIFO {a.rt_prio}", "frames > 1 ms late",
               f"frames > 1 ms late FIFO {a.rt_prio}", "lateness max ms",
-              f"lateness max ms FIFO {a.rt_prio}", "guard demotions"], rows)}"""
+              f"lateness max ms FIFO {a.rt_prio}", "guard demotions",
+              "lost: driver/lab/steal", f"lost: driver/lab/steal FIFO {a.rt_prio}"],
+             rows)}"""
 
 
 if __name__ == "__main__":
