@@ -236,6 +236,8 @@ def main():
         with eb.Segment(2, device=dev, args=lab) as seg, \
                 eb.HttpServer(eb.netns(SERVER), eb.addr(SERVER), tmp, eb.netns(CLIENT)) as http:
             b = Bench(a, seg, http, sha, tmp)
+            # Fair queueing in the node changes the ACKs' path (docs/fq.md): say which.
+            a.fq_state = {k: seg.get(eb.netns(k), "fq") for k in (CLIENT, SERVER)}
             bar = eb.Progress(total, NAME)
             res = {p: [] for p in policies}
             res_rt = {p: [] for p in policies} if a.rt_prio else {}
@@ -310,6 +312,8 @@ policies), sha256 checked. The policy (oa_tc6 knob `policy=N`, docs/napi.md §8)
 host service delay (`irq_delay_us`) are set on the client t1s0, the device under test
 as the seed's i.MX8 + LAN8650; t1s1 keeps the defaults. Counters are deltas of
 `ethdrv stats t1s0` and `ethdrv stats segment` around each download.
+Fair queueing in the node (docs/fq.md), read back with `ethdrv get t1sK fq`:
+fq={a.fq_state[CLIENT]} on t1s0, fq={a.fq_state[SERVER]} on t1s1 (1 = on, 0 = off).
 
 Conditions: {eb.conditions_text(runs + [r for rs in ovf.values() for r in rs] +
                                 [r for _, r in sweep])}.
