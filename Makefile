@@ -8,7 +8,8 @@
 #   make memcheck      build without sanitizers (build-memcheck/), run the driver,
 #                      model and core unit tests under valgrind memcheck
 #   make bench         build and run the micro-benchmarks
-#   make demo          (as root) a 2-node emulated segment, ping and a 10 MB
+#   make demo          (as root) a 2-node emulated segment (drivers at SCHED_FIFO
+#                      50, DEMO_RT_PRIO=0 for SCHED_OTHER), ping and a 10 MB
 #                      HTTP download across it, throughput against the limit
 JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
 FUZZ_SECONDS ?= 30

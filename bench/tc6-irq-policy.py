@@ -313,7 +313,7 @@ host service delay (`irq_delay_us`) are set on the client t1s0, the device under
 as the seed's i.MX8 + LAN8650; t1s1 keeps the defaults. Counters are deltas of
 `ethdrv stats t1s0` and `ethdrv stats segment` around each download.
 Fair queueing in the node (docs/fq.md), read back with `ethdrv get t1sK fq`:
-fq={a.fq_state[CLIENT]} on t1s0, fq={a.fq_state[SERVER]} on t1s1 (1 = on, 0 = off).
+fq={a.fq_state[CLIENT]} on t1s0, fq={a.fq_state[SERVER]} on t1s1.
 
 Conditions: {eb.conditions_text(runs + [r for rs in ovf.values() for r in rs] +
                                 [r for _, r in sweep])}.

@@ -12,9 +12,9 @@
 # The drivers' loop and poller threads run at SCHED_FIFO DEMO_RT_PRIO (default
 # 50, the priority Linux gives its threaded interrupt handlers; 0 = SCHED_OTHER),
 # so the driver, like a kernel driver, is served before the applications. The
-# figures behind that choice are in bench/results/seed000-rt/ (docs/design.md
-# §4.5): on a loaded machine the same download lost 55x fewer frames to RX
-# overflow at FIFO 50 than at SCHED_OTHER.
+# figures behind that choice are in bench/results/seed000-rt/, the reasons in
+# docs/design.md §4.5: the same download lost 25 frames to RX overflow at
+# FIFO 50 against 143 at SCHED_OTHER, and 65 against 3561 on a busier machine.
 #
 # Both limits are computed, and printed with their inputs, by
 # bench/ethdrv_limits.py (limits(), LIMIT_FORMULA there, run through
