@@ -272,8 +272,8 @@ Frames dropped: the MACs' RX drops without a descriptor, the drivers' RX errors
 and the TAPs' refused writes. "Lost without a BD" puts each of the MACs' drops for
 want of an empty descriptor down to one cause (docs/design.md §4.8): the lab (the
 frame reached the MAC more than 1 ms after its time on the line), VM steal during the
-driver's service gap (/proc/stat), else the driver's gap (since it last wrote RDAR);
-"-" where the model does not attribute its drops (GbEth, eTSEC: only the ENET model does).
+driver's service gap (/proc/stat), else the driver's gap (since it last served RX: an
+RDAR write on the ENET, a RIS0/RIC0 write on the GbEth, IEVENT RX or RSTAT on the eTSEC).
 VM steal ms and load: /proc/stat steal over all CPUs during the run, and the 1-minute
 load average at its end. Sender's line idle: the time the sending MAC's
 transmitter waited with no frame ready (the model's emu_tx_idle_ns) over the
