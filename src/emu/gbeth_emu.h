@@ -58,7 +58,8 @@
  * 7. PIR MDIO: MDO sampled on MDC rising edges with MMD = 1; MDC phases
  *    under 160 ns counted as violations; PIR works in every mode.
  * 8. CXR42 counts frames sent while the link was down; TROCR/CXR41 stay 0.
- * 9. RIC3, RCR, RTC, TGC, CXR31/35, CSR1, CCC.LBME: storage (no loopback). A GECMR speed other
+ * 9. RIC3, RCR, RTC, TGC, CXR31/35, CSR1, CCC.LBME, CCC.DTSR: storage (no loopback, no
+ *    transfer suspension: CSR.DTS reads 0; docs/gbeth.md §12 item 9 says why). A GECMR speed other
  *    than the line's loses the frames (counted).
  * 10. Accesses outside the decoded window, unaligned or to no register
  *    read 0, write nothing and are counted (bad_accesses). A descriptor or
