@@ -218,12 +218,7 @@ static void test_nobd_loss_is_the_drivers(void **state)
 	uint64_t nobd;
 
 	add_flow(f, &a, 0, 0);
-	flows_offer(f);
-	for (unsigned i = 0; i < 20000; i++) {
-		assert_int_equal(fdx_line_run_until(f->line, fdx_line_now(f->line) + 2000), 0);
-		assert_true(ethdrv_loop_run_once(f->n[0].loop, ETHDRV_RUN_NOWAIT) >= 0);
-		flows_offer(f);
-	}
+	pump_sender_only(f, 20000);
 	pump_for(f, 2000000);
 	etsec_emu_get_stats(f->n[1].emu, &st);
 	nobd = ethdrv_counter_get(&st.rx_dropped_nobd);

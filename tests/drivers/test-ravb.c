@@ -130,12 +130,7 @@ static void burst_then_poll(struct fixture *f, unsigned n)
 	struct flow a = { .n = n, .len_of = len_1514, .window = n };
 
 	add_flow(f, &a, 0, 0);
-	flows_offer(f);
-	for (unsigned i = 0; i < 4000; i++) {
-		assert_int_equal(fdx_line_run_until(f->line, fdx_line_now(f->line) + 2000), 0);
-		assert_true(ethdrv_loop_run_once(f->n[0].loop, ETHDRV_RUN_NOWAIT) >= 0);
-		flows_offer(f);
-	}
+	pump_sender_only(f, 4000);
 	assert_int_equal(stat(&f->n[1], "rx_packets"), 0);
 	run_flows(f, 400000, NULL);
 	end_flows(f);
@@ -175,12 +170,7 @@ static void test_descriptor_empty_counted(void **state)
 	struct gbeth_emu_stats st;
 
 	add_flow(f, &a, 0, 0);
-	flows_offer(f);
-	for (unsigned i = 0; i < 20000; i++) {
-		assert_int_equal(fdx_line_run_until(f->line, fdx_line_now(f->line) + 2000), 0);
-		assert_true(ethdrv_loop_run_once(f->n[0].loop, ETHDRV_RUN_NOWAIT) >= 0);
-		flows_offer(f);
-	}
+	pump_sender_only(f, 20000);
 	pump_for(f, 2000000);
 	gbeth_emu_get_stats(f->n[1].emu, &st);
 	assert_int_equal(a.sent, 400);
