@@ -121,10 +121,15 @@ def ack_ratio(s0, s1):
                                              for b, a in zip(s0["tcp"], s1["tcp"]))
 
 
-def iperf(seg, args, seconds):
-    """One iperf3 run from node 0 to node 1's server; per direction {bytes, seconds}."""
+def iperf_server(seg):
+    """node 1's one-shot iperf3 server, given 0.5 s to listen."""
     server = eb.popen_in(seg.node(1), ["iperf3", "-s", "-1", "-B", seg_addr(1), "-p", str(PORT)])
     time.sleep(0.5)
+    return server
+
+
+def iperf(seg, server, args, seconds):
+    """One iperf3 run from node 0 to node 1's SERVER; per direction {bytes, seconds}."""
     r = eb.run_in(seg.node(0), ["iperf3", "-c", seg_addr(1), "-p", str(PORT), "-t",
                                 str(seconds), "-J", "--connect-timeout", "3000", *args],
                   timeout=seconds + 60, check=False)
@@ -145,9 +150,12 @@ def seg_addr(k):
 
 
 def run_case(seg, args, seconds):
-    """One run: goodput per direction, the CPU of each node and of the line engine."""
+    """One run: goodput per direction, the CPU of each node and of the line engine. The
+    counters are read around the client alone: the server's start and its 0.5 s wait to
+    listen (0.5 s, some 5 % of a 10 s run) are outside the span."""
+    server = iperf_server(seg)
     s0, h0 = snapshot(seg), eb.host_sample()
-    dirs = iperf(seg, args, seconds)
+    dirs = iperf(seg, server, args, seconds)
     h1, s1 = eb.host_sample(), snapshot(seg)
     cpu = [node_cpu_ns(a) - node_cpu_ns(b) for b, a in zip(s0["nodes"], s1["nodes"])]
     engine = s1["link"]["engine_cpu_ns"] - s0["link"]["engine_cpu_ns"]
@@ -160,7 +168,7 @@ def run_case(seg, args, seconds):
     both = {k: sum(eb.delta(a, b).get(k, 0) for b, a in zip(s0["nodes"], s1["nodes"]))
             for k in (*KIND["irqs"], "rx_packets", "rx_errors")}
     both["irqs"] = sum(both.pop(k) for k in KIND["irqs"])  # every interrupt of the driver
-    # Loss attribution (docs/design.md §4.8) is the ENET model's; GbEth and eTSEC have none.
+    # Loss attribution (docs/design.md §4.8): every ring-MAC model has it.
     causes = eb.sum_causes([{"c": eb.loss_causes(eb.delta(a, b), a)}
                             for b, a in zip(s0["nodes"], s1["nodes"])], "c")
     return {"dirs": dirs, "cpu_ns": cpu, "engine_ns": engine, "ratio": ratio, "idle_ns": idle,
@@ -272,12 +280,13 @@ Frames dropped: the MACs' RX drops without a descriptor, the drivers' RX errors
 and the TAPs' refused writes. "Lost without a BD" puts each of the MACs' drops for
 want of an empty descriptor down to one cause (docs/design.md §4.8): the lab (the
 frame reached the MAC more than 1 ms after its time on the line), VM steal during the
-driver's service gap (/proc/stat), else the driver's gap (since it last wrote RDAR);
-"-" where the model does not attribute its drops (GbEth, eTSEC: only the ENET model does).
+driver's service gap (/proc/stat), else the driver's gap (since it last served RX: an
+RDAR write on the ENET, a RIS0/RIC0 write on the GbEth, IEVENT RX or RSTAT on the eTSEC).
 VM steal ms and load: /proc/stat steal over all CPUs during the run, and the 1-minute
 load average at its end. Sender's line idle: the time the sending MAC's
 transmitter waited with no frame ready (the model's emu_tx_idle_ns) over the
-span of the run (iperf3 start to end, so set-up is in it): what the host failed
+span of the run (the iperf3 client's start to end, so its connection set-up and
+result exchange are in it, the server's start is not): what the host failed
 to keep on the wire. The machine is shared (2 CPUs): the 1-minute load
 average before each run was {", ".join(load)}. The lab's clock (docs/design.md
 §5b), of the run in the row, both nodes: IRQs/frame is the driver's IRQ count over the frames

@@ -196,3 +196,8 @@ enum emu_loss_cause emu_loss_count(struct emu_loss_stats *st, uint64_t t_phys, u
 	}
 	return c;
 }
+
+void emu_loss_injected(struct emu_loss_stats *st)
+{
+	ethdrv_counter_inc(&st->lost_injected);
+}

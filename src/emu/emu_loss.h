@@ -10,12 +10,16 @@
  *     during the driver's service gap that ended in the loss;
  *   - the driver: else; its service gap (since it last served the RX side)
  *     is recorded, the longest in gap_max_ns.
- * Models whose clock is virtual (unit tests) see no steal.
+ * A loss an injected fault caused (emu.inject, emu_fault.h) is counted
+ * apart, as injected. Models whose clock is virtual (unit tests) see no steal.
+ * The ENET, eTSEC, GbEth and LAN8650 models count here; EMU_LOSS_STAT_DESCS
+ * names the counters alike in each model's stats.
  */
 #ifndef ETHDRV_EMU_EMU_LOSS_H
 #define ETHDRV_EMU_EMU_LOSS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "ethdrv/stats.h"
 
@@ -27,13 +31,24 @@ enum emu_loss_cause {
 	EMU_LOSS_STEAL, /* the VM's CPU was stolen during the gap */
 };
 
-/* Counters; the three add up to the losses counted. */
+/* Counters; the four add up to the losses counted. */
 struct emu_loss_stats {
 	ethdrv_counter_t lost_driver; /* the driver's service gap */
 	ethdrv_counter_t lost_lab; /* the lab's lateness */
 	ethdrv_counter_t lost_steal; /* VM steal during the gap */
 	ethdrv_counter_t gap_max_ns; /* longest service gap that ended in a driver loss */
+	ethdrv_counter_t lost_injected; /* an injected fault (emu.inject) */
 };
+
+/* The stat descriptors of the struct emu_loss_stats @member of stats struct @type. */
+#define EMU_LOSS_STAT_DESCS(type, member)                                \
+	{ "rx_lost_driver", offsetof(type, member.lost_driver) },        \
+		{ "rx_lost_lab", offsetof(type, member.lost_lab) },      \
+		{ "rx_lost_steal", offsetof(type, member.lost_steal) },  \
+		{ "rx_gap_max_ns", offsetof(type, member.gap_max_ns) },  \
+	{                                                                \
+		"rx_lost_injected", offsetof(type, member.lost_injected) \
+	}
 
 /**
  * emu_loss_cause_of() - the cause of one loss (the rule alone)
@@ -54,6 +69,9 @@ enum emu_loss_cause emu_loss_cause_of(uint64_t late_ns, uint64_t steal_ticks);
  */
 enum emu_loss_cause emu_loss_count(struct emu_loss_stats *st, uint64_t t_phys, uint64_t now,
 				   uint64_t gap_start, bool realtime);
+
+/** emu_loss_injected() - count one loss an injected fault caused */
+void emu_loss_injected(struct emu_loss_stats *st);
 
 /**
  * emu_steal_ref() - start (or share) the steal sampler of this process

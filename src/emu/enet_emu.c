@@ -41,11 +41,7 @@ const struct ethdrv_stat_desc enet_emu_stats_desc[] = {
 	ETHDRV_STAT_DESC(struct enet_emu_stats, rx_frames),
 	ETHDRV_STAT_DESC(struct enet_emu_stats, rx_bytes),
 	ETHDRV_STAT_DESC(struct enet_emu_stats, rx_dropped_nobd),
-	{ "rx_lost_driver", offsetof(struct enet_emu_stats, rx_loss.lost_driver) },
-	{ "rx_lost_lab", offsetof(struct enet_emu_stats, rx_loss.lost_lab) },
-	{ "rx_lost_steal", offsetof(struct enet_emu_stats, rx_loss.lost_steal) },
-	{ "rx_gap_max_ns", offsetof(struct enet_emu_stats, rx_loss.gap_max_ns) },
-	ETHDRV_STAT_DESC(struct enet_emu_stats, rx_lost_injected),
+	EMU_LOSS_STAT_DESCS(struct enet_emu_stats, rx_loss),
 	ETHDRV_STAT_DESC(struct enet_emu_stats, rx_dropped_disabled),
 	ETHDRV_STAT_DESC(struct enet_emu_stats, rx_dropped_filter),
 	ETHDRV_STAT_DESC(struct enet_emu_stats, rx_cut),
@@ -294,6 +290,11 @@ bool enet_emu_irq_asserted(struct enet_emu *emu, unsigned n)
 	level = emu->irq_level[n];
 	emu_engine_unlock(emu->eng);
 	return level;
+}
+
+int enet_emu_inject(struct enet_emu *emu, enum emu_fault fault, uint64_t arg)
+{
+	return emu_fault_inject(emu->eng, &emu->faults, fault, arg);
 }
 
 void enet_emu_get_stats(struct enet_emu *emu, struct enet_emu_stats *st)

@@ -150,6 +150,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "enet_mdio.h"
+#include "emu_fault.h"
 #include "emu_loss.h"
 #include "ethdrv/enet_soc.h"
 #include "ethdrv/mmio.h"
@@ -179,18 +180,16 @@ struct enet_emu_config {
 	struct phy_emu_config phy; /* the AR8031 (reset, autoneg times); defaults */
 };
 
-/* Faults (enet_emu_inject()); each is counted when it takes effect. */
-enum enet_emu_fault {
-	/* The next @arg frames are dropped as if no RX BD were empty, counted
-	 * in IEEE_R_DROP; RDAR stays set (the ring is not really full, so no
-	 * driver would write RDAR again: real exhaustion clears it). */
-	ENET_EMU_FAULT_RX_EXHAUST,
-	/* The next RX DMA access fails: EBERR, ETHEREN cleared. */
-	ENET_EMU_FAULT_RX_BUS_ERROR,
-	/* The next TX DMA access fails: EBERR, ETHEREN cleared. */
-	ENET_EMU_FAULT_TX_BUS_ERROR,
-	ENET_EMU_FAULT_COUNT
-};
+/*
+ * Faults (enet_emu_inject(), emu_fault.h); each is counted in `faults` when it
+ * takes effect:
+ * - EMU_FAULT_RX_EXHAUST: the next @arg frames are dropped as if no RX BD
+ *   were empty, counted in IEEE_R_DROP and rx_lost_injected; RDAR stays set
+ *   (the ring is not really full, so no driver would write RDAR again: real
+ *   exhaustion clears it).
+ * - EMU_FAULT_RX_BUS_ERROR: the next RX DMA access fails: EBERR, ETHEREN cleared.
+ * - EMU_FAULT_TX_BUS_ERROR: the next TX DMA access fails: EBERR, ETHEREN cleared.
+ */
 
 /* Model counters, monotonic since creation (reset does not clear them). */
 struct enet_emu_stats {
@@ -215,8 +214,7 @@ struct enet_emu_stats {
 	ethdrv_counter_t rx_bytes; /* their length field sum */
 	ethdrv_counter_t rx_dropped_nobd; /* no empty BD or RDAR cleared (IEEE_R_DROP) */
 	/* rx_dropped_nobd by cause (docs/design.md §4.8); they add up. */
-	struct emu_loss_stats rx_loss; /* rx_lost_driver, _lab, _steal, rx_gap_max_ns */
-	ethdrv_counter_t rx_lost_injected; /* the rx-exhaust fault (emu.inject) */
+	struct emu_loss_stats rx_loss; /* rx_lost_driver, _lab, _steal, _injected, rx_gap_max_ns */
 	ethdrv_counter_t rx_dropped_disabled; /* arrived while ETHEREN=0 */
 	ethdrv_counter_t rx_dropped_filter; /* refused by the address filter */
 	ethdrv_counter_t rx_cut; /* ran out of BDs part-way (L+OV) */
@@ -281,20 +279,14 @@ int enet_emu_peek_reg(struct enet_emu *emu, uint32_t off, uint32_t *val);
 bool enet_emu_irq_asserted(struct enet_emu *emu, unsigned n);
 
 /**
- * enet_emu_inject() - inject a fault
+ * enet_emu_inject() - inject a fault (emu_fault_inject())
  * @emu: the model
  * @fault: what
- * @arg: ENET_EMU_FAULT_RX_EXHAUST: frames (1..1000000); others: ignored
+ * @arg: EMU_FAULT_RX_EXHAUST: frames (1..EMU_FAULT_EXHAUST_MAX); others: ignored
  *
  * Return: 0 or -EINVAL.
  */
-int enet_emu_inject(struct enet_emu *emu, enum enet_emu_fault fault, uint64_t arg);
-
-/**
- * enet_emu_fault_name() - the name of @fault ("rx_exhaust", ...), NULL if
- * out of range
- */
-const char *enet_emu_fault_name(enum enet_emu_fault fault);
+int enet_emu_inject(struct enet_emu *emu, enum emu_fault fault, uint64_t arg);
 
 /** enet_emu_get_stats() - copy the model counters */
 void enet_emu_get_stats(struct enet_emu *emu, struct enet_emu_stats *st);

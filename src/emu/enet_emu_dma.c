@@ -191,7 +191,7 @@ static enum scan_result tx_scan(struct enet_emu *emu, struct tx_scan *s, uint64_
 		uint8_t *p = bd_at(emu, R_TDSR, off);
 		struct enet_bd bd;
 
-		if (!p || enet__fault_bus_error(emu, true))
+		if (!p || emu_fault_bus_error(&emu->faults, true, &emu->st.faults))
 			goto err;
 		/* Around the ring to a BD whose frame is still in the FIFO: its R
 		 * is still set, but it is not new (the whole ring is in flight). */
@@ -623,7 +623,7 @@ static bool rx_fill(struct enet_emu *emu, const struct rx_stream *s, uint16_t la
 	struct enet_bd bd;
 	uint8_t *p = bd_at(emu, R_RDSR, emu->rx_off);
 
-	if (!p || enet__fault_bus_error(emu, false))
+	if (!p || emu_fault_bus_error(&emu->faults, false, &emu->st.faults))
 		goto err;
 	bd_read(emu, p, &bd);
 	if (!(bd.status & RXBD_E)) {
@@ -712,11 +712,11 @@ void enet__rx_frame(struct enet_emu *emu, uint8_t *data, uint32_t len, enum fdx_
 		ethdrv_counter_inc(&emu->st.rx_dropped_filter);
 		return;
 	}
-	if (enet__fault_rx_exhaust(emu)) {
+	if (emu_fault_rx_exhaust(&emu->faults, &emu->st.faults)) {
 		/* As if the driver had been late: dropped and counted, but the ring
 		 * is not really full, so the DMA keeps running (assumption). */
 		ethdrv_counter_inc(&emu->st.rx_dropped_nobd);
-		ethdrv_counter_inc(&emu->st.rx_lost_injected);
+		emu_loss_injected(&emu->st.rx_loss);
 		enet__mib_inc(emu, MIB_R_DROP, 1);
 		return;
 	}

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "emu_engine.h"
+#include "emu_fault.h"
 #include "enet_emu.h"
 #include "fdx_line.h"
 #include "fdx_mac.h"
@@ -228,10 +229,7 @@ struct enet_emu {
 
 	struct enet_coal coal[2]; /* COAL_RX, COAL_TX */
 
-	/* Faults (enet_emu_fault.c). */
-	uint64_t rx_exhaust; /* frames still to drop as if no BD were empty */
-	bool rx_bus_error; /* fail the next RX DMA access */
-	bool tx_bus_error; /* fail the next TX DMA access */
+	struct emu_faults faults; /* armed faults (emu_fault.h) */
 
 	struct enet_emu_stats st; /* counters */
 
@@ -295,9 +293,5 @@ extern const struct fdx_port_ops enet__port_ops;
 /* A frame of the TX FIFO ended on the wire at @t: into the MAC's own receiver
  * (RCR.LOOP) or onto the line. */
 void enet__line_deliver(struct enet_emu *emu, struct enet_txf *f, uint64_t t);
-
-/* enet_emu_fault.c */
-bool enet__fault_rx_exhaust(struct enet_emu *emu);
-bool enet__fault_bus_error(struct enet_emu *emu, bool tx);
 
 #endif /* ETHDRV_EMU_ENET_EMU_PRIV_H */

@@ -216,6 +216,8 @@ static void reg_write_locked(struct etsec_emu *emu, uint32_t off, uint32_t val)
 	switch (off) {
 	case R_IEVENT:
 		*reg &= ~val;
+		if (val & (EV_RXB | EV_RXF))
+			emu->rx_served = emu->now; /* the host took the RX events: its service */
 		etsec__irq_update(emu);
 		break;
 	case R_IMASK:
@@ -234,6 +236,7 @@ static void reg_write_locked(struct etsec_emu *emu, uint32_t off, uint32_t val)
 		break;
 	case R_RSTAT:
 		*reg &= ~val;
+		emu->rx_served = emu->now; /* the host restarts the ring (or acknowledges RXF) */
 		break;
 	case R_TXIC:
 	case R_RXIC:
@@ -325,29 +328,9 @@ bool etsec_emu_irq_asserted(struct etsec_emu *emu, enum etsec_emu_irq n)
 	return v;
 }
 
-int etsec_emu_inject(struct etsec_emu *emu, enum etsec_emu_fault fault, uint64_t arg)
+int etsec_emu_inject(struct etsec_emu *emu, enum emu_fault fault, uint64_t arg)
 {
-	int ret = 0;
-
-	enter(emu);
-	switch (fault) {
-	case ETSEC_EMU_FAULT_RX_EXHAUST:
-		if (arg < 1 || arg > 1000000)
-			ret = -EINVAL;
-		else
-			emu->rx_exhaust = arg;
-		break;
-	case ETSEC_EMU_FAULT_RX_BUS_ERROR:
-		emu->rx_bus_error = true;
-		break;
-	case ETSEC_EMU_FAULT_TX_BUS_ERROR:
-		emu->tx_bus_error = true;
-		break;
-	default:
-		ret = -EINVAL;
-	}
-	leave(emu);
-	return ret;
+	return emu_fault_inject(emu->eng, &emu->faults, fault, arg);
 }
 
 void etsec_emu_get_stats(struct etsec_emu *emu, struct etsec_emu_stats *st)
@@ -480,6 +463,8 @@ int etsec_emu_new(const struct etsec_emu_config *cfg, struct fdx_line *line, uns
 		etsec_emu_free(emu);
 		return ret;
 	}
+	/* Losses in real time are checked against the VM's steal (emu_loss.h). */
+	emu->steal_ref = emu_engine_realtime(emu->eng) && !emu_steal_ref();
 	*out = emu;
 	return 0;
 }
@@ -499,6 +484,8 @@ void etsec_emu_free(struct etsec_emu *emu)
 		phy_emu_free(emu->phy);
 	}
 	mdio_emu_free(emu->mdio_bus);
+	if (emu->steal_ref)
+		emu_steal_unref();
 	for (unsigned n = 0; n < ETSEC_IRQ_COUNT; n++)
 		emu_line_close(&emu->irq[n]);
 	if (emu->fifo)
@@ -525,6 +512,7 @@ const struct ethdrv_stat_desc etsec_emu_stats_desc[] = {
 	STAT(rx_frames),
 	STAT(rx_bytes),
 	STAT(rx_dropped_nobd),
+	EMU_LOSS_STAT_DESCS(struct etsec_emu_stats, rx_loss),
 	STAT(rx_cut),
 	STAT(rx_dropped_disabled),
 	STAT(rx_dropped_filter),

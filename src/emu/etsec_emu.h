@@ -83,6 +83,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "emu_fault.h"
+#include "emu_loss.h"
 #include "ethdrv/mmio.h"
 #include "ethdrv/stats.h"
 #include "phy_emu.h"
@@ -125,6 +127,8 @@ struct etsec_emu_stats {
 	ethdrv_counter_t rx_frames; /* frames written to memory */
 	ethdrv_counter_t rx_bytes; /* their L-BD lengths */
 	ethdrv_counter_t rx_dropped_nobd; /* BSY: no empty BD, or the ring halted */
+	/* rx_dropped_nobd by cause (docs/design.md §4.8); they add up. */
+	struct emu_loss_stats rx_loss; /* rx_lost_driver, _lab, _steal, _injected, rx_gap_max_ns */
 	ethdrv_counter_t rx_cut; /* ran out of BDs part-way (L|OV) */
 	ethdrv_counter_t rx_dropped_disabled; /* RX_EN, EN0 off, GRS, SOFT_RESET */
 	ethdrv_counter_t rx_dropped_filter; /* refused by the address filter */
@@ -141,13 +145,12 @@ struct etsec_emu_stats {
 extern const struct ethdrv_stat_desc etsec_emu_stats_desc[];
 extern const size_t etsec_emu_stats_desc_count;
 
-/* Faults (etsec_emu_inject()). */
-enum etsec_emu_fault {
-	ETSEC_EMU_FAULT_RX_EXHAUST, /* the next @arg frames find no empty BD (BSY, QHLT0) */
-	ETSEC_EMU_FAULT_RX_BUS_ERROR, /* the next RX DMA access fails: EBERR, QHLT0 */
-	ETSEC_EMU_FAULT_TX_BUS_ERROR, /* the next TX DMA access fails: EBERR, THLT0 */
-	ETSEC_EMU_FAULT_COUNT
-};
+/*
+ * Faults (etsec_emu_inject(), emu_fault.h), counted in `faults` when they take effect:
+ * EMU_FAULT_RX_EXHAUST: the next @arg frames find no empty BD (BSY, QHLT0,
+ * rx_lost_injected); EMU_FAULT_RX_BUS_ERROR: the next RX DMA access fails
+ * (EBERR, QHLT0); EMU_FAULT_TX_BUS_ERROR: the next TX DMA access fails (EBERR, THLT0).
+ */
 
 /** etsec_emu_config_default() - the defaults listed above */
 void etsec_emu_config_default(struct etsec_emu_config *cfg);
@@ -186,8 +189,8 @@ void etsec_emu_write32(struct etsec_emu *emu, uint32_t off, uint32_t val);
 /** etsec_emu_irq_asserted() - true while line @n is asserted */
 bool etsec_emu_irq_asserted(struct etsec_emu *emu, enum etsec_emu_irq n);
 
-/** etsec_emu_inject() - a fault; RX_EXHAUST takes 1..1000000 frames. 0 or -EINVAL. */
-int etsec_emu_inject(struct etsec_emu *emu, enum etsec_emu_fault fault, uint64_t arg);
+/** etsec_emu_inject() - a fault (emu_fault_inject()); RX_EXHAUST takes 1..1000000 frames. 0 or -EINVAL. */
+int etsec_emu_inject(struct etsec_emu *emu, enum emu_fault fault, uint64_t arg);
 
 /** etsec_emu_get_stats() - copy the counters */
 void etsec_emu_get_stats(struct etsec_emu *emu, struct etsec_emu_stats *st);

@@ -78,13 +78,7 @@ static void dma_error(struct etsec_emu *emu, bool tx)
 
 static bool fault_bus(struct etsec_emu *emu, bool tx)
 {
-	bool *f = tx ? &emu->tx_bus_error : &emu->rx_bus_error;
-
-	if (!*f)
-		return false;
-	*f = false;
-	ethdrv_counter_inc(&emu->st.faults);
-	return true;
+	return emu_fault_bus_error(&emu->faults, tx, &emu->st.faults);
 }
 
 /* ---- TX (docs/etsec.md §3.2, §3.4) ---- */
@@ -339,12 +333,19 @@ static bool rx_may_run(const struct etsec_emu *emu)
 }
 
 /* No BD for a frame (docs/etsec.md §3.4): discarded, BSY, RDRP, ring halted. */
-static void rx_discard(struct etsec_emu *emu)
+/* No empty BD (or the ring halted) for the frame ending at @t: BSY, QHLT0. */
+static void rx_discard(struct etsec_emu *emu, uint64_t t, bool injected)
 {
 	ethdrv_counter_inc(&emu->st.rx_dropped_nobd);
 	etsec__rmon_add(emu, RM_RDRP, 1);
 	emu->regs[R_RSTAT / 4] |= RSTAT_QHLT0;
 	etsec__event(emu, EV_BSY);
+	/* Whose loss (docs/design.md §4.8): the frame's end @t against now. */
+	if (injected)
+		emu_loss_injected(&emu->st.rx_loss);
+	else
+		emu_loss_count(&emu->st.rx_loss, t, emu_engine_now(emu->eng), emu->rx_served,
+			       emu_engine_realtime(emu->eng));
 }
 
 /* The bytes the buffers get: RxFCB, padding, frame (docs/etsec.md §3.5). */
@@ -418,14 +419,12 @@ void etsec__rx_frame(struct etsec_emu *emu, const uint8_t *frame, uint32_t len, 
 		ethdrv_counter_inc(&emu->st.rx_bad_mrblr);
 		return;
 	}
-	if (emu->rx_exhaust) {
-		emu->rx_exhaust--;
-		ethdrv_counter_inc(&emu->st.faults);
-		rx_discard(emu);
+	if (emu_fault_rx_exhaust(&emu->faults, &emu->st.faults)) {
+		rx_discard(emu, t, true);
 		return;
 	}
 	if (etsec__reg(emu, R_RSTAT) & RSTAT_QHLT0) {
-		rx_discard(emu);
+		rx_discard(emu, t, false);
 		return;
 	}
 	err_bits = rx_status_bits(emu, len, fcs_ok);
@@ -445,7 +444,7 @@ void etsec__rx_frame(struct etsec_emu *emu, const uint8_t *frame, uint32_t len, 
 		if (!(bd.status & RXBD_E)) {
 			if (nbd)
 				rx_cut(emu, prev, prev_st, t);
-			rx_discard(emu);
+			rx_discard(emu, t, false);
 			emu->rx_cur = off;
 			return;
 		}

@@ -231,14 +231,16 @@ struct etsec_emu {
 	bool gtsc_pending; /* GTS: raise GTSC when the frame on the wire ends */
 	/* RX DMA. */
 	uint32_t rx_cur; /* current BD, offset from RBASE0 */
+	uint64_t rx_served; /* the host's last IEVENT RXB/RXF or RSTAT write: its RX service
+			       gap starts there (docs/design.md §4.8) */
 
 	struct etsec_coal coal[2];
 	struct etsec_miim miim;
 	struct mdio_emu *mdio_bus;
 	struct phy_emu *phy;
 
-	uint64_t rx_exhaust; /* fault: frames still to drop */
-	bool rx_bus_error, tx_bus_error; /* fault: fail the next access */
+	struct emu_faults faults; /* armed faults (emu_fault.h) */
+	bool steal_ref; /* holds the steal sampler (real-time line, emu_loss.h) */
 	struct etsec_emu_stats st;
 };
 

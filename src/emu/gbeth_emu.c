@@ -30,11 +30,14 @@ const struct ethdrv_stat_desc gbeth_emu_stats_desc[] = {
 	ETHDRV_STAT_DESC(struct gbeth_emu_stats, tx_link_down),
 	ETHDRV_STAT_DESC(struct gbeth_emu_stats, tx_incomplete),
 	ETHDRV_STAT_DESC(struct gbeth_emu_stats, tx_idle_ns),
+	ETHDRV_STAT_DESC(struct gbeth_emu_stats, tx_dropped_dma),
 	ETHDRV_STAT_DESC(struct gbeth_emu_stats, rx_frames),
 	ETHDRV_STAT_DESC(struct gbeth_emu_stats, rx_bytes),
 	ETHDRV_STAT_DESC(struct gbeth_emu_stats, rx_descs),
 	ETHDRV_STAT_DESC(struct gbeth_emu_stats, rx_multi_desc),
 	ETHDRV_STAT_DESC(struct gbeth_emu_stats, rx_dropped_nodesc),
+	EMU_LOSS_STAT_DESCS(struct gbeth_emu_stats, rx_loss),
+	ETHDRV_STAT_DESC(struct gbeth_emu_stats, rx_dropped_dma),
 	ETHDRV_STAT_DESC(struct gbeth_emu_stats, rx_dropped_off),
 	ETHDRV_STAT_DESC(struct gbeth_emu_stats, rx_dropped_filter),
 	ETHDRV_STAT_DESC(struct gbeth_emu_stats, rx_too_long),
@@ -42,6 +45,7 @@ const struct ethdrv_stat_desc gbeth_emu_stats_desc[] = {
 	ETHDRV_STAT_DESC(struct gbeth_emu_stats, rx_ds0_skipped),
 	ETHDRV_STAT_DESC(struct gbeth_emu_stats, rx_csum_trailers),
 	ETHDRV_STAT_DESC(struct gbeth_emu_stats, dma_errors),
+	ETHDRV_STAT_DESC(struct gbeth_emu_stats, faults),
 	ETHDRV_STAT_DESC(struct gbeth_emu_stats, irq_asserts),
 	ETHDRV_STAT_DESC(struct gbeth_emu_stats, mdio_frames),
 	ETHDRV_STAT_DESC(struct gbeth_emu_stats, mdio_short_phases),
@@ -289,6 +293,8 @@ int gbeth_emu_new(const struct gbeth_emu_config *cfg, struct fdx_line *line, uns
 		release(emu);
 		return ret;
 	}
+	/* Losses in real time are checked against the VM's steal (emu_loss.h). */
+	emu->steal_ref = emu_engine_realtime(emu->eng) && !emu_steal_ref();
 	*out = emu;
 	return 0;
 }
@@ -298,6 +304,8 @@ void gbeth_emu_free(struct gbeth_emu *emu)
 	if (!emu)
 		return;
 	fdx_mac_unplug(emu->line, emu->port, emu, emu->phy != NULL);
+	if (emu->steal_ref)
+		emu_steal_unref();
 	release(emu);
 }
 
@@ -324,6 +332,11 @@ int gbeth_emu_peek_reg(struct gbeth_emu *emu, uint32_t off, uint32_t *val)
 	ret = gbeth__reg_peek(emu, off, val);
 	emu_engine_unlock(emu->eng);
 	return ret;
+}
+
+int gbeth_emu_inject(struct gbeth_emu *emu, enum emu_fault fault, uint64_t arg)
+{
+	return emu_fault_inject(emu->eng, &emu->faults, fault, arg);
 }
 
 bool gbeth_emu_irq_asserted(struct gbeth_emu *emu)

@@ -58,12 +58,24 @@
  * 7. PIR MDIO: MDO sampled on MDC rising edges with MMD = 1; MDC phases
  *    under 160 ns counted as violations; PIR works in every mode.
  * 8. CXR42 counts frames sent while the link was down; TROCR/CXR41 stay 0.
- * 9. RIC3, RCR, RTC, TGC, CXR31/35, CSR1, CCC.LBME: storage (no loopback). A GECMR speed other
+ * 9. RIC3, RCR, RTC, TGC, CXR31/35, CSR1, CCC.LBME, CCC.DTSR: storage (no loopback, no
+ *    transfer suspension: CSR.DTS reads 0; docs/gbeth.md §12 item 9 says why). A GECMR speed other
  *    than the line's loses the frames (counted).
  * 10. Accesses outside the decoded window, unaligned or to no register
  *    read 0, write nothing and are counted (bad_accesses). A descriptor or
  *    buffer outside the DMA region is never touched: the queue stops and
  *    dma_errors counts it.
+ * 11. Faults (emu.inject, emu_fault.h), counted in `faults`: rx_exhaust
+ *    drops the next N frames as a descriptor-empty drop does (QFF0,
+ *    rx_dropped_nodesc, rx_lost_injected); rx_bus_error fails the next
+ *    frame's first descriptor read: the frame is lost whole, nothing is
+ *    written (rx_dropped_dma, dma_errors); tx_bus_error fails the next
+ *    frame's data fetch: it is not sent, its descriptors complete
+ *    (tx_dropped_dma, dma_errors). No status bit reports a bus error: the
+ *    sources document none for GbEth and Linux enables no error interrupt
+ *    there. A descriptor-empty drop is put down to its cause
+ *    (docs/design.md §4.8) with the driver's service gap measured from its
+ *    last RIS0 or RIC0 write (the poll acknowledges FRF0 and re-arms there).
  */
 #ifndef ETHDRV_EMU_GBETH_EMU_H
 #define ETHDRV_EMU_GBETH_EMU_H
@@ -71,6 +83,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "emu_fault.h"
+#include "emu_loss.h"
 #include "ethdrv/mmio.h"
 #include "ethdrv/stats.h"
 #include "fdx_line.h"
@@ -105,18 +119,23 @@ struct gbeth_emu_stats {
 	ethdrv_counter_t tx_link_down; /* frames sent while the link was down (CXR42) */
 	ethdrv_counter_t tx_incomplete; /* fetches that met FSTART without FEND */
 	ethdrv_counter_t tx_idle_ns; /* transmitter idle between frames (from the second) */
+	ethdrv_counter_t tx_dropped_dma; /* frames not sent: their data fetch failed */
 	ethdrv_counter_t rx_frames; /* frames written to memory */
 	ethdrv_counter_t rx_bytes; /* their bytes as written (trailer included) */
 	ethdrv_counter_t rx_descs; /* descriptors written */
 	ethdrv_counter_t rx_multi_desc; /* frames written over more than one descriptor */
 	ethdrv_counter_t rx_dropped_nodesc; /* descriptor empty (QFF0) */
+	/* rx_dropped_nodesc by cause (docs/design.md §4.8); they add up. */
+	struct emu_loss_stats rx_loss; /* rx_lost_driver, _lab, _steal, _injected, rx_gap_max_ns */
+	ethdrv_counter_t rx_dropped_dma; /* lost to a descriptor or buffer access that failed */
 	ethdrv_counter_t rx_dropped_off; /* arrived outside OPERATION or with RE = 0 */
 	ethdrv_counter_t rx_dropped_filter; /* not our address, PRM = 0 */
 	ethdrv_counter_t rx_too_long; /* cut at RFLR (RTLF) */
 	ethdrv_counter_t rx_crc_errors; /* written with MSC.CRC */
 	ethdrv_counter_t rx_ds0_skipped; /* DS = 0 descriptors handed back */
 	ethdrv_counter_t rx_csum_trailers; /* trailers appended */
-	ethdrv_counter_t dma_errors; /* descriptors or buffers outside the region */
+	ethdrv_counter_t dma_errors; /* descriptors or buffers outside the region, bus errors */
+	ethdrv_counter_t faults; /* injected faults that took effect */
 	ethdrv_counter_t irq_asserts; /* line low -> high */
 	ethdrv_counter_t mdio_frames; /* PIR MDIO frames decoded */
 	ethdrv_counter_t mdio_short_phases; /* MDC phases under 160 ns */
@@ -159,6 +178,16 @@ void gbeth_emu_get_stats(struct gbeth_emu *emu, struct gbeth_emu_stats *st);
 
 /** gbeth_emu_peek_reg() - a register's value without side effects; -EINVAL if none */
 int gbeth_emu_peek_reg(struct gbeth_emu *emu, uint32_t off, uint32_t *val);
+
+/**
+ * gbeth_emu_inject() - inject a fault (emu_fault_inject(); docs/gbeth.md §12 item 11)
+ * @emu: the model
+ * @fault: what
+ * @arg: EMU_FAULT_RX_EXHAUST: frames (1..EMU_FAULT_EXHAUST_MAX); others: ignored
+ *
+ * Return: 0 or -EINVAL.
+ */
+int gbeth_emu_inject(struct gbeth_emu *emu, enum emu_fault fault, uint64_t arg);
 
 /** gbeth_emu_irq_asserted() - the level of the `mux` line */
 bool gbeth_emu_irq_asserted(struct gbeth_emu *emu);

@@ -137,7 +137,12 @@ void gbeth__tx_kick(struct gbeth_emu *emu, uint64_t now)
 	emu->tx_cur = next;
 	len = emu->tx_len;
 	send = true;
-	if (len > GBETH_EMU_TX_MAX || !len) {
+	if (emu_fault_bus_error(&emu->faults, true, &emu->st.faults)) {
+		/* The data fetch failed: not sent, descriptors complete (docs/gbeth.md §12 item 11). */
+		ethdrv_counter_inc(&emu->st.dma_errors);
+		ethdrv_counter_inc(&emu->st.tx_dropped_dma);
+		send = false;
+	} else if (len > GBETH_EMU_TX_MAX || !len) {
 		ethdrv_counter_inc(&emu->st.tx_too_long);
 		send = false;
 	} else if (!(*greg(emu, G_ECMR) & ECMR_TE)) {
@@ -207,8 +212,10 @@ static bool rx_accept(struct gbeth_emu *emu, const uint8_t *data, uint32_t len)
 	return (data[0] & 1) || !memcmp(data, me, 6);
 }
 
-/* Plan the descriptors for @total bytes; false: descriptor empty. */
-static bool rx_plan(struct gbeth_emu *emu, uint32_t total, unsigned *ndesc)
+enum rx_plan_result { RX_PLAN_OK, RX_PLAN_NODESC, RX_PLAN_DMA_ERROR };
+
+/* Plan the descriptors for @total bytes: all FEMPTY, or descriptor empty, or a DMA error. */
+static enum rx_plan_result rx_plan(struct gbeth_emu *emu, uint32_t total, unsigned *ndesc)
 {
 	uint32_t at = emu->rx_cur, got = 0;
 	unsigned n = 0;
@@ -216,23 +223,32 @@ static bool rx_plan(struct gbeth_emu *emu, uint32_t total, unsigned *ndesc)
 	while (got < total) {
 		uint8_t *d;
 
-		if (n == WALK_MAX || !desc_resolve(emu, at, &at))
-			return false;
+		if (n == WALK_MAX)
+			return RX_PLAN_NODESC;
+		if (!desc_resolve(emu, at, &at))
+			return RX_PLAN_DMA_ERROR;
 		d = desc_at(emu, at);
 		if (desc_dt(d) != DT_FEMPTY)
-			return false;
+			return RX_PLAN_NODESC;
 		got += ethdrv_dma_load16(d + D_DS) & DS_MASK;
 		n++;
 		at += D_SIZE;
 	}
 	*ndesc = n;
-	return true;
+	return RX_PLAN_OK;
 }
 
-static void rx_drop_nodesc(struct gbeth_emu *emu)
+/* Descriptor empty: the frame ending at @t is dropped, QFF0 (docs/gbeth.md §3.4). */
+static void rx_drop_nodesc(struct gbeth_emu *emu, uint64_t t, bool injected)
 {
 	ethdrv_counter_inc(&emu->st.rx_dropped_nodesc);
-	*greg(emu, G_RIS2) |= Q0; /* QFF0 (docs/gbeth.md §3.4) */
+	*greg(emu, G_RIS2) |= Q0;
+	/* Whose loss (docs/design.md §4.8): the frame's end @t against now. */
+	if (injected)
+		emu_loss_injected(&emu->st.rx_loss);
+	else
+		emu_loss_count(&emu->st.rx_loss, t, emu_engine_now(emu->eng), emu->rx_served,
+			       emu_engine_realtime(emu->eng));
 }
 
 static void rx_write(struct gbeth_emu *emu, uint32_t total, uint8_t msc)
@@ -261,6 +277,7 @@ static void rx_write(struct gbeth_emu *emu, uint32_t total, uint8_t msc)
 		if (!buf) {
 			/* Stop here: the frame is lost, the descriptor stays FEMPTY. */
 			ethdrv_counter_inc(&emu->st.dma_errors);
+			ethdrv_counter_inc(&emu->st.rx_dropped_dma);
 			emu->rx_cur = at - D_SIZE;
 			return;
 		}
@@ -286,10 +303,10 @@ void gbeth__rx_frame(struct gbeth_emu *emu, const uint8_t *data, uint32_t len, b
 		     uint64_t t)
 {
 	uint32_t rflr = *greg(emu, G_RFLR), total;
+	enum rx_plan_result plan = RX_PLAN_NODESC;
 	unsigned ndesc;
 	uint8_t msc = 0;
 
-	(void)t;
 	if (emu->ops_mode != OPC_OPERATION || !(*greg(emu, G_ECMR) & ECMR_RE)) {
 		ethdrv_counter_inc(&emu->st.rx_dropped_off);
 		return;
@@ -311,10 +328,26 @@ void gbeth__rx_frame(struct gbeth_emu *emu, const uint8_t *data, uint32_t len, b
 	}
 	if (len && (data[0] & 1))
 		msc |= MSC_MC;
+	if (emu_fault_rx_exhaust(&emu->faults, &emu->st.faults)) {
+		rx_drop_nodesc(emu, t, true); /* docs/gbeth.md §12 item 11 */
+		return;
+	}
+	if (emu_fault_bus_error(&emu->faults, false, &emu->st.faults)) {
+		/* The first descriptor read failed: nothing written (docs/gbeth.md §12 item 11). */
+		ethdrv_counter_inc(&emu->st.dma_errors);
+		ethdrv_counter_inc(&emu->st.rx_dropped_dma);
+		return;
+	}
 	memcpy(emu->rx_buf, data, len);
 	total = gbeth__csum_trailer(emu, emu->rx_buf, len);
-	if (!total || !rx_plan(emu, total, &ndesc)) {
-		rx_drop_nodesc(emu);
+	if (total)
+		plan = rx_plan(emu, total, &ndesc);
+	if (plan == RX_PLAN_DMA_ERROR) {
+		ethdrv_counter_inc(&emu->st.rx_dropped_dma);
+		return;
+	}
+	if (plan == RX_PLAN_NODESC) {
+		rx_drop_nodesc(emu, t, false);
 		return;
 	}
 	rx_write(emu, total, msc);

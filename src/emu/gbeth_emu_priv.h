@@ -8,6 +8,7 @@
 #define ETHDRV_EMU_GBETH_EMU_PRIV_H
 
 #include "emu_engine.h"
+#include "emu_fault.h"
 #include "emu_util.h"
 #include "fdx_mac.h"
 #include "ethdrv/bits.h"
@@ -150,6 +151,8 @@ struct gbeth_emu {
 
 	/* RX queue 0. */
 	uint32_t rx_cur; /* bus address of the current descriptor */
+	uint64_t
+		rx_served; /* the host's last RIS0 or RIC0 write: its RX service gap starts there */
 	uint8_t rx_buf[GBETH_EMU_RX_MAX + 4]; /* frame + checksum trailer */
 
 	/* The board: PIR MDIO slave, bus, PHY. */
@@ -157,6 +160,8 @@ struct gbeth_emu {
 	struct mdio_emu *mdio_bus;
 	struct phy_emu *phy;
 
+	struct emu_faults faults; /* armed faults (emu_fault.h) */
+	bool steal_ref; /* holds the steal sampler (real-time line, emu_loss.h) */
 	struct gbeth_emu_stats st;
 };
 

@@ -203,6 +203,8 @@ void gbeth__reg_write(struct gbeth_emu *emu, uint32_t off, uint32_t val, uint64_
 	if (!r)
 		return;
 	p = greg(emu, off);
+	if (off == G_RIS0 || off == G_RIC0)
+		emu->rx_served = now; /* the host served RX: its service gap starts here */
 	switch (r->kind) {
 	case K_RW:
 		*p = (*p & ~r->mask) | (val & r->mask);

@@ -307,8 +307,8 @@ struct lan865x_emu_stats {
 	ethdrv_counter_t rx_overflow_buffered; /* injected RXBOE drops of stored frames */
 	/* rx_dropped_overflow by cause (docs/design.md §4.8): the driver's service
 	 * gap, the lab's lateness, VM steal, or an injected overflow; they add up. */
-	struct emu_loss_stats rx_loss; /* rx_lost_driver, _lab, _steal, rx_gap_max_ns */
-	ethdrv_counter_t rx_lost_injected; /* an armed RX overflow fault (emu.inject) */
+	struct emu_loss_stats rx_loss; /* rx_lost_driver, _lab, _steal, rx_gap_max_ns, and
+					  _injected: an armed RX overflow fault (emu.inject) */
 	ethdrv_counter_t rx_started; /* frames whose first chunk went to the host */
 	ethdrv_counter_t rx_cut; /* started frames removed before their last chunk */
 	ethdrv_counter_t

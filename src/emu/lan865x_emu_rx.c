@@ -221,7 +221,7 @@ static void rx_store_frame(struct lan865x_emu *emu, const uint8_t *f, size_t len
 	if (lan865x_emu__take_rx_overflow(emu)) {
 		emu->status0 |= ST0_RXBOE;
 		ethdrv_counter_inc(&emu->stats.rx_dropped_overflow);
-		ethdrv_counter_inc(&emu->stats.rx_lost_injected);
+		emu_loss_injected(&emu->stats.rx_loss);
 		return;
 	}
 	if (emu->rxq_count == emu->rxq_slots || rx_occupancy(emu) + (hlen + cs - 1) / cs > cap) {
@@ -262,7 +262,7 @@ void lan865x_emu__rx_drop_head(struct lan865x_emu *emu)
 	emu->status0 |= ST0_RXBOE;
 	ethdrv_counter_inc(&emu->stats.rx_dropped_overflow);
 	ethdrv_counter_inc(&emu->stats.rx_overflow_buffered);
-	ethdrv_counter_inc(&emu->stats.rx_lost_injected);
+	emu_loss_injected(&emu->stats.rx_loss);
 	rx_pop(emu);
 }
 

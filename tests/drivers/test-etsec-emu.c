@@ -97,7 +97,7 @@ static void test_ievent_w1c_and_lines(void **state)
 	/* CAR1 is W1C too (docs/etsec.md §7). */
 	wr(k, 0, K_CAR1, 0xFFFFFFFF);
 	assert_int_equal(rd(k, 0, K_CAR1), 0);
-	assert_int_equal(etsec_emu_inject(k->emu[0], ETSEC_EMU_FAULT_RX_EXHAUST, 0), -EINVAL);
+	assert_int_equal(etsec_emu_inject(k->emu[0], EMU_FAULT_RX_EXHAUST, 0), -EINVAL);
 }
 
 /* ---- TX and RX on raw descriptor bytes ---- */

@@ -145,7 +145,7 @@ static void test_errors_counted(void **state)
 	/* Bit errors: frames arrive with CR, counted, never delivered corrupt. */
 	add_flow(f, &a, 0, 0);
 	assert_int_equal(fdx_line_set_ber(f->line, 0, 1e-5), 0);
-	assert_int_equal(enet_emu_inject(f->n[1].emu, ENET_EMU_FAULT_RX_EXHAUST, 7), 0);
+	assert_int_equal(enet_emu_inject(f->n[1].emu, EMU_FAULT_RX_EXHAUST, 7), 0);
 	/* Lost frames break the in-order check: send and count instead. */
 	a.window = 400;
 	for (unsigned i = 0; i < 20000 && a.sent < a.n; i++) {
@@ -179,7 +179,7 @@ static void test_bus_error_restart(void **state)
 		pump(f);
 	}
 	/* EBERR stops the controller; the driver restarts it from the loop. */
-	assert_int_equal(enet_emu_inject(f->n[0].emu, ENET_EMU_FAULT_TX_BUS_ERROR, 0), 0);
+	assert_int_equal(enet_emu_inject(f->n[0].emu, EMU_FAULT_TX_BUS_ERROR, 0), 0);
 	for (unsigned i = 0; i < 40000 && a.sent < a.n; i++) {
 		flow_send(&a);
 		pump(f);

@@ -6,7 +6,9 @@
  * (docs/gbeth.md §4.1), TX types and write-back from TSRQ0 (docs/gbeth.md §3.3), LINKFIX rings and their
  * wrap (docs/gbeth.md §3.2), RX frames over several descriptors at several buffer sizes
  * (docs/gbeth.md §3.4, docs/gbeth.md §3.5), the descriptor-empty drop (docs/gbeth.md §3.4), line timing (docs/gbeth.md §12 item 3),
- * the counters cleared by writing 0 (docs/gbeth.md §8), the checksum trailer (docs/gbeth.md §7).
+ * the counters cleared by writing 0 (docs/gbeth.md §8), the checksum trailer (docs/gbeth.md §7);
+ * the drop put down to the driver, the injected one to the injection, an RX bus error
+ * (docs/gbeth.md §12 item 11); CCC.LBME/DTSR kept as storage (docs/gbeth.md §12 item 9).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -44,6 +46,11 @@ static void test_modes(void **state)
 	wr(k, CCC, 0); /* OPERATION -> RESET (Linux's error paths) */
 	advance(k, MODE_NS);
 	assert_int_equal(rd(k, CSR) & 0xF, OPS_RESET);
+	/* LBME and DTSR are kept, nothing more: CSR.DTS stays 0 (docs/gbeth.md §12 item 9). */
+	wr(k, CCC, (1u << 24) | (1u << 8) | 1u);
+	advance(k, MODE_NS);
+	assert_int_equal(rd(k, CCC), (1u << 24) | (1u << 8) | 1u);
+	assert_int_equal(rd(k, CSR), OPS_CONFIG);
 	kat_free(k);
 }
 
@@ -283,8 +290,33 @@ static void test_desc_empty_drop(void **state)
 	assert_true(rd(k, EIS) & (1u << 16)); /* QFS follows RIS2 */
 	gbeth_emu_get_stats(k->emu, &st);
 	assert_int_equal(ethdrv_counter_get(&st.rx_dropped_nodesc), 1);
+	/* Nobody was late but the driver (docs/design.md §4.8). */
+	assert_int_equal(ethdrv_counter_get(&st.rx_loss.lost_driver), 1);
+	assert_int_equal(ethdrv_counter_get(&st.rx_loss.lost_injected), 0);
 	/* Offered now: the next frame is taken at the same descriptor. */
 	desc_set(k, KAT_RXR + 8, FEMPTY, 512, bus_of(k, KAT_BUF + 4096));
+	wr(k, RIS2, 0);
+	/* An injected exhaustion drops it as the real thing does, put down to the injection
+	 * (docs/gbeth.md §12 item 11); the descriptors stay offered. */
+	assert_int_equal(gbeth_emu_inject(k->emu, EMU_FAULT_RX_EXHAUST, 1), 0);
+	deliver(k, f, sizeof(f), true);
+	assert_int_equal(desc_dt(k, KAT_RXR), FEMPTY);
+	assert_int_equal(rd(k, RIS2) & 1, 1);
+	gbeth_emu_get_stats(k->emu, &st);
+	assert_int_equal(ethdrv_counter_get(&st.rx_dropped_nodesc), 2);
+	assert_int_equal(ethdrv_counter_get(&st.rx_loss.lost_driver), 1);
+	assert_int_equal(ethdrv_counter_get(&st.rx_loss.lost_injected), 1);
+	assert_int_equal(ethdrv_counter_get(&st.faults), 1);
+	/* An RX bus error loses the next frame whole: nothing written, no status. */
+	wr(k, RIS2, 0);
+	assert_int_equal(gbeth_emu_inject(k->emu, EMU_FAULT_RX_BUS_ERROR, 0), 0);
+	deliver(k, f, sizeof(f), true);
+	assert_int_equal(desc_dt(k, KAT_RXR), FEMPTY);
+	assert_int_equal(rd(k, RIS2) & 1, 0);
+	assert_int_equal(rd(k, RIS0) & 1, 0);
+	gbeth_emu_get_stats(k->emu, &st);
+	assert_int_equal(ethdrv_counter_get(&st.rx_dropped_dma), 1);
+	assert_int_equal(ethdrv_counter_get(&st.rx_dropped_nodesc), 2);
 	deliver(k, f, sizeof(f), true);
 	assert_int_equal(desc_dt(k, KAT_RXR), FSTART);
 	assert_int_equal(desc_dt(k, KAT_RXR + 8), FEND);

@@ -174,7 +174,7 @@ static void test_rx_overflow(void **state)
 	f = empty_chunk(t, false);
 	assert_true(F_SV(f) && !F_EV(f));
 	assert_int_equal(STAT(t, rx_dropped_overflow), 2);
-	assert_int_equal(STAT(t, rx_lost_injected), 1);
+	assert_int_equal(STAT(t, rx_loss.lost_injected), 1);
 }
 
 /* Loss attribution (docs/design.md §4.8): a frame that reaches a full
@@ -199,7 +199,7 @@ static void test_rx_overflow_attributed(void **state)
 	assert_int_equal(STAT(t, rx_loss.lost_steal), 0);
 	assert_true(STAT(t, rx_loss.gap_max_ns) > 0);
 	assert_int_equal(STAT(t, rx_loss.lost_lab) + STAT(t, rx_loss.lost_driver) +
-				 STAT(t, rx_loss.lost_steal) + STAT(t, rx_lost_injected),
+				 STAT(t, rx_loss.lost_steal) + STAT(t, rx_loss.lost_injected),
 			 STAT(t, rx_dropped_overflow));
 	/* The rule alone: lab first, then steal, then the driver. */
 	assert_int_equal(emu_loss_cause_of(EMU_LOSS_LAB_LATE_NS + 1, 5), EMU_LOSS_LAB);

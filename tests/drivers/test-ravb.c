@@ -7,7 +7,10 @@
  * load on 16-entry rings; BQL and ring-full stop/wake; the budget counted
  * in packets (fails if descriptors are counted) and the pre-2024 poll's
  * descriptor count (docs/gbeth.md §4.4); descriptor-empty drops counted
- * (docs/gbeth.md §3.4); ethtool -C refused (docs/gbeth.md §4.2); knobs.
+ * (docs/gbeth.md §3.4) and put down to the driver (docs/design.md §4.8);
+ * every emu.inject fault on traffic both ways, each costing its frames only,
+ * the books balanced hop by hop (docs/gbeth.md §12 item 11,
+ * docs/accounting.md §9); ethtool -C refused (docs/gbeth.md §4.2); knobs.
  * Every teardown checks both pools are full again.
  */
 #include <errno.h>
@@ -127,12 +130,7 @@ static void burst_then_poll(struct fixture *f, unsigned n)
 	struct flow a = { .n = n, .len_of = len_1514, .window = n };
 
 	add_flow(f, &a, 0, 0);
-	flows_offer(f);
-	for (unsigned i = 0; i < 4000; i++) {
-		assert_int_equal(fdx_line_run_until(f->line, fdx_line_now(f->line) + 2000), 0);
-		assert_true(ethdrv_loop_run_once(f->n[0].loop, ETHDRV_RUN_NOWAIT) >= 0);
-		flows_offer(f);
-	}
+	pump_sender_only(f, 4000);
 	assert_int_equal(stat(&f->n[1], "rx_packets"), 0);
 	run_flows(f, 400000, NULL);
 	end_flows(f);
@@ -172,12 +170,7 @@ static void test_descriptor_empty_counted(void **state)
 	struct gbeth_emu_stats st;
 
 	add_flow(f, &a, 0, 0);
-	flows_offer(f);
-	for (unsigned i = 0; i < 20000; i++) {
-		assert_int_equal(fdx_line_run_until(f->line, fdx_line_now(f->line) + 2000), 0);
-		assert_true(ethdrv_loop_run_once(f->n[0].loop, ETHDRV_RUN_NOWAIT) >= 0);
-		flows_offer(f);
-	}
+	pump_sender_only(f, 20000);
 	pump_for(f, 2000000);
 	gbeth_emu_get_stats(f->n[1].emu, &st);
 	assert_int_equal(a.sent, 400);
@@ -188,6 +181,11 @@ static void test_descriptor_empty_counted(void **state)
 	assert_int_equal(stat(&f->n[1], "rx_packets") + ethdrv_counter_get(&st.rx_dropped_nodesc),
 			 400);
 	assert_true(stat(&f->n[1], "rx_over_errors") > 0);
+	/* The driver's loss, not the lab's (docs/design.md §4.8): nobody polled. */
+	assert_int_equal(ethdrv_counter_get(&st.rx_loss.lost_driver),
+			 ethdrv_counter_get(&st.rx_dropped_nodesc));
+	assert_int_equal(ethdrv_counter_get(&st.rx_loss.lost_injected), 0);
+	assert_true(ethdrv_counter_get(&st.rx_loss.gap_max_ns) > 0);
 	end_flows(f);
 }
 
@@ -221,6 +219,117 @@ static void test_link_down_up(void **state)
 static void test_link_down_up_pre2024(void **state)
 {
 	link_down_up(*state, "pre2024");
+}
+
+/* The model's counters of node @i. */
+static struct gbeth_emu_stats emu_stats(struct fixture *f, unsigned i)
+{
+	struct gbeth_emu_stats st;
+
+	gbeth_emu_get_stats(f->n[i].emu, &st);
+	return st;
+}
+
+#define ECNT(st, c) ethdrv_counter_get(&(st).c)
+
+/*
+ * The books of node @k (docs/accounting.md §9), hop by hop: what its driver
+ * sent left the MAC or was counted there, and left the line or was lost on
+ * it; what the peer's MAC sent it was written to memory or counted by
+ * reason, and every frame written reached the driver's stack or its errors.
+ */
+static void books_balance(struct fixture *f, unsigned k)
+{
+	struct gbeth_emu_stats e = emu_stats(f, k);
+	struct fdx_line_stats l;
+	struct node *nd = &f->n[k];
+
+	fdx_line_get_stats(f->line, &l);
+	assert_int_equal(stat(nd, "tx_packets"), ECNT(e, tx_frames) + ECNT(e, tx_too_long) +
+							 ECNT(e, tx_te_off) +
+							 ECNT(e, tx_dropped_dma));
+	assert_int_equal(ECNT(e, tx_frames), ECNT(l, frames[k]) + ECNT(l, lost[k]));
+	assert_int_equal(ECNT(l, frames[!k]),
+			 ECNT(e, rx_frames) + ECNT(e, rx_dropped_nodesc) + ECNT(e, rx_dropped_off) +
+				 ECNT(e, rx_dropped_filter) + ECNT(e, rx_dropped_dma));
+	assert_int_equal(ECNT(e, rx_frames), stat(nd, "rx_packets") + stat(nd, "rx_errors"));
+	/* Each descriptor-empty drop has one cause (docs/design.md §4.8). */
+	assert_int_equal(ECNT(e, rx_dropped_nodesc),
+			 ECNT(e, rx_loss.lost_driver) + ECNT(e, rx_loss.lost_lab) +
+				 ECNT(e, rx_loss.lost_steal) + ECNT(e, rx_loss.lost_injected));
+}
+
+/* Frames of @fl that never arrived (after the link went quiet). */
+static unsigned flow_missing(struct flow *fl)
+{
+	return fl->n - fl->rcvd;
+}
+
+/*
+ * Traffic both ways with every fault of emu.inject (docs/gbeth.md §12 item
+ * 11) armed part-way: each costs exactly its frames, counted where they
+ * were lost, nothing arrives corrupt, and the books balance on both nodes.
+ */
+static void faults_both_ways(struct fixture *f)
+{
+	struct flow a = { .n = 800, .len_of = len_mixed, .window = 16 };
+	struct flow b = { .n = 800, .len_of = len_mixed, .window = 16 };
+	struct gbeth_emu_stats e0, e1;
+
+	add_flow(f, &a, 0, 0);
+	add_flow(f, &b, 1, 1);
+	for (unsigned i = 0; i < 800000 && (a.sent < a.n || b.sent < b.n); i++) {
+		if (i == 200)
+			assert_int_equal(gbeth_emu_inject(f->n[1].emu, EMU_FAULT_RX_EXHAUST, 5), 0);
+		if (i == 600)
+			assert_int_equal(gbeth_emu_inject(f->n[1].emu, EMU_FAULT_RX_BUS_ERROR, 0),
+					 0);
+		if (i == 1000)
+			assert_int_equal(gbeth_emu_inject(f->n[0].emu, EMU_FAULT_TX_BUS_ERROR, 0),
+					 0);
+		if (i == 1400)
+			assert_int_equal(gbeth_emu_inject(f->n[0].emu, EMU_FAULT_RX_EXHAUST, 3), 0);
+		flows_offer(f);
+		pump(f);
+	}
+	pump_for(f, 2000000);
+	assert_int_equal(a.sent, a.n);
+	assert_int_equal(b.sent, b.n);
+	assert_int_equal(a.bad + b.bad, 0);
+	e0 = emu_stats(f, 0);
+	e1 = emu_stats(f, 1);
+	/* Every armed fault took effect, and cost its frames only. */
+	assert_int_equal(ECNT(e1, faults), 6);
+	assert_int_equal(ECNT(e0, faults), 4);
+	assert_int_equal(flow_missing(&a), 5 + 1 + 1);
+	assert_int_equal(flow_missing(&b), 3);
+	assert_int_equal(ECNT(e1, rx_loss.lost_injected), 5);
+	assert_int_equal(ECNT(e1, rx_dropped_dma), 1);
+	assert_int_equal(ECNT(e0, tx_dropped_dma), 1);
+	assert_int_equal(ECNT(e0, rx_loss.lost_injected), 3);
+	assert_int_equal(ECNT(e0, rx_loss.lost_driver) + ECNT(e1, rx_loss.lost_driver), 0);
+	/* The driver saw the descriptor-empty status (QFF0 -> rx_over_errors). */
+	assert_true(stat(&f->n[1], "rx_over_errors") > 0);
+	for (unsigned k = 0; k < 2; k++)
+		books_balance(f, k);
+	end_flows(f);
+}
+
+static void test_faults_books_balance(void **state)
+{
+	faults_both_ways(*state);
+}
+
+/* The same with the pre-2024 poll and frames over several 256-byte descriptors. */
+static void test_faults_books_balance_pre2024(void **state)
+{
+	struct fixture *f = *state;
+
+	for (unsigned k = 0; k < 2; k++) {
+		set(&f->n[k], "poll_mode", "pre2024");
+		set(&f->n[k], "rx-buf", "256");
+	}
+	faults_both_ways(f);
 }
 
 static void test_knobs(void **state)
@@ -269,6 +378,9 @@ int main(void)
 						gbeth_teardown),
 		cmocka_unit_test_setup_teardown(test_link_down_up, setup, gbeth_teardown),
 		cmocka_unit_test_setup_teardown(test_link_down_up_pre2024, setup, gbeth_teardown),
+		cmocka_unit_test_setup_teardown(test_faults_books_balance, setup, gbeth_teardown),
+		cmocka_unit_test_setup_teardown(test_faults_books_balance_pre2024, setup,
+						gbeth_teardown),
 		cmocka_unit_test_setup_teardown(test_knobs, setup, gbeth_teardown),
 	};
 

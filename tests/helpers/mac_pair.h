@@ -258,6 +258,19 @@ static inline void flows_offer(struct fixture *f)
 			flow_send(f->flows[k]);
 }
 
+/* @pumps steps with node 0's loop only: node 1 is held (nobody serves its RX) while
+ * frames are offered. */
+static inline void pump_sender_only(struct fixture *f, unsigned pumps)
+{
+	flows_offer(f);
+	for (unsigned i = 0; i < pumps; i++) {
+		assert_int_equal(fdx_line_run_until(f->line, fdx_line_now(f->line) + f->step_ns),
+				 0);
+		assert_true(ethdrv_loop_run_once(f->n[0].loop, ETHDRV_RUN_NOWAIT) >= 0);
+		flows_offer(f);
+	}
+}
+
 /* Every flow delivered all its frames, intact and in order. The counters are
  * copied under the lock and checked outside it (a failed check jumps out). */
 static inline void flows_check(struct fixture *f)

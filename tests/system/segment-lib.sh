@@ -198,13 +198,15 @@ link_cable_checks() {
 }
 
 # link_rx_exhaust_check PREFIX ADDR1: two frames to PREFIX1 find no RX
-# descriptor (emu.inject=rx_exhaust:2) and its model counts exactly them.
+# descriptor (emu.inject=rx_exhaust:2) and its model counts exactly them as
+# injected losses (emu_rx_lost_injected, the same name on every model:
+# docs/design.md §4.8).
 link_rx_exhaust_check() {
 	local before
-	before=$(ctr "${1}1" emu_rx_dropped_nobd)
+	before=$(ctr "${1}1" emu_rx_lost_injected)
 	"$ETHDRV" set "${1}1" emu.inject=rx_exhaust:2 || fail "emu.inject"
 	ip netns exec "${1}0" ping -n -q -c 4 -i 0.2 -W 1 "$2" >/dev/null
-	[[ $(($(ctr "${1}1" emu_rx_dropped_nobd) - before)) -eq 2 ]] || fail "rx_exhaust not counted"
+	[[ $(($(ctr "${1}1" emu_rx_lost_injected) - before)) -eq 2 ]] || fail "rx_exhaust not counted"
 }
 
 # link_pcap_check FILE MACHEX: the link's capture is a nanosecond pcap of

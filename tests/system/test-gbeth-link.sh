@@ -90,6 +90,10 @@ ip netns exec gbeth0 ping -n -q -c 5 -i 0.5 -W 2 "$A1" >/dev/null || {
 	"$ETHDRV" stats gbeth0 | grep -E "carrier|tx_|rx_packets|emu_tx_link_down|emu_rx_dropped" >&2
 	fail "ping after the link came back"
 }
+# An injected descriptor-empty drop (docs/gbeth.md §12 item 11) costs its frames only.
+link_rx_exhaust_check gbeth "$A1"
+"$ETHDRV" set gbeth1 emu.inject=bogus 2>/dev/null && fail "emu.inject took an unknown fault"
+ip netns exec gbeth0 ping -n -q -c 2 -i 0.2 -W 2 "$A1" >/dev/null || fail "no traffic after rx_exhaust"
 
 # 5. the capture: both directions, readable; then nothing left
 kill "$IPERF_PID"

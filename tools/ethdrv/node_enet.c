@@ -5,10 +5,11 @@
  * driven by ravb) or a Freescale eTSEC model (emu:etsec, driven by gianfar)
  * that sits on a two-node link (enet_link.h; the link owns the model and
  * outlives the node, because a graceful stop needs the peer), the model's
- * counters as the "emu" group, and its fault knobs (all but emu.inject are
- * the line's, so every kind has them; emu.inject is ENET's and eTSEC's):
+ * counters as the "emu" group, and its fault knobs (the same for every kind:
+ * emu.inject is the models' DMA faults, emu_fault.h; the others the line's):
  *   emu.inject=rx_exhaust[:N] | rx_bus_error | tx_bus_error
- *                    (enet_emu_inject, etsec_emu_inject)
+ *                    (emu_fault_parse; enet_emu_inject, etsec_emu_inject,
+ *                    gbeth_emu_inject; docs/reliability.md §2)
  *   emu.ber=X        bit error rate of the frames this node sends (fdx_line_set_ber)
  *   emu.link=up|down the cable between the PHYs (fdx_line_set_cable)
  *   emu.flap_ms=MS   the link down for MS ms, then up (fdx_line_flap)
@@ -31,7 +32,6 @@
 
 ETHDRV_LOG_MODULE(node);
 
-#define ENET_EXHAUST_MAX 1000000u /* enet_emu_inject()'s limit */
 #define ENET_FLAP_MAX_MS 60000u /* fdx_line_flap()'s limit */
 #define ENET_GEN_SPORT 9u /* the generator's UDP source port (discard) */
 
@@ -89,33 +89,20 @@ static int enet_parse_count(const char *v, unsigned long max, unsigned long *out
 	return *v < '0' || *v > '9' || errno || *end || !*out || *out > max ? -EINVAL : 0;
 }
 
-/* The fault of either model (their enums have the same names in the same order). */
-static int model_inject(struct node *n, int f, unsigned long frames)
+/* "rx_exhaust[:N]", "rx_bus_error" or "tx_bus_error" into the node's model. */
+static int model_inject(struct node *n, const char *v)
 {
+	enum emu_fault f;
+	uint64_t arg;
+	int err = emu_fault_parse(v, &f, &arg);
+
+	if (err)
+		return err;
+	if (n->cfg.gbeth)
+		return gbeth_emu_inject(n->cfg.gbeth, f, arg);
 	if (n->cfg.etsec)
-		return etsec_emu_inject(n->cfg.etsec, (enum etsec_emu_fault)f, frames);
-	return enet_emu_inject(n->cfg.enet, (enum enet_emu_fault)f, frames);
-}
-
-/* "rx_exhaust[:N]", "rx_bus_error" or "tx_bus_error". */
-static int enet_inject(struct node *n, const char *v)
-{
-	const char *colon = strchr(v, ':');
-	size_t len = colon ? (size_t)(colon - v) : strlen(v);
-	unsigned long frames = 1;
-
-	_Static_assert((int)ENET_EMU_FAULT_COUNT == (int)ETSEC_EMU_FAULT_COUNT, "same faults");
-	for (int f = 0; f < ENET_EMU_FAULT_COUNT; f++) {
-		const char *name = enet_emu_fault_name((enum enet_emu_fault)f);
-
-		if (strlen(name) != len || strncmp(v, name, len))
-			continue;
-		if (colon && (f != ENET_EMU_FAULT_RX_EXHAUST ||
-			      enet_parse_count(colon + 1, ENET_EXHAUST_MAX, &frames)))
-			return -EINVAL;
-		return model_inject(n, f, frames);
-	}
-	return -EINVAL;
+		return etsec_emu_inject(n->cfg.etsec, f, arg);
+	return n->cfg.enet ? enet_emu_inject(n->cfg.enet, f, arg) : -ENOENT;
 }
 
 /* An unsigned decimal in 0..@max (an empty string is not one). */
@@ -189,7 +176,7 @@ static int enet_gen(struct node *n, const char *v)
 				 "line rate)")
 
 static const struct ethdrv_knob enet_emu_knobs[] = {
-	ETHDRV_KNOB_TEXT("emu.inject", "rx_exhaust[:N]|rx_bus_error|tx_bus_error", "",
+	ETHDRV_KNOB_TEXT("emu.inject", EMU_FAULT_SYNTAX, "",
 			 "one fault now (N frames find no RX descriptor, N 1..1000000)"),
 	LINE_KNOBS,
 };
@@ -198,11 +185,8 @@ static const struct ethdrv_knob_table enet_emu_knob_table =
 	ETHDRV_KNOB_TABLE("emu:enet", enet_emu_knobs);
 static const struct ethdrv_knob_table etsec_emu_knob_table =
 	ETHDRV_KNOB_TABLE("emu:etsec", enet_emu_knobs);
-
-static const struct ethdrv_knob gbeth_emu_knobs[] = { LINE_KNOBS };
-
 static const struct ethdrv_knob_table gbeth_emu_knob_table =
-	ETHDRV_KNOB_TABLE("emu:gbeth", gbeth_emu_knobs);
+	ETHDRV_KNOB_TABLE("emu:gbeth", enet_emu_knobs);
 
 static int enet_emu_set(struct node *n, const char *key, const char *v)
 {
@@ -213,7 +197,7 @@ static int enet_emu_set(struct node *n, const char *key, const char *v)
 	int err;
 
 	if (!strcmp(key, "inject"))
-		return n->cfg.enet || n->cfg.etsec ? enet_inject(n, v) : -ENOENT;
+		return model_inject(n, v);
 	if (!strcmp(key, "gen"))
 		return enet_gen(n, v);
 	if (!strcmp(key, "ber")) {
