@@ -4,6 +4,7 @@ enet-tcp-etsec.md)."""
 import argparse
 import json
 import os
+import statistics
 import sys
 import time
 
@@ -43,8 +44,51 @@ def parse():
     p.add_argument("--device", default="emu:enet",
                    help="device spec without speed= (emu:enet, emu:gbeth or emu:etsec; speed= is "
                    "set per case)")
+    p.add_argument("--host-path", default="off,fq,htb",
+                   help="the both-ways case under each of: off (no fair queue, no shaper), fq "
+                   "(the node's fair queue, fq=on, docs/fq.md), htb (an htb shaper at "
+                   "--htb-pct of the line on each TAP, the control); comma-separated, "
+                   "alternated within each repeat (off,fq,htb)")
+    p.add_argument("--htb-pct", type=float, default=98.0,
+                   help="the htb control's rate in %% of the line's rate (98)")
     p.add_argument("--results", default=None, help="output directory (bench/results)")
-    return p.parse_args()
+    a = p.parse_args()
+    a.variants = [v for v in a.host_path.split(",") if v]
+    for v in a.variants:
+        if v not in HOST_PATH:
+            sys.exit(f"ethdrv bench {NAME}: --host-path {v}: use {', '.join(HOST_PATH)}")
+    if not a.variants:
+        sys.exit(f"ethdrv bench {NAME}: --host-path: at least one of {', '.join(HOST_PATH)}")
+    if not 10 <= a.htb_pct <= 100:
+        sys.exit(f"ethdrv bench {NAME}: --htb-pct {a.htb_pct}: use 10-100")
+    return a
+
+
+# The host path under the both-ways case (docs/fq.md): what each variant adds.
+HOST_PATH = {"off": "fq=off, no shaper", "fq": "fq=on (the node's fair queue)",
+             "htb": "fq=off, htb shaper on each TAP"}
+
+
+def htb_rate_bit(link, host, pct):
+    """The htb control's rate (bit/s): PCT % of the line's rate as htb counts it (the
+    Ethernet frame without FCS, 14 + MTU bytes, against its wire_bytes on the line)."""
+    wire = link["preamble_bytes"] + ETH_HDR + host["mtu"] + FCS + link["ifg_bytes"]
+    return int(link["speed_mbps"] * 1e6 * (ETH_HDR + host["mtu"]) / wire * pct / 100)
+
+
+def host_path(seg, variant, rate_bit):
+    """Put both nodes' host path into VARIANT (HOST_PATH): the fair queue knob, and an
+    htb root qdisc with one class at RATE_BIT on each node's TAP (htb is the one
+    shaping qdisc this kernel has, docs/host.md §1), or none."""
+    for k in range(2):
+        ns = seg.node(k)
+        eb.request(ns, f"set fq={'on' if variant == 'fq' else 'off'}")
+        eb.run_in(ns, ["tc", "qdisc", "del", "dev", ns, "root"], check=False)
+        if variant == "htb":
+            eb.run_in(ns, ["tc", "qdisc", "add", "dev", ns, "root", "handle", "1:", "htb",
+                           "default", "1"])
+            eb.run_in(ns, ["tc", "class", "add", "dev", ns, "parent", "1:", "classid", "1:1",
+                           "htb", "rate", f"{rate_bit}bit", "ceil", f"{rate_bit}bit"])
 
 
 CASES = [  # (label, line speed Mb/s, iperf3 arguments, both ways); {p}: the node prefix
@@ -161,7 +205,8 @@ def run_case(seg, args, seconds):
     engine = s1["link"]["engine_cpu_ns"] - s0["link"]["engine_cpu_ns"]
     ratio, retrans = ack_ratio(s0, s1)
     drops = sum(eb.delta(a, b).get(c, 0) for b, a in zip(s0["nodes"], s1["nodes"])
-                for c in (KIND["nobd"], "rx_errors", "node_tap_tx_dropped"))
+                for c in (KIND["nobd"], "rx_errors", "node_tap_tx_dropped", "node_fq_drops",
+                          "node_fq_overlimit"))
     idle = [a["emu_tx_idle_ns"] - b["emu_tx_idle_ns"] for b, a in zip(s0["nodes"], s1["nodes"])]
     late = (eb.hist_delta(s1["link"]["irq_lateness_ns"], s0["link"]["irq_lateness_ns"])
             if "irq_lateness_ns" in s1["link"] else None)
@@ -219,22 +264,35 @@ def main():
     # napi_split is fec's and gianfar's; ravb has one poller for RX and TX.
     sets = a.sets or ([] if KIND is KINDS["emu:gbeth"] else ["napi_split=1"])
     prefix = KIND["cls"].PREFIX
-    bar = eb.Progress(len(CASES) * a.repeat, KIND["name"])
+    bar = eb.Progress(sum(len(a.variants) if c[3] else 1 for c in CASES) * a.repeat,
+                      KIND["name"])
     res, load = [], []
     for label, speed, args, both in CASES:
         label = label.format(p=prefix)
         device = f"{a.device},speed={speed}"
+        variants = a.variants if both else [None]
         with KIND["cls"](device=device, sets=sets) as seg:
             link, host = facts(seg)
             lim = line_limit(link, host)
-            runs = []
+            rate = htb_rate_bit(link, host, a.htb_pct)
+            runs = {v: [] for v in variants}
             for _ in range(a.repeat):
-                load.append(loadavg())
-                rows = summarise(label, both, run_case(seg, args, a.seconds), lim)
-                runs.append(rows)
-                bar.step(f"{label}: " + ", ".join(f"{r['pct']:.1f} %" for r in rows))
-            runs.sort(key=lambda rows: min(r["pct"] for r in rows))
-            res.append({"device": device, "runs": runs, "median": runs[len(runs) // 2]})
+                # alternate the variants so a change of load hits each alike
+                for v in variants:
+                    if v:
+                        host_path(seg, v, rate)
+                    vlabel = f"{label}, {HOST_PATH[v]}" if v else label
+                    if v == "htb":
+                        vlabel += f" at {rate / 1e6:.1f} Mbit/s ({a.htb_pct:g} % of the line)"
+                    load.append(loadavg())
+                    rows = summarise(vlabel, both, run_case(seg, args, a.seconds), lim)
+                    runs[v].append(rows)
+                    bar.step(f"{vlabel}: " + ", ".join(f"{r['pct']:.1f} %" for r in rows))
+            if both:
+                host_path(seg, "off", rate)
+            for v in variants:
+                rs = sorted(runs[v], key=lambda rows: min(r["pct"] for r in rows))
+                res.append({"device": device, "runs": rs, "median": rs[len(rs) // 2]})
     bar.close()
     write(a, sets, res, load)
     if any(r["verdict"] != "ok" for c in res for run in c["runs"] for r in run):
@@ -248,7 +306,8 @@ def write(a, sets, res, load):
             "ACKs per data segment", "TCP retransmits", "frames dropped",
             "lost without a BD: driver/lab/steal", "sender's line idle %",
             "node 0 CPU ms/MB", "node 1 CPU ms/MB", "line engine CPU ms/MB", "VM steal ms",
-            "load", "% of limit in each run", *nm.LAB_HEAD]
+            "load", "% of limit: median of the runs", "% of limit: minimum",
+            "% of limit in each run", *nm.LAB_HEAD]
     rows = []
     for c in res:
         for i, r in enumerate(c["median"]):
@@ -260,6 +319,8 @@ def write(a, sets, res, load):
                          f"{r['cpu'][0]:.2f}",
                          f"{r['cpu'][1]:.2f}", f"{r['engine']:.2f}", f"{r['steal_ms']:.0f}",
                          f"{r['load1']:.2f}",
+                         f"{statistics.median(run[i]['pct'] for run in c['runs']):.1f}",
+                         f"{min(run[i]['pct'] for run in c['runs']):.1f}",
                          " ".join(f"{run[i]['pct']:.1f}" for run in c["runs"]),
                          *nm.lab_cells(r["lab"])])
     sets_txt = " ".join(f"--set {kv}" for kv in sets)
@@ -269,15 +330,21 @@ nodes {p}0 and {p}1, each {KIND["what"]}, on one
 full-duplex line, TAP offloads on (TSO cut in the node, GRO to the kernel). Per
 case `iperf3 -c {KIND["subnet"]}2 -t {a.seconds}` from {p}0 (with `--bidir` for both ways
 at once) to an `iperf3 -s -1` in {p}1, {a.repeat} runs; the table shows the run with
-the median of its lower direction, the last column every run. Goodput: the bytes
+the median of its lower direction, the median and the minimum of each direction over
+the runs, and every run. The both-ways case runs under each host path of
+`--host-path {a.host_path}`, alternated within each repeat (docs/fq.md): off (no fair
+queue, no shaper), fq (`ethdrv set NODE fq=on`: the node's fair queue) and htb, the
+control (`tc qdisc add dev NODE root handle 1: htb default 1` and one class at
+{a.htb_pct:g} % of the line's rate as htb counts bytes, 14 + MTU per frame, on each
+node's TAP, fair queue off). Goodput: the bytes
 the iperf3 receiver got over its time. CPU per MB: the CPU time of each node's
 threads (its loop and poller threads, which also run the model's registers and
 DMA) and of the line engine thread, over the payload MB both directions carried,
 from the counters before and after the run (`ethdrv stats {p}K`:
 node_loop_cpu_ns + node_poller_cpu_ns, + node_ctx_cpu_ns + node_ksoftirqd_cpu_ns with
 contexts=irq; `ethdrv stats {KIND["sock"]}`: engine_cpu_ns).
-Frames dropped: the MACs' RX drops without a descriptor, the drivers' RX errors
-and the TAPs' refused writes. "Lost without a BD" puts each of the MACs' drops for
+Frames dropped: the MACs' RX drops without a descriptor, the drivers' RX errors,
+the TAPs' refused writes and the fair queue's CoDel and limit drops. "Lost without a BD" puts each of the MACs' drops for
 want of an empty descriptor down to one cause (docs/design.md §4.8): the lab (the
 frame reached the MAC more than 1 ms after its time on the line), VM steal during the
 driver's service gap (/proc/stat), else the driver's gap (since it last served RX: an

@@ -69,9 +69,9 @@ def ping_percentiles(rtts):
 
 
 def _node_cpu_ns(d):
-    """The node's threads: loop, pollers and the io_uring workers of either."""
-    return (d.get("node_loop_cpu_ns", 0) + d.get("node_poller_cpu_ns", 0) +
-            d.get("node_uring_worker_cpu_ns", 0))
+    """All of the node's threads (eb.node_threads_cpu_ns): loop, pollers, softirq
+    loops and their ksoftirqd threads, and the io_uring workers of any of them."""
+    return eb.node_threads_cpu_ns(d)
 
 
 def _node_wakeups(d):

@@ -3,7 +3,10 @@ import argparse
 import importlib.util
 import os
 import statistics
+import subprocess
 import sys
+import threading
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ethdrv_bench as eb  # noqa: E402
@@ -27,8 +30,23 @@ def parse():
     p.add_argument("--batch-us", type=int, default=50, help="line engine batch (50)")
     p.add_argument("--set", action="append", default=[], dest="sets", metavar="KEY=VALUE",
                    help="another knob for the receiving node in every run")
+    p.add_argument("--perf", default=None, metavar="FILE",
+                   help="perf record (-F 999, no call graphs) CPU 0, the node's and the sink's, "
+                   "into FILE during the middle of the first io_uring run; see it with "
+                   "perf report -i FILE --sort comm,dso,sym")
     p.add_argument("--results", default=None, help="output directory (bench/results)")
     return p.parse_args()
+
+
+def perf_record(path, seconds):
+    """A thread that records CPU 0 for SECONDS after a second's settling."""
+    def run():
+        time.sleep(1)
+        subprocess.run(["perf", "record", "-q", "-F", "999", "-C", "0", "-o", path, "--",
+                        "sleep", str(seconds)], stdout=subprocess.DEVNULL, check=False)
+    t = threading.Thread(target=run)
+    t.start()
+    return t
 
 
 def main():
@@ -49,7 +67,13 @@ def main():
                 for w, knob in WRITERS.items():
                     eb.request(napi_modes.RX, "set " + " ".join([knob, *a.sets]))
                     load.append(open("/proc/loadavg").read().split()[0])
+                    perf = None
+                    if a.perf and w == "io_uring" and not runs.get((mode, w)):
+                        perf = perf_record(a.perf, max(a.udp_seconds - 1.5, 0.5))
+                        a.perf = None
                     r = napi_modes.udp_case(link, a.speed, a.payload, mode, 1, a)
+                    if perf:
+                        perf.join()
                     if r["pps"] > lim["pps"]:
                         sys.exit(f"{NAME}: {r['pps']:.0f} pps beats the line's {lim['pps']:.0f}")
                     runs.setdefault((mode, w), []).append(r)

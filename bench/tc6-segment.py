@@ -18,6 +18,8 @@ def parse():
     p.add_argument("--seconds", type=int, default=8, help="iperf3 run time per case (8)")
     p.add_argument("--spi-hz", type=int, default=25000000, help="SPI clock (25 MHz)")
     p.add_argument("--spi-setup-ns", type=int, default=1000, help="per-transfer setup (1000)")
+    p.add_argument("--set", action="append", default=[], dest="sets", metavar="KEY=VALUE",
+                   help="a knob for every node in every case (repeatable; e.g. fq=on)")
     p.add_argument("--results", default=None, help="output directory (bench/results)")
     return p.parse_args()
 
@@ -80,7 +82,7 @@ def main():
     res = []
     for n in sizes:
         for mode, sets in modes:
-            with eb.Segment(n, device=dev, sets=sets) as seg:
+            with eb.Segment(n, device=dev, sets=sets + a.sets) as seg:
                 for pattern in patterns:
                     got, span, s0, s1 = run_case(seg, pattern, a)
                     r = summarise(seg, mode, pattern, got, span, s0, s1)
@@ -105,7 +107,8 @@ def write(a, dev, res):
     inputs = "".join(f"- {r['nodes']} nodes, {r['mode']}, {r['pattern']}:\n"
                      + "".join(f"  - {line}\n" for line in eb.describe_limits(r["lim"]))
                      for r in res)
-    body = f"""Setup: `ethdrv segment --nodes N --device {dev}` (PLCA: node 0 coordinator,
+    sets = "".join(f" --set {kv}" for kv in a.sets)
+    body = f"""Setup: `ethdrv segment --nodes N --device {dev}{sets}` (PLCA: node 0 coordinator,
 node-cnt N, to-tmr 32, burst-cnt 0) or the same with `--set plca=off` on every node
 (no coordinator: every node uses CSMA/CD; the table's beacon count proves the switch,
 0 beacons). Per case, all flows run at once for {a.seconds} s: `iperf3 -c` in the sender's

@@ -27,6 +27,7 @@ static struct {
 		uint64_t ticks; /* steal ticks then */
 	} s[STEAL_SAMPLES]; /* a ring, oldest at head */
 	unsigned head, n; /* ring position and fill */
+	uint64_t fresh_t_ns, fresh_ticks; /* the last read of a loss (0: none yet) */
 } steal = { .lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER };
 
 static uint64_t loss_mono_ns(void)
@@ -118,6 +119,7 @@ int emu_steal_ref(void)
 	if (!steal.refs) {
 		steal.stop = false;
 		steal.head = steal.n = 0;
+		steal.fresh_t_ns = 0;
 		/* The lab's helper, not the driver's: SCHED_OTHER even when a model is
 		 * created in a node thread at a real-time priority (docs/design.md §4.5). */
 		ret = -ethdrv_thread_create_task(&steal.thread, steal_main, NULL);
@@ -143,26 +145,40 @@ void emu_steal_unref(void)
 		pthread_join(steal.thread, NULL);
 }
 
+/* The steal ticks now, read at most once per EMU_STEAL_FRESH_NS for all losses
+ * (docs/design.md §4.8: a read of /proc/stat costs about 20 us, a flood loses
+ * hundreds of thousands of frames a second). Called with steal.lock held. */
+static uint64_t steal_fresh(void)
+{
+	uint64_t now = loss_mono_ns();
+
+	if (!steal.fresh_t_ns || now - steal.fresh_t_ns >= EMU_STEAL_FRESH_NS) {
+		steal.fresh_ticks = emu_steal_read();
+		steal.fresh_t_ns = now;
+	}
+	return steal.fresh_ticks;
+}
+
 uint64_t emu_steal_since(uint64_t t0)
 {
-	uint64_t base = 0, now;
+	uint64_t base = 0, now = 0;
 	bool have = false;
 
 	pthread_mutex_lock(&steal.lock);
-	for (unsigned k = 0; k < steal.n; k++) {
+	/* Newest first: the gap of a loss began a moment ago. */
+	for (unsigned k = steal.n; k-- > 0;) {
 		unsigned i = (steal.head + k) % STEAL_SAMPLES;
 
-		if (!have || steal.s[i].t_ns <= t0) {
-			base = steal.s[i].ticks;
-			have = true;
-		}
-		if (steal.s[i].t_ns > t0)
+		base = steal.s[i].ticks;
+		have = true;
+		if (steal.s[i].t_ns <= t0)
 			break;
 	}
+	if (have)
+		now = steal_fresh();
 	pthread_mutex_unlock(&steal.lock);
 	if (!have)
 		return 0;
-	now = emu_steal_read();
 	return now > base ? now - base : 0;
 }
 

@@ -85,13 +85,15 @@ int emu_steal_ref(void);
 void emu_steal_unref(void);
 
 #define EMU_STEAL_PERIOD_MS 10 /* the kernel counts steal in USER_HZ ticks (10 ms) */
+#define EMU_STEAL_FRESH_NS 1000000ull /* a loss's read of /proc/stat serves 1 ms (our choice) */
 
 /**
  * emu_steal_since() - steal ticks from @t0 (CLOCK_MONOTONIC ns) to now
  * @t0: the interval's start
  *
  * From the last sample at or before @t0 (the oldest kept if @t0 is older)
- * to a fresh read of /proc/stat. 0 without a sampler.
+ * to a read of /proc/stat at most EMU_STEAL_FRESH_NS old (one read serves
+ * every loss within that time). 0 without a sampler.
  */
 uint64_t emu_steal_since(uint64_t t0);
 

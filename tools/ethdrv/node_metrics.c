@@ -157,10 +157,29 @@ static void node_uring_workers(struct node *n, pid_t tid, uint64_t *sum)
 	node_for_each_thread(n, prefix, node_poller_cpu, sum);
 }
 
-/* A poller's io_uring workers (it submits the TAP writes of a threaded RX poll). */
-static void node_poller_workers(struct node *n, pid_t tid, void *arg)
+/* The io_uring workers of thread @tid (poller: the TAP writes of a threaded RX poll;
+ * softirq loop or its ksoftirqd with contexts=irq: those of the polls it runs). */
+static void node_thread_workers(struct node *n, pid_t tid, void *arg)
 {
 	node_uring_workers(n, tid, arg);
+}
+
+/* The io_uring workers of every thread of the node that submits TAP writes:
+ * the loop, the pollers, the softirq loops and every ksoftirqd thread. */
+static void node_metrics_uring_workers(struct node *n, uint64_t *workers)
+{
+	unsigned i;
+	int tid;
+
+	node_uring_workers(n, n->loop_tid, workers);
+	node_for_each_poller(n, node_thread_workers, workers);
+	node_ctx_for_each_thread(n, node_thread_workers, workers);
+	for (i = 0; i < ETHDRV_CPU_LOOPS_MAX; i++)
+		if ((tid = node_ctx_ksoftirqd_tid(n, i)))
+			node_uring_workers(n, tid, workers);
+	tid = ethdrv_loop_ksoftirqd_tid(n->loop);
+	if (tid)
+		node_uring_workers(n, tid, workers);
 }
 
 /* Add one poller thread's CPU time to sum[0] and count it in sum[1]. */
@@ -212,8 +231,7 @@ void node_metrics_update(struct node *n)
 	ethdrv_counter_set(&m->loop_ksoftirqd_handoffs, ls.ksoftirqd_handoffs);
 	ethdrv_counter_set(&m->loop_ksoftirqd_runs, ls.ksoftirqd_runs);
 	node_metrics_ctx_cpu(n);
-	node_uring_workers(n, n->loop_tid, workers);
-	node_for_each_poller(n, node_poller_workers, workers);
+	node_metrics_uring_workers(n, workers);
 	ethdrv_counter_set(&m->uring_worker_cpu_ns, workers[0]);
 	ethdrv_counter_set(&m->uring_workers, workers[1]);
 	ethdrv_loop_get_stats(n->loop, &ls);

@@ -146,6 +146,8 @@ void node_gro_flush(struct node *n)
 	struct tap_gro *g = &n->gro;
 	struct tap_batch_slot *s;
 
+	if (!g->count)
+		return; /* nothing held: no reset of the ~500-byte batch per frame */
 	if (g->count == 1) {
 		node_vnet_send_one(n, g->pkt[0]);
 	} else if (g->count) {
@@ -169,10 +171,14 @@ void node_vnet_rx(struct node *n, struct ethdrv_pkt *pkt)
 		node_vnet_send_one(n, pkt);
 		return;
 	}
-	/* Continues the batch, or starts one after the old batch went. */
+	/* Continues the batch, or starts one after the old batch went. A frame
+	 * refused by an empty batch cannot coalesce at all (not TCP data, flags,
+	 * a bad checksum: UDP, ACKs, pings): it is not tried a second time. */
 	if (!tap_gro_add(g, pkt)) {
+		bool empty = !g->count;
+
 		node_gro_flush(n);
-		if (!tap_gro_add(g, pkt)) {
+		if (empty || !tap_gro_add(g, pkt)) {
 			node_vnet_send_one(n, pkt);
 			return;
 		}
