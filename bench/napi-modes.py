@@ -51,9 +51,11 @@ BQL_ON = ["bql_limit_min=0"]
 # An experiment is a function f(a) -> markdown (a section of the result) that may write
 # plots next to the result (a.out_base: the result's path without ".md"). To add one:
 # define it, put it in EXPERIMENTS and in the list of the device(s) it runs on; its
-# options go into parse() (prefix them with the experiment's name).
+# options: a function g(parser) in EXPERIMENT_ARGS that adds an argument group (name
+# the options after the experiment) and returns a checker c(parser, args) or None.
 DEVICE_EXPERIMENTS = {"enet": ["classic", "seed004"], "gbeth": ["seed004"], "etsec": []}
 EXPERIMENTS = {}  # name -> function, filled below the functions
+EXPERIMENT_ARGS = []  # g(parser) -> checker or None
 
 
 def parse(argv=None):
@@ -111,7 +113,10 @@ def parse(argv=None):
                         "report all: a sweep split into parts (each under the shared lock)")
     p.add_argument("exps", nargs="*", metavar="EXPERIMENT",
                    help="experiments to run, as --experiments")
+    checks = [c for c in (g(p) for g in EXPERIMENT_ARGS) if c]
     a = p.parse_args(argv)
+    for c in checks:
+        c(p, a)
     if a.exps:
         a.experiments = ",".join(([a.experiments] if a.experiments else []) + a.exps)
     if a.device not in DEVICE_EXPERIMENTS:

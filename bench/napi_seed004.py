@@ -6,7 +6,7 @@ The receiving node runs contexts=irq (docs/design.md §4.5-4.7): its softirq
 loop (polls, and on the eTSEC the interrupts) at SCHED_FIFO above the
 application, the ksoftirqd hand-off at SCHED_OTHER, threaded pollers at
 SCHED_OTHER, the RT spin guard off (rt_spin_guard=off), and a calibrated
-per-frame cost (cpu_cost_ns, §4.9) standing for a slower CPU. The node's
+per-frame cost (cpu_cost_ns, docs/design.md §4.9) standing for a slower CPU. The node's
 threads and the application share CPU 0; the line's engine, the other node
 and the sender run on CPU 1. The line's generator offers UDP datagrams at a
 set rate (emu.gen=PAYLOAD:PORT:0:PPS, docs/enet.md §14).
@@ -50,7 +50,7 @@ DEVICES = {
                   "sw": ["poll_mode=2024", *SW], "threaded": ["poll_mode=2024", "threaded=1"],
                   "both": ["poll_mode=2024", *SW, "threaded=1"]},
         "mode_text": {"old": "ravb's pre-2024 poll (docs/gbeth.md §4.4), no SW coalescing",
-                      "fixed": "the 2024 poll (§4.3), no SW coalescing",
+                      "fixed": "the 2024 poll (docs/gbeth.md §4.3), no SW coalescing",
                       "sw": "the 2024 poll with SW coalescing defer 1, 20 us",
                       "threaded": "the 2024 poll, threaded NAPI",
                       "both": "the 2024 poll, SW coalescing and threaded NAPI (ravb's 2024 "
@@ -292,6 +292,8 @@ class Rig:
                 "socket_drops": ns.get("Udp.RcvbufErrors", 0),
                 "in_datagrams": ns.get("Udp.InDatagrams", 0),
                 "handoffs": node.get("loop_ksoftirqd_handoffs", 0),
+                # the line's clock slipped (docs/design.md §5b.2): fewer frames offered
+                "slip_ms": link["slip_ns"] / 1e6 if "slip_ns" in link else None,
                 "demotions": node.get("node_rt_demotions", 0),
                 "node_cpu_ms": eb.node_threads_cpu_ns(node) / 1e6 / win, "window": win,
                 "threads": threads, "cpus": cpu_split_delta(b[4], af[4]),
@@ -457,7 +459,7 @@ def cell_figures(c):
             for k in ("user", "sys", "irq", "softirq", "idle", "steal")}
     return {"d": summarise(runs), "offered": med("offered_pps"), "ipf": med("irqs_frame"),
             "err": med("err_irqs"), "ring": med("ring"), "sock": med("socket_drops"),
-            "handoffs": med("handoffs"), "demotions": sum(r["demotions"] for r in runs),
+            "handoffs": med("handoffs"), "slip_ms": med("slip_ms"), "demotions": sum(r["demotions"] for r in runs),
             "app_ms": med("app_cpu_ms"), "node_ms": med("node_cpu_ms"),
             "load": (min(r["load1"] for r in runs), max(r["load1"] for r in runs)),
             "steal": sum(r["steal_ms"] for r in runs), "threads": threads, "cpu0": cpu0}
@@ -542,7 +544,8 @@ def detail_table(data):
         rows.append([c["payload"], c["app"], c["mode"], _kp(c["pps"]), _kp(f["offered"]),
                      _kp(f["d"]["median"]), _kp(f["d"]["spread"]), f["d"]["n"],
                      nm.fmt(f["ipf"], ".3f"), nm.fmt(f["err"], ".0f"), nm.fmt(f["ring"], ".0f"),
-                     nm.fmt(f["sock"], ".0f"), nm.fmt(f["handoffs"], ".0f"), f["demotions"],
+                     nm.fmt(f["sock"], ".0f"), nm.fmt(f["handoffs"], ".0f"),
+                     nm.fmt(f["slip_ms"], ".0f"), f["demotions"],
                      nm.fmt(f["app_ms"], ".0f"), nm.fmt(f["node_ms"], ".0f"),
                      "/".join(f"{f['cpu0'][k]:.0f}" for k in ("user", "sys", "softirq", "idle")),
                      f"{f['load'][0]:.2f}-{f['load'][1]:.2f}", f"{f['steal']:.0f}",
@@ -550,7 +553,7 @@ def detail_table(data):
     return eb.md_table(["payload B", "app", "mode", "set kpps", "offered kpps",
                         "delivered kpps", "spread kpps", "runs", "IRQs/frame",
                         "error IRQs/run", "ring drops/run", "socket drops/run",
-                        "ksoftirqd hand-offs/run", "RT demotions", "app CPU ms/s",
+                        "ksoftirqd hand-offs/run", "line slip ms/run", "RT demotions", "app CPU ms/s",
                         "node CPU ms/s", "CPU 0 user/sys/softirq/idle %", "load 1 min",
                         "steal ms (all runs)", "threads: name@CPU[allowed] ms/s"], rows)
 
@@ -644,7 +647,9 @@ Modes: {modes}.
 
 IRQs/frame: the driver's interrupts (`{"+".join(dev['irqs'])}`) over the frames its MAC
 wrote; error IRQs: {f"`{dev['err_irqs']}` (the RX-descriptor-empty interrupt a lost frame raises)" if dev['err_irqs'] else "none on this driver"};
-ring drops: `{dev['ring']}`; socket drops: Udp.RcvbufErrors; node CPU: the node's threads
+ring drops: `{dev['ring']}`; socket drops: Udp.RcvbufErrors; line slip: the time the line's
+clock slipped in the run (`slip_ns`, docs/design.md §5b.2), which is why a mode's offered
+rate can fall short of the set one (the ratios compare the same set rate); node CPU: the node's threads
 (`node_*_cpu_ns`); CPU figures in ms per second of the sampled window (the generator's
 run and the 0.3 s drain after it); CPU 0 split: /proc/stat of CPU 0 over the run (host softirq: the host
 kernel's own, the TAP's receive path). Threads: every thread of the segment's process
