@@ -731,3 +731,20 @@ def merge(old, new):
     out["parts"] = [p for p in old.get("parts", []) if set(p["cells"]) - set(
         f"{p2} B {a2}" for p2, a2 in fresh)] + [part_of(new)]
     return out
+
+
+MARK_BEGIN, MARK_END = "<!-- seed004:begin -->", "<!-- seed004:end -->"
+
+
+def docs_table(data):
+    """The table of docs/benchmarks.md: the ratios at 1.5x and 3x the knee, and the parts."""
+    return (ratio_table(ratio_rows(data), data["base"]) + "\n" + parts_text(data) +
+            f" Full tables: `bench/results/napi-modes-{data['device']}.md`.\n")
+
+
+def docs_update(text, table):
+    """TEXT with TABLE between the seed004 markers (ValueError if absent)."""
+    a, b = text.find(MARK_BEGIN), text.find(MARK_END)
+    if a < 0 or b < a:
+        raise ValueError("docs/benchmarks.md has no seed004 markers")
+    return text[:a + len(MARK_BEGIN)] + "\n" + table.rstrip() + "\n" + text[b:]

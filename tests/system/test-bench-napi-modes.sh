@@ -224,7 +224,10 @@ try:
     raise AssertionError("parts of different costs merged")
 except ValueError:
     pass
-print("ok: napi_seed004 knee, verdict, ratio, merge")
+text = "a\n<!-- seed004:begin -->\nold\n<!-- seed004:end -->\nb\n"
+assert s4.docs_update(text, "| t |\n") == \
+    "a\n<!-- seed004:begin -->\n| t |\n<!-- seed004:end -->\nb\n"
+print("ok: napi_seed004 knee, verdict, ratio, merge, docs markers")
 PY
 # --device and the experiment lists: bad values are refused naming the accepted ones.
 nm="$TOP/bench/napi-modes.py"
@@ -239,4 +242,5 @@ grep -q 'use sink,iperf3' <<<"$out"
 echo "ok: napi-modes --device and its refusals"
 python3 "$TOP/bench/napi-modes.py" --help | grep -q -- '--quick'
 grep -q 'napi-modes:begin' "$TOP/docs/benchmarks.md"
+grep -q 'seed004:begin' "$TOP/docs/benchmarks.md"
 echo "ok: napi-modes --help, README markers present"
