@@ -137,7 +137,9 @@ def _spin(seconds, fifo, q):
     t0, c0 = time.monotonic(), time.process_time()
     while time.monotonic() - t0 < seconds:
         pass
-    q.put(time.process_time() - c0)
+    with open("/proc/self/stat") as f:
+        cpu = int(f.read().rsplit(")", 1)[1].split()[36])
+    q.put((time.process_time() - c0, fifo, cpu))
 
 
 def fair_floor(seconds=1.0):
@@ -150,16 +152,31 @@ def fair_floor(seconds=1.0):
         p.start()
     for p in ps:
         p.join(seconds + 10)
-    got = sorted(q.get() for _ in ps)  # the OTHER one ran less
+    got = {fifo: (t, cpu) for t, fifo, cpu in (q.get() for _ in ps)}
 
     def rd(path):
         try:
             return open(path).read().strip()
         except OSError:
             return "-"
-    return {"other_pct": 100 * got[0] / seconds, "fifo_pct": 100 * got[1] / seconds,
+    return {"other_pct": 100 * got[False][0] / seconds, "fifo_pct": 100 * got[True][0] / seconds,
+            "cpus": [got[False][1], got[True][1]],
             "rt_runtime_us": rd("/proc/sys/kernel/sched_rt_runtime_us"),
             "rt_period_us": rd("/proc/sys/kernel/sched_rt_period_us")}
+
+
+def floor_valid(fl):
+    """A floor measurement holds if both spinners shared one CPU: their shares cannot
+    add up to more than that CPU (5 % slack for the clock), and where recorded both
+    last ran on CPU 0."""
+    return fl["other_pct"] + fl["fifo_pct"] <= 105 and fl.get("cpus", [0, 0]) == [0, 0]
+
+
+def floor_text(fl):
+    if not floor_valid(fl):
+        return (f"not measured: the two spinners got {fl['other_pct']:.1f} % and "
+                f"{fl['fifo_pct']:.1f} %, so they did not share CPU 0")
+    return f"{fl['other_pct']:.1f} %"
 
 
 def _threads(pid):
@@ -583,13 +600,14 @@ def parts_text(data):
     """The part(s) of the sweep: when, the command, the load at its end, the floor."""
     return "Measured in " + "; ".join(
         f"`{p['command']}` ({p['date']}; {', '.join(p['cells'])}; load average at its end "
-        f"{' / '.join(f'{x:.2f}' for x in p['load'])}; fair floor {p['floor']['other_pct']:.1f} %)"
+        f"{' / '.join(f'{x:.2f}' for x in p['load'])}; kernel floor {floor_text(p['floor'])})"
         for p in data.get("parts", [])) + ". Load and steal of every run: the last table."
 
 
 def report(data, png_name):
     dev = DEVICES[data["device"]]
-    fl = data["floor"]
+    fls = [p["floor"] for p in data.get("parts", [])] or [data["floor"]]
+    fl = next((f for f in fls if floor_valid(f)), fls[-1])
     rows = ratio_rows(data)
     modes = "; ".join(f"**{m}**: {dev['mode_text'][m]} (`{' '.join(dev['modes'][m])}`)"
                       for m in data["modes"])
@@ -609,7 +627,7 @@ whichever context polls. CPU 0 holds all of these threads and the application; t
 engine, the other node and the sender run on CPU 1 (every thread's CPU, its last CPU and
 its allowed CPUs are in each row). The RT spin guard is off, so nothing puts the softirq
 loop back to SCHED_OTHER: the floor of a task starved by it is the kernel's own, measured
-in this run: a SCHED_OTHER spinner got {fl['other_pct']:.1f} % of CPU 0 for 1 s beside a
+in this run: a SCHED_OTHER spinner got {floor_text(fl)} of CPU 0 for 1 s beside a
 SCHED_FIFO 50 spinner ({fl['fifo_pct']:.1f} %; `sched_rt_runtime_us` {fl['rt_runtime_us']}
 of `sched_rt_period_us` {fl['rt_period_us']}: RT throttling, on 6.12+ kernels the fair
 server's reserve for normal tasks).

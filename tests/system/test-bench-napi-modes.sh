@@ -224,6 +224,9 @@ try:
     raise AssertionError("parts of different costs merged")
 except ValueError:
     pass
+assert s4.floor_valid({"other_pct": 5.0, "fifo_pct": 95.1, "cpus": [0, 0]})
+assert not s4.floor_valid({"other_pct": 95.0, "fifo_pct": 99.8})  # two CPUs
+assert not s4.floor_valid({"other_pct": 5.0, "fifo_pct": 95.0, "cpus": [1, 0]})
 text = "a\n<!-- seed004:begin -->\nold\n<!-- seed004:end -->\nb\n"
 assert s4.docs_update(text, "| t |\n") == \
     "a\n<!-- seed004:begin -->\n| t |\n<!-- seed004:end -->\nb\n"
