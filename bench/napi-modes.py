@@ -1,4 +1,16 @@
-"""Seeds 002 and 004 redone on the ENET link: split pollers, BQL, IRQ coalescing, threaded NAPI."""
+"""Seeds 002 and 004 redone on the ring MACs: split pollers, BQL, IRQ coalescing, threaded NAPI.
+
+--device picks the link; each device runs its list of experiments (DEVICE_EXPERIMENTS):
+  enet:  classic (TCP bulk with split/combined pollers and BQL, the UDP flood at the line
+         rate under eight modes, interrupt per packet at set rates) and seed004 (the
+         control: the seed-004 sweep with hardware coalescing);
+  gbeth: seed004 (UDP delivered against offered load on 1 CPU, contexts=irq, ravb's
+         pre-2024 poll against the fixed one, SW coalescing, threaded NAPI and both);
+  etsec: seed 002's sweep (bench/napi_seed002.py, where present).
+Run time on this VM (2 vCPUs), full: gbeth about 28 min (measured: 7.4 min for 64-byte
+and 5.7 min for 1514-byte frames with one application), enet about 40 min (classic 10,
+seed004 28); --quick: gbeth about 3 min, enet about 6. Split a full sweep into parts
+of at most 10 minutes with --s4-payloads/--s4-apps and --merge."""
 import argparse
 import json
 import os
@@ -10,6 +22,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ethdrv_bench as eb  # noqa: E402
 import napi_modes_lib as nm  # noqa: E402
+import napi_seed004 as s4  # noqa: E402
 
 NAME = "napi-modes"
 TX, RX = "enet0", "enet1"  # TCP: enet0 sends; UDP flood: the generator sends to enet1
@@ -35,10 +48,30 @@ BQL_OFF = ["bql_limit_min=1879048192"]  # DQL_MAX_LIMIT: the queue never stops o
 BQL_ON = ["bql_limit_min=0"]
 
 
-def parse():
-    p = argparse.ArgumentParser(prog=f"ethdrv bench {NAME}", description=__doc__)
+# ---- devices and their experiments ---------------------------------------------------------
+#
+# An experiment is a function f(a) -> markdown (a section of the result) that may write
+# plots next to the result (a.out_base: the result's path without ".md"). To add one:
+# define it, put it in EXPERIMENTS and in the list of the device(s) it runs on; its
+# options: a function g(parser) in EXPERIMENT_ARGS that adds an argument group (name
+# the options after the experiment) and returns a checker c(parser, args) or None.
+DEVICE_EXPERIMENTS = {"enet": ["classic", "seed004"], "gbeth": ["seed004"], "etsec": []}
+EXPERIMENTS = {}  # name -> function, filled below the functions
+EXPERIMENT_ARGS = []  # g(parser) -> checker or None
+
+
+def parse(argv=None):
+    p = argparse.ArgumentParser(prog=f"ethdrv bench {NAME}", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--device", default="enet",
+                   help="the link: enet (NXP ENET, fec), gbeth (Renesas GbEth, ravb) or "
+                        "etsec (Freescale eTSEC, gianfar) (enet)")
+    p.add_argument("--experiments", default=None,
+                   help="comma-separated subset of the device's experiments (all of them)")
     p.add_argument("--quick", action="store_true",
-                   help="1000 Mb/s only, 2 s per TCP run, 1 s per flood, no update of docs/benchmarks.md")
+                   help="classic: 1000 Mb/s only, 2 s per TCP run, 1 s per flood; seed004: 2 "
+                        "runs of 0.5 s per cell, offered 5000 and 50000 datagrams/s plus the "
+                        "knee points; no update of docs/benchmarks.md")
     p.add_argument("--speeds", default="1000,100", help="line speeds, Mb/s (1000,100)")
     p.add_argument("--tcp-seconds", type=float, default=5, help="iperf3 -t (5)")
     p.add_argument("--omit", type=int, default=1,
@@ -59,7 +92,65 @@ def parse():
     p.add_argument("--no-tcp", action="store_true", help="skip the TCP cases")
     p.add_argument("--no-udp", action="store_true", help="skip the UDP flood")
     p.add_argument("--results", default=None, help="output directory (bench/results)")
-    a = p.parse_args()
+    g = p.add_argument_group("seed004 (docs/napi.md §12)")
+    g.add_argument("--cost-ns", type=int, default=S4_COST_NS,
+                   help=f"cpu_cost_ns of the receiving node: the calibrated per-frame cost "
+                        f"standing for a slower CPU (docs/design.md §4.9; {S4_COST_NS})")
+    g.add_argument("--s4-payloads", default="18,1472",
+                   help="UDP payload bytes (18: 64-byte frames; 1472: 1514-byte frames)")
+    g.add_argument("--s4-apps", default="sink,iperf3", help="receivers: sink, iperf3")
+    g.add_argument("--s4-modes", default="",
+                   help="modes (the device's; the base mode always runs): gbeth "
+                        f"{','.join(s4.DEVICES['gbeth']['modes'])}; enet "
+                        f"{','.join(s4.DEVICES['enet']['modes'])}")
+    g.add_argument("--s4-rates", default="2000,5000,10000,20000,50000,100000,200000,500000,line",
+                   help="offered datagrams/s ('line': the line rate; rates above it are left "
+                        "out) (2000,5000,...,500000,line)")
+    g.add_argument("--s4-runs", type=int, default=5, help="runs per cell (5)")
+    g.add_argument("--s4-refine", type=int, default=2,
+                   help="geometric midpoints measured to refine the base mode's knee (2)")
+    g.add_argument("--s4-seconds", type=float, default=1.0, help="seconds per run (1)")
+    g.add_argument("--merge", action="store_true",
+                   help="add this run's cells to the stored ones (RESULT-seed004.json) and "
+                        "report all: a sweep split into parts (each under the shared lock)")
+    p.add_argument("exps", nargs="*", metavar="EXPERIMENT",
+                   help="experiments to run, as --experiments")
+    checks = [c for c in (g(p) for g in EXPERIMENT_ARGS) if c]
+    a = p.parse_args(argv)
+    for c in checks:
+        c(p, a)
+    if a.exps:
+        a.experiments = ",".join(([a.experiments] if a.experiments else []) + a.exps)
+    if a.device not in DEVICE_EXPERIMENTS:
+        p.error(f"--device {a.device}: use {', '.join(DEVICE_EXPERIMENTS)}")
+    a.exp_list = (DEVICE_EXPERIMENTS[a.device] if a.experiments is None else
+                  [x for x in a.experiments.split(",") if x])
+    bad = [x for x in a.exp_list if x not in DEVICE_EXPERIMENTS[a.device]]
+    if bad or not a.exp_list:
+        p.error(f"--device {a.device}: experiments {bad or 'none'}: this device runs "
+                f"{','.join(DEVICE_EXPERIMENTS[a.device]) or 'none yet'}")
+    try:
+        a.s4_payload_list = [int(x) for x in a.s4_payloads.split(",") if x]
+        a.s4_rate_list = [x if x == "line" else int(x) for x in a.s4_rates.split(",") if x]
+    except ValueError as e:
+        p.error(f"--s4-payloads/--s4-rates: {e}")
+    a.s4_app_list = [x for x in a.s4_apps.split(",") if x]
+    if any(x not in s4.APPS for x in a.s4_app_list) or not a.s4_app_list:
+        p.error(f"--s4-apps {a.s4_apps}: use {','.join(s4.APPS)}")
+    if any(x < 18 or x > 1472 for x in a.s4_payload_list) or not a.s4_payload_list:
+        p.error("--s4-payloads: 18..1472 bytes (a datagram in one frame, room for the "
+                "generator's sequence number)")
+    if any(x != "line" and x < 1 for x in a.s4_rate_list) or not a.s4_rate_list:
+        p.error("--s4-rates: datagrams/s >= 1 or 'line'")
+    if a.s4_runs < 1 or a.s4_seconds <= 0 or not 0 <= a.cost_ns <= 1000000:
+        p.error("--s4-runs >= 1, --s4-seconds > 0, --cost-ns 0..1000000")
+    s4dev = s4.DEVICES.get(a.device)
+    a.s4_mode_list = [x for x in a.s4_modes.split(",") if x]
+    if s4dev and any(x not in s4dev["modes"] for x in a.s4_mode_list):
+        p.error(f"--s4-modes {a.s4_modes}: use {','.join(s4dev['modes'])}")
+    if a.quick:
+        a.s4_runs, a.s4_seconds = min(a.s4_runs, 2), min(a.s4_seconds, 0.5)
+        a.s4_rate_list = [5000, 50000]
     if a.quick:
         a.speeds, a.tcp_seconds, a.udp_seconds = "1000", 2, 1
     a.speed_list = [int(x) for x in a.speeds.split(",") if x]
@@ -275,8 +366,9 @@ def udp_case(link, speed, payload, mode, cpus, a, pps=0):
 # ---- the run ---------------------------------------------------------------------------------
 
 
-def main():
-    a = parse()
+def run_classic(a):
+    """The ENET experiments of the first round: TCP bulk, the UDP flood at the line
+    rate under eight modes, interrupt per packet at set rates; markdown."""
     if (os.cpu_count() or 1) < 2:
         sys.exit(f"{NAME}: needs 2 CPUs (one for the node, one for the rest)")
     n_tcp = 0 if a.no_tcp else len(a.speed_list) * 8 + 2
@@ -323,16 +415,68 @@ def main():
     a.load.append(os.getloadavg())
     a.wake = {c: measure_wakeup(c) for c in (1, 2)} if udp_rows else {}
     body = report(a, tcp_rows, udp_rows, veth, limits, rate_rows)
-    out = eb.write_result(NAME, "napi-modes: seeds 002 and 004 on the ENET link", body,
-                          a.results)
-    plot(tcp_rows, udp_rows, str(out.with_suffix(".png")))
+    plot(tcp_rows, udp_rows, a.out_base + ".png")
     if not a.quick and not a.results and tcp_rows and udp_rows:
         readme = eb.SOURCE_DIR / "docs" / "benchmarks.md"
         readme.write_text(nm.readme_update(readme.read_text(), main_table(tcp_rows, udp_rows)))
-    print(out.read_text())
     if any(r["verdict"] != "ok" for *_, r in tcp_rows):
-        sys.exit(f"{NAME}: a goodput above its limit beyond the measurement's tolerance: "
-                 "refused (see the result)")
+        a.refused.append("a TCP goodput above its limit beyond the measurement's tolerance")
+    return body
+
+
+# The seed-004 sweep's per-frame cost: with it the base mode's knee lies well below the
+# line rate of both payloads on this VM (docs/napi.md §12).
+S4_COST_NS = 40000
+
+
+def run_seed004(a):
+    """Seed 004's sweep (bench/napi_seed004.py); with --merge over the stored parts."""
+    store = a.out_base + "-seed004.json"
+    s4dev = s4.DEVICES[a.device]
+    n = len(a.s4_payload_list) * len(a.s4_app_list) * len(a.s4_mode_list or s4dev["modes"])
+    bar = eb.Progress(n, f"{NAME} seed004 {a.device}")
+    data = s4.run(a, bar)
+    bar.close()
+    if a.merge and os.path.exists(store):
+        data = s4.merge(json.load(open(store)), data)
+    else:
+        data["parts"] = [s4.part_of(data)]
+    with open(store, "w") as f:
+        json.dump(data, f)
+    png = a.out_base + "-seed004.png"
+    s4.plot(data, png)
+    if a.device == "gbeth" and not a.quick and not a.results:
+        readme = eb.SOURCE_DIR / "docs" / "benchmarks.md"
+        readme.write_text(s4.docs_update(readme.read_text(), s4.docs_table(data)))
+    return s4.report(data, os.path.basename(png))
+
+
+EXPERIMENTS.update({"classic": run_classic, "seed004": run_seed004})
+TITLES = {"enet": "the ENET link", "gbeth": "the GbEth link", "etsec": "the eTSEC link"}
+
+
+def result_name(a):
+    """napi-modes for the ENET's full set (the first round's name), else
+    napi-modes-DEVICE, and -EXPERIMENTS when a subset ran."""
+    if a.device == "enet" and a.exp_list == DEVICE_EXPERIMENTS["enet"]:
+        return NAME
+    name = f"{NAME}-{a.device}"
+    return name if a.exp_list == DEVICE_EXPERIMENTS[a.device] else name + "-" + "-".join(
+        a.exp_list)
+
+
+def main():
+    a = parse()
+    name = result_name(a)
+    a.out_base = str(eb.Path(a.results or eb.RESULTS_DIR) / name)
+    eb.Path(a.out_base).parent.mkdir(parents=True, exist_ok=True)
+    a.refused = []
+    body = "".join(EXPERIMENTS[x](a) for x in a.exp_list)
+    out = eb.write_result(name, f"napi-modes: seeds 002 and 004 on {TITLES[a.device]}", body,
+                          a.results)
+    print(out.read_text())
+    if a.refused:
+        sys.exit(f"{NAME}: refused: {'; '.join(a.refused)} (see the result)")
 
 
 def device_spec(a, speed):

@@ -186,6 +186,64 @@ except ValueError:
     pass
 print("ok: napi_modes_lib README markers")
 PY
+
+# Seed 004 (bench/napi_seed004.py): knee, spread verdict, ratio, merging parts.
+python3 - "$TOP/bench" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+import napi_seed004 as s4
+
+s = s4.summarise([{"pps": 10}, {"pps": 30}, {"pps": 20}, {"pps": 12}])
+assert s == {"median": 16.0, "min": 10, "max": 30, "spread": 20, "n": 4}, s
+assert s4.summarise([])["median"] is None
+# The knee: the last rate before the first that delivered under 95 % of itself.
+assert s4.knee([(10, 10), (20, 19), (40, 37.9), (80, 2)]) == (20, True)
+assert s4.knee([(10, 9.6), (20, 19.0)]) == (20, False)  # no knee in the sweep
+assert s4.knee([(10, 1), (20, 19)]) == (None, True)  # below the sweep
+# Better only beyond the larger spread of the two cells.
+a = {"median": 100, "spread": 10}
+assert s4.verdict(a, {"median": 89, "spread": 10}) == "better"
+assert s4.verdict(a, {"median": 90, "spread": 10}) == "no difference"
+assert s4.verdict(a, {"median": 95, "spread": 1}) == "no difference"
+assert s4.verdict({"median": 5, "spread": 1}, a) == "worse"
+assert s4.ratio(50, 5) == 10 and s4.ratio(1, 0) == float("inf") and s4.ratio(0, 0) is None
+# A part measured again replaces its (payload, app) cells; other parts stay.
+def d(cells, parts):
+    return {"device": "gbeth", "cost_ns": 1, "seconds": 1, "runs": 1, "modes": ["old"],
+            "knees": [], "command": "c", "date": "t", "load": [0, 0, 0],
+            "floor": {"other_pct": 5}, "parts": parts,
+            "cells": [s4.cell(p, ap, "old", r, []) for p, ap, r in cells]}
+old = d([(18, "sink", 1), (18, "sink", 2), (1472, "sink", 1)],
+        [{"cells": ["18 B sink"]}, {"cells": ["1472 B sink"]}])
+new = d([(18, "sink", 3)], [])
+m = s4.merge(old, new)
+assert sorted((c["payload"], c["pps"]) for c in m["cells"]) == [(18, 3), (1472, 1)], m["cells"]
+assert [p["cells"] for p in m["parts"]] == [["1472 B sink"], ["18 B sink"]], m["parts"]
+try:
+    s4.merge(old, dict(new, cost_ns=2))
+    raise AssertionError("parts of different costs merged")
+except ValueError:
+    pass
+assert s4.floor_valid({"other_pct": 5.0, "fifo_pct": 95.1, "cpus": [0, 0]})
+assert not s4.floor_valid({"other_pct": 95.0, "fifo_pct": 99.8})  # two CPUs
+assert not s4.floor_valid({"other_pct": 5.0, "fifo_pct": 95.0, "cpus": [1, 0]})
+text = "a\n<!-- seed004:begin -->\nold\n<!-- seed004:end -->\nb\n"
+assert s4.docs_update(text, "| t |\n") == \
+    "a\n<!-- seed004:begin -->\n| t |\n<!-- seed004:end -->\nb\n"
+print("ok: napi_seed004 knee, verdict, ratio, merge, docs markers")
+PY
+# --device and the experiment lists: bad values are refused naming the accepted ones.
+nm="$TOP/bench/napi-modes.py"
+out=$(python3 "$nm" --device foo 2>&1) && exit 1
+grep -q -- '--device foo: use enet, gbeth, etsec' <<<"$out"
+out=$(python3 "$nm" --device gbeth --experiments classic 2>&1) && exit 1
+grep -q 'this device runs seed004' <<<"$out"
+out=$(python3 "$nm" --device gbeth --s4-modes old,hw 2>&1) && exit 1
+grep -q 'use old,fixed,sw,threaded,both' <<<"$out"
+out=$(python3 "$nm" --device gbeth --s4-apps netperf 2>&1) && exit 1
+grep -q 'use sink,iperf3' <<<"$out"
+echo "ok: napi-modes --device and its refusals"
 python3 "$TOP/bench/napi-modes.py" --help | grep -q -- '--quick'
 grep -q 'napi-modes:begin' "$TOP/docs/benchmarks.md"
+grep -q 'seed004:begin' "$TOP/docs/benchmarks.md"
 echo "ok: napi-modes --help, README markers present"

@@ -139,6 +139,18 @@ echo "t1s1 with rt_spin_permille=1: node_rt_demotions=$d"
 sched_table | grep -q '^ethdrv/t1s1 OTHER 0$' || fail "t1s1's loop thread still FIFO"
 grep -q "t1s1: thread [0-9]* was on a CPU for 1 permille or more of 100 ms at SCHED_FIFO 20: put back to SCHED_OTHER" \
 	"$SEG_LOG" || fail "no warning for the demotion"
+# 7. rt_spin_guard=off: the guard demotes nothing more (livelock rows of
+# napi-modes); bad values are refused naming the accepted ones.
+out=$("$ETHDRV" set t1s0 rt_spin_guard=maybe 2>&1) && fail "rt_spin_guard=maybe accepted"
+[[ $out == *"error EINVAL: set rt_spin_guard=maybe: give on"* ]] || fail "rt_spin_guard: $out"
+[[ $("$ETHDRV" get t1s0 rt_spin_guard) == "rt_spin_guard=on" ]] || fail "default rt_spin_guard"
+"$ETHDRV" set t1s0 rt_spin_permille=1 rt_spin_guard=off || fail "rt_spin_guard=off"
+d0=$(stat 0 node_rt_demotions)
+for ((i = 0; i < 5; i++)); do
+	ip netns exec t1s1 ping -n -q -c 20 -i 0.01 "$(seg_addr 0)" >/dev/null 2>&1
+done
+[[ $(stat 0 node_rt_demotions) == "$d0" ]] || fail "rt_spin_guard=off still demoted"
+sched_table | grep -q '^ethdrv/t1s0 FIFO 10$' || fail "t1s0's loop thread left FIFO 10"
 ping_ok 1 0 || fail "ping at the end"
 stop_segment
 assert_clean

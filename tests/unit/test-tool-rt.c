@@ -50,6 +50,18 @@ static void test_threshold_of_the_guard(void **state)
 	assert_true(rt_guard_sample(&g, 10, 99 * MS, 200 * MS));
 }
 
+/* rt_spin_guard=off: a full window is no spin, and the samples go on. */
+static void test_guard_off_judges_nothing(void **state)
+{
+	struct rt_guard g = { .off = true };
+
+	rt_guard_sample(&g, 10, 0, 0);
+	assert_false(rt_guard_sample(&g, 10, 100 * MS, 100 * MS));
+	assert_int_equal(g.t[0].cpu_ns, 100 * MS);
+	g.off = false;
+	assert_true(rt_guard_sample(&g, 10, 200 * MS, 200 * MS));
+}
+
 /* Each thread is judged on its own samples. */
 static void test_threads_apart(void **state)
 {
@@ -105,6 +117,7 @@ int main(void)
 		cmocka_unit_test(test_first_sample_only_records),
 		cmocka_unit_test(test_window_judged_by_cpu_share),
 		cmocka_unit_test(test_threshold_of_the_guard),
+		cmocka_unit_test(test_guard_off_judges_nothing),
 		cmocka_unit_test(test_threads_apart),
 		cmocka_unit_test(test_round_forgets_exited_threads),
 		cmocka_unit_test(test_full_table_never_judges),

@@ -8,8 +8,10 @@
  * and a guard samples the threads' CPU time every RT_GUARD_PERIOD_MS and
  * puts a thread that was on a CPU for rt_spin_permille of the window (knob,
  * default RT_GUARD_SPIN_PERMILLE) back to SCHED_OTHER, counted in
- * node_rt_demotions. With contexts=irq the priority goes to the softirq
- * loops instead, and the loop and pollers stay SCHED_OTHER (node_ctx.c).
+ * node_rt_demotions; rt_spin_guard=off stops that (the livelock rows of
+ * napi-modes, where the host's own RT limit is the floor: docs/design.md §4.5).
+ * With contexts=irq the priority goes to the softirq loops instead,
+ * and the loop and pollers stay SCHED_OTHER (node_ctx.c).
  * The medium's threads are the lab and run above all this (seg_lab.c,
  * docs/design.md §4.5).
  */
@@ -142,6 +144,8 @@ static const struct ethdrv_knob node_rt_knobs[] = {
 			 "SCHED_FIFO priority of the node's threads (0 = SCHED_OTHER)"),
 	ETHDRV_KNOB_UINT("rt_spin_permille", 1, 1000, "permille",
 			 "CPU share of 100 ms at which a FIFO thread counts as spinning"),
+	ETHDRV_KNOB_ENUM("rt_spin_guard", "on|off",
+			 "off: no FIFO thread is put back, the kernel's RT limit is the floor"),
 };
 
 const struct ethdrv_knob_table node_rt_knob_table = ETHDRV_KNOB_TABLE("node", node_rt_knobs);
@@ -165,6 +169,14 @@ int node_rt_set_knob(struct node *n, const char *key, const char *value, const c
 		n->rt_guard.spin_permille = v;
 		return 0;
 	}
+	if (!strcmp(key, "rt_spin_guard")) {
+		if (strcmp(value, "on") && strcmp(value, "off")) {
+			*why = "give on (a FIFO thread that spins goes back to SCHED_OTHER) or off";
+			return -EINVAL;
+		}
+		n->rt_guard.off = !strcmp(value, "off");
+		return 0;
+	}
 	return -ENOENT;
 }
 
@@ -172,6 +184,11 @@ int node_rt_get_knob(struct node *n, const char *key, char *buf, size_t size)
 {
 	unsigned v;
 
+	if (!strcmp(key, "rt_spin_guard")) {
+		const char *s = n->rt_guard.off ? "off" : "on";
+
+		return snprintf(buf, size, "%s", s) < (int)size ? 0 : -ENOSPC;
+	}
 	if (!strcmp(key, "rt_prio"))
 		v = n->rt_prio;
 	else if (!strcmp(key, "rt_spin_permille"))

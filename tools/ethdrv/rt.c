@@ -56,8 +56,9 @@ bool rt_guard_sample(struct rt_guard *g, pid_t tid, uint64_t cpu_ns, uint64_t no
 	g->t[i].cpu_ns = cpu_ns;
 	g->t[i].at_ns = now_ns;
 	g->t[i].seen = true;
-	return window && ran * 1000 >= window * (g->spin_permille ? g->spin_permille :
-								    RT_GUARD_SPIN_PERMILLE);
+	return !g->off && window &&
+	       ran * 1000 >=
+		       window * (g->spin_permille ? g->spin_permille : RT_GUARD_SPIN_PERMILLE);
 }
 
 void rt_guard_round_end(struct rt_guard *g)

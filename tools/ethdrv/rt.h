@@ -45,6 +45,7 @@ int rt_thread_get(pid_t tid);
 /* The CPU time of the threads a guard watches, at its last sample. */
 struct rt_guard {
 	unsigned spin_permille; /* CPU share of a window that is a spin; 0 = the default */
+	bool off; /* rt_spin_guard=off: samples are kept, no window is a spin */
 	unsigned n; /* entries used */
 	struct {
 		pid_t tid; /* the thread */
