@@ -218,7 +218,7 @@ def counters(d, dev):
     irqs = sum(d.get(k, 0) for k in dev["irqs"])
     keys = ("napi_rx_polls", "napi_tx_polls", "napi_rx_repolls", "napi_tx_repolls",
             "napi_rx_irqs", "napi_tx_irqs", "loop_ksoftirqd_handoffs", "loop_ksoftirqd_runs",
-            "loop_time_exhausted", "loop_budget_exhausted", *dev["extra"])
+            "loop_time_exhausted", "loop_budget_exhausted", "node_rt_demotions", *dev["extra"])
     return {"frames": frames, "tx_frames": d.get("tx_packets", 0),
             "rx_frames": d.get("rx_packets", 0), "irqs": irqs,
             "irqs_frame": irqs / frames if frames else None,
@@ -428,8 +428,9 @@ def main_rows(rows):
     return out
 
 
-POLL_KEYS = ("napi_rx_polls", "napi_tx_polls", "napi_rx_repolls", "napi_tx_repolls",
-             "loop_ksoftirqd_handoffs", "gfar_polls_tx_budget", "gfar_coal_rewrites")
+POLL_KEYS = ("napi_rx_irqs", "napi_tx_irqs", "napi_rx_polls", "napi_tx_polls",
+             "napi_rx_repolls", "loop_ksoftirqd_handoffs", "gfar_polls_tx_budget",
+             "gfar_coal_rewrites")
 
 
 def breakdown(name, cpus, cells):
@@ -448,6 +449,7 @@ def breakdown(name, cpus, cells):
                      " ".join(f"{r['mbps']:.0f}" for r in runs),
                      " ".join(f"{r['load1']:.2f}" for r in runs),
                      " ".join(f"{r['steal_ms']:.0f}" for r in runs),
+                     sum(r["polls"].get("node_rt_demotions", 0) for r in runs),
                      " ".join(r["verdict"] for r in runs)])
     return rows
 
@@ -455,7 +457,7 @@ def breakdown(name, cpus, cells):
 BREAK_HEAD = ["link", "CPUs", "pollers", "cpu_cost_ns", "sender node CPU us/frame", "frames/run",
               "TX frames", "RX frames", "IRQs/frame",
               *(f"{k} per 1000 frames" for k in POLL_KEYS), "Mb/s per run", "load per run",
-              "steal ms per run", "limit verdict per run"]
+              "steal ms per run", "RT demotions (spin guard)", "limit verdict per run"]
 
 
 def report(a, blocks, rows, load0, load1):
@@ -513,10 +515,12 @@ model's register and DMA work included):
 ## Breakdown: where the CPU goes
 
 Poll counts are the sender's, per 1000 frames it sent and received (medians over the runs):
-`napi_*_polls` the polls of each poller, `*_repolls` the polls that used their whole
-budget, `loop_ksoftirqd_handoffs` the bursts handed to ksoftirqd (the node's loop
+`napi_*_irqs` the interrupts each poller's line took, `napi_*_polls` the polls of each
+poller, `napi_rx_repolls` the RX poller's polls that used their whole budget, `loop_ksoftirqd_handoffs` the bursts handed to ksoftirqd (the node's loop
 counters), `gfar_polls_tx_budget` the 3.6 poller's "reclaimed TX, so the whole budget"
-returns, `gfar_coal_rewrites` its re-programming of both coalescing registers.
+returns, `gfar_coal_rewrites` its re-programming of both coalescing registers; RT demotions: the
+softirq loops the spin guard put back to SCHED_OTHER (90 % of a 100 ms window on a CPU,
+docs/design.md §4.5), summed over the cell's runs.
 
 {eb.md_table(BREAK_HEAD, [x for n, c, cells in blocks for x in breakdown(n, c, cells)])}
 ## Thread placement and the CPU of every thread, by CPU

@@ -6,6 +6,8 @@
 set -eu
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 python3 - "$TOP/bench" <<'PY'
+import contextlib
+import io
 import os
 import sys
 sys.path.insert(0, sys.argv[1])
@@ -20,7 +22,9 @@ assert s2.iperf_intervals(j) == [600.0, 900.0]
 
 def run(mbps, frames=1000, cpu=20000000, osc=10.0):
     return {"mbps": mbps, "osc": osc, "irqs_frame": 0.5, "node_cpu_ns": cpu, "frames": frames,
-            "load1": 0.5, "steal_ms": 0.0, "retrans": 0}
+            "load1": 0.5, "steal_ms": 0.0, "retrans": 0, "tx_frames": frames // 2,
+            "rx_frames": frames // 2, "polls": {"napi_tx_polls": 500}, "verdict": "ok",
+            "threads": {"sirq/tsec0/0": {0: 3e6}, "iperf3 client": {1: 2e6}}}
 
 
 def cell(ms, limit=94.0, **kw):
@@ -57,6 +61,22 @@ rows2 = s2.analyse("etsec", 2, cells[:2] + [(0, 90000, cell([60, 62, 64])),
 assert s2.target(rows2).startswith("MISSED"), s2.target(rows2)
 # Never below the line: not reached.
 assert s2.target(rows[:1]).startswith("not reached"), s2.target(rows[:1])
+
+# The whole report renders from such cells (every argument set gives a report).
+a = s2.parse(["--device", "etsec", "--cpus", "2", "--costs", "0,90000"])
+full = [(sp, c, dict(cl, knobs={"irq_affinity": "rx:0/tx:1"}, place={}, coal=["rx-usecs=0"],
+                     ctx_prio=50)) for sp, c, cl in cells]
+text = s2.report(a, [("etsec", 2, full)], rows, 0.5, 0.6)
+assert "MET" in text and "| etsec | 2 | 0 |" in text and "sirq/tsec0/0" in text, text
+assert "500.00" in text  # napi_tx_polls per 1000 frames
+# Bad arguments name the accepted values.
+for bad in (["--device", "gbeth"], ["--costs", "5,0"], ["--cpus", "3"]):
+    try:
+        with contextlib.redirect_stderr(io.StringIO()):
+            s2.parse(bad)
+        raise AssertionError(f"{bad} accepted")
+    except SystemExit as e:
+        assert e.code == 2, bad
 
 # The sampler: this process's own thread gains run time on some CPU.
 ts = s2.ThreadSampler({os.getpid(): "me"})
