@@ -1,6 +1,7 @@
 """Seed 002 under its conditions: TCP goodput against a calibrated CPU cost, 3.6 poller vs split.
 
-`ethdrv bench napi-modes seed002 [ARGS]` (or `ethdrv bench napi_seed002 [ARGS]`). The sender
+`ethdrv bench napi-modes seed002 [ARGS]` (or `python3 bench/napi_seed002.py [ARGS]`; a name
+with "_" is a library to `ethdrv bench`, not a benchmark of its own). The sender
 node (tsec0 on the eTSEC link, enet0 on the ENET control) runs contexts=irq (softirq loops
 above the application, docs/design.md §4.6) with a calibrated per-frame CPU cost
 (cpu_cost_ns, docs/design.md §4.9) swept upwards, with napi_split=0 (gianfar's single poller
@@ -601,6 +602,26 @@ class Lock:
             self.fd = None
 
 
+def write_all(a, blocks, load0, final):
+    """The result so far (after every block, so an interrupted run keeps what it measured);
+    docs/benchmarks.md only when FINAL. Returns the rows and the path."""
+    rows = [r for n_, c, cells in blocks for r in analyse(n_, c, cells)]
+    body = report(a, blocks, rows, load0, os.getloadavg()[0])
+    if not final:
+        body = ("**Partial: the run is still going or was stopped; blocks done: " +
+                ", ".join(f"{n_} {c} CPU(s)" for n_, c, _ in blocks) + ".**\n\n" + body)
+    name = result_name(a)
+    out = eb.write_result(name, "napi-seed002: seed 002's TCP goodput against a calibrated CPU "
+                          "cost, Linux 3.6's single poller against the split pollers", body,
+                          a.results)
+    plot(rows, str(out.with_suffix(".png")))
+    if final and not a.quick and not a.results and not a.no_readme:
+        readme = eb.SOURCE_DIR / "docs" / "benchmarks.md"
+        readme.write_text(readme_update(readme.read_text(), readme_table(name, rows,
+                                                                          target(rows)), name))
+    return rows, out
+
+
 def main(argv=None):
     a = parse(argv)
     if (os.cpu_count() or 1) < 2:
@@ -612,18 +633,9 @@ def main(argv=None):
         for cpus in a.cpu_list:
             with Lock(a.lock):
                 blocks.append((name, cpus, block(name, DEVICES[name], cpus, a, bar)))
+            write_all(a, blocks, load0, False)
     bar.close()
-    rows = [r for n_, c, cells in blocks for r in analyse(n_, c, cells)]
-    body = report(a, blocks, rows, load0, os.getloadavg()[0])
-    name = result_name(a)
-    out = eb.write_result(name, "napi-seed002: seed 002's TCP goodput against a calibrated CPU "
-                          "cost, Linux 3.6's single poller against the split pollers", body,
-                          a.results)
-    plot(rows, str(out.with_suffix(".png")))
-    if not a.quick and not a.results and not a.no_readme:
-        readme = eb.SOURCE_DIR / "docs" / "benchmarks.md"
-        readme.write_text(readme_update(readme.read_text(), readme_table(name, rows,
-                                                                          target(rows)), name))
+    rows, out = write_all(a, blocks, load0, True)
     print(out.read_text())
     if any(r["verdict"] != "ok" for _, _, cells in blocks for _, _, c in cells
            for r in c["runs"]):
