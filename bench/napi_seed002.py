@@ -6,8 +6,8 @@ node (tsec0 on the eTSEC link, enet0 on the ENET control) runs contexts=irq (sof
 above the application, docs/design.md §4.6) with a calibrated per-frame CPU cost
 (cpu_cost_ns, docs/design.md §4.9) swept upwards, with napi_split=0 (gianfar's single poller
 of Linux 3.6, docs/etsec.md §8.2) and napi_split=1 (the split RX and TX-confirmation
-pollers, §8.3), on 1 CPU and on 2 CPUs with the RX and TX-confirmation lines on different
-CPUs (cpus=2 irq_affinity=rx:0/tx:1, docs/design.md §4.7). Per run: iperf3 -J goodput and
+pollers, docs/etsec.md §8.3), on 1 CPU and on 2 CPUs with the RX and TX-confirmation lines
+on different CPUs (cpus=2 irq_affinity=rx:0/tx:1, docs/design.md §4.7). Per run: iperf3 -J goodput and
 its per-second spread, the CPU of every thread by CPU (a /proc sampler), IRQs per frame,
 poll counts, load and steal.
 """
