@@ -659,4 +659,10 @@ unset multiplot
 
 
 if __name__ == "__main__":
+    # ---- hook: `napi-modes seed002 ...` is seed 002's CPU-cost sweep (bench/napi_seed002.py,
+    # its own arguments); everything else is this file's own run.
+    if sys.argv[1:2] == ["seed002"]:
+        import napi_seed002  # noqa: E402
+        sys.exit(napi_seed002.main(sys.argv[2:]))
+    # ---- end of hook
     main()

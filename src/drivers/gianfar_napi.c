@@ -164,6 +164,8 @@ static int gfar_poll_tx(struct ethdrv_napi *napi, int budget)
 	if (!split_mode(priv)) {
 		if (irq_half(priv, GFAR_IMASK_RX | GFAR_IMASK_TX, &priv->st.irq_tx))
 			ethdrv_napi_schedule(priv->napi_rx);
+		else /* already scheduled: 3.6's ISR clears IEVENT[RX|TX] (docs/etsec.md §8.2) */
+			gfar_wr(priv, GFAR_IEVENT, GFAR_EV_RX_MASK | GFAR_EV_TX_MASK);
 		if (budget && ethdrv_napi_complete_done(napi, 0))
 			ethdrv_napi_irq_unmask(napi);
 		return 0;

@@ -91,6 +91,63 @@ static void test_every_size_le_combined(void **state)
 	}
 }
 
+static int setup_combined(void **state)
+{
+	struct gfar_config cfg = { .combined_napi = true };
+
+	return gsetup_cfg(state, &cfg);
+}
+
+/* Pump both nodes and also @extra, the loop of node 0's stalled context. */
+static void pump_with(struct fixture *f, struct ethdrv_loop *extra, bool run_extra)
+{
+	flows_offer(f);
+	pump(f);
+	if (run_extra)
+		assert_true(ethdrv_loop_run_once(extra, ETHDRV_RUN_NOWAIT) >= 0);
+}
+
+/* Linux 3.6's mode with the RX line's context stalled (its poller moved to a
+ * loop nobody runs for a while, as a CPU busy elsewhere): the TX line's
+ * interrupts while the single poller is scheduled clear IEVENT[RX|TX]
+ * (docs/etsec.md §8.2), so the line falls. Without that the TXB event,
+ * which IMASK_RTX_DISABLED leaves enabled, holds the line up and its
+ * context polls on every pass. */
+static void test_36_tx_line_while_scheduled(void **state)
+{
+	struct fixture *f = *state;
+	struct flow a = { .n = 400, .len_of = len_1514, .window = 40 };
+	struct ethdrv_napi *rx = ethdrv_napi_find(f->n[0].dev, "rx");
+	struct ethdrv_loop *stalled;
+	uint64_t polls, irqs;
+	unsigned i;
+
+	assert_int_equal(ethdrv_loop_new(&stalled), 0);
+	add_flow(f, &a, 0, 0);
+	for (i = 0; i < 200; i++)
+		pump_with(f, stalled, false);
+	assert_int_equal(ethdrv_napi_set_loop(rx, stalled), 0);
+	for (i = 0; i < 200; i++)
+		pump_with(f, stalled, false);
+	polls = stat(&f->n[0], "napi_tx_polls");
+	irqs = stat(&f->n[0], "gfar_irq_tx");
+	for (i = 0; i < 2000; i++)
+		pump_with(f, stalled, false);
+	/* 2000 passes: at most a few polls of the TX line, not one per pass. */
+	assert_true(stat(&f->n[0], "napi_tx_polls") - polls < 20);
+	assert_true(stat(&f->n[0], "gfar_irq_tx") >= irqs);
+	/* The context runs again: everything goes through. */
+	for (i = 0; i < 400000 && !flows_done(f); i++)
+		pump_with(f, stalled, true);
+	flows_check(f);
+	for (i = 0; i < 2000; i++)
+		pump_with(f, stalled, true);
+	assert_int_equal(ethdrv_napi_set_loop(rx, f->n[0].loop), 0);
+	pump_for(f, 100000);
+	end_flows(f);
+	ethdrv_loop_free(stalled);
+}
+
 static void test_ring_wrap_under_load(void **state)
 {
 	struct fixture *f = *state;
@@ -265,6 +322,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bql_stop_wake, setup, gteardown),
 		cmocka_unit_test_setup_teardown(test_ring_full_stop_wake, setup_small, gteardown),
 		cmocka_unit_test_setup_teardown(test_split_switch_under_traffic, setup, gteardown),
+		cmocka_unit_test_setup_teardown(test_36_tx_line_while_scheduled, setup_combined,
+						gteardown),
 		cmocka_unit_test_setup_teardown(test_coalescing_irq_counts, setup, gteardown),
 		cmocka_unit_test_setup_teardown(test_adaptive, setup, gteardown),
 		cmocka_unit_test_setup_teardown(test_bsy_and_bus_error_recovery, setup, gteardown),
