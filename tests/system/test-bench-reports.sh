@@ -36,7 +36,9 @@ def run(i):
 
 def argv(*extra):
     sys.argv = ["tc6-irq-policy", *extra]
-    return tip.parse()
+    a = tip.parse()
+    a.fq_state = {tip.CLIENT: "off", tip.SERVER: "on"}  # read from the nodes in a real run
+    return a
 
 
 def report(a):
@@ -57,6 +59,7 @@ for c in cases:
     text = report(argv(*c))
     assert "lost: driver/lab/steal" in text, c
     assert "Conditions: load average" in text, c
+    assert "fq=off on t1s0, fq=on on t1s1" in text, c
     if "--overflow-runs" in c and c[c.index("--overflow-runs") + 1] == "0":
         assert "Not run (--overflow-runs 0)" in text, c
     print("report ok:", " ".join(c) or "(defaults)")
