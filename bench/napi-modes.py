@@ -2,15 +2,20 @@
 
 --device picks the link; each device runs its list of experiments (DEVICE_EXPERIMENTS):
   enet:  classic (TCP bulk with split/combined pollers and BQL, the UDP flood at the line
-         rate under eight modes, interrupt per packet at set rates) and seed004 (the
-         control: the seed-004 sweep with hardware coalescing);
+         rate under eight modes, interrupt per packet at set rates), seed004 and seed002
+         (the controls: both seeds' sweeps with hardware coalescing);
   gbeth: seed004 (UDP delivered against offered load on 1 CPU, contexts=irq, ravb's
          pre-2024 poll against the fixed one, SW coalescing, threaded NAPI and both);
-  etsec: seed 002's sweep (bench/napi_seed002.py, where present).
+  etsec: seed002 (TCP goodput against a calibrated per-frame CPU cost, gianfar's 3.6
+         single poller against the split pollers, 1 and 2 CPUs; bench/napi_seed002.py,
+         whose full result napi-seed002-etsec.md is written beside this one).
+`napi-modes seed002 [OPTIONS]` as the first argument runs that sweep alone with
+bench/napi_seed002.py's own options (both links by default).
 Run time on this VM (2 vCPUs), full: gbeth about 28 min (measured: 7.4 min for 64-byte
-and 5.7 min for 1514-byte frames with one application), enet about 40 min (classic 10,
-seed004 28); --quick: gbeth about 3 min, enet about 6. Split a full sweep into parts
-of at most 10 minutes with --s4-payloads/--s4-apps and --merge."""
+and 5.7 min for 1514-byte frames with one application), etsec about 14 min (seed002:
+120 runs of about 7 s), enet about 54 min (classic 10, seed004 28, seed002 14); --quick:
+gbeth about 3 min, etsec about 2, enet about 8. Split a full sweep into parts of at most
+10 minutes with --experiments, --s4-payloads/--s4-apps and --merge, or --s2-cpus."""
 import argparse
 import json
 import os
@@ -22,6 +27,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ethdrv_bench as eb  # noqa: E402
 import napi_modes_lib as nm  # noqa: E402
+import napi_seed002 as s2  # noqa: E402
 import napi_seed004 as s4  # noqa: E402
 
 NAME = "napi-modes"
@@ -55,7 +61,8 @@ BQL_ON = ["bql_limit_min=0"]
 # define it, put it in EXPERIMENTS and in the list of the device(s) it runs on; its
 # options: a function g(parser) in EXPERIMENT_ARGS that adds an argument group (name
 # the options after the experiment) and returns a checker c(parser, args) or None.
-DEVICE_EXPERIMENTS = {"enet": ["classic", "seed004"], "gbeth": ["seed004"], "etsec": []}
+DEVICE_EXPERIMENTS = {"enet": ["classic", "seed004", "seed002"], "gbeth": ["seed004"],
+                      "etsec": ["seed002"]}
 EXPERIMENTS = {}  # name -> function, filled below the functions
 EXPERIMENT_ARGS = []  # g(parser) -> checker or None
 
@@ -451,7 +458,45 @@ def run_seed004(a):
     return s4.report(data, os.path.basename(png))
 
 
-EXPERIMENTS.update({"classic": run_classic, "seed004": run_seed004})
+def seed002_args(p):
+    """The seed002 experiment's options: bench/napi_seed002.py's, prefixed --s2-."""
+    g = p.add_argument_group("seed002 (bench/napi_seed002.py, docs/etsec.md §8)")
+    g.add_argument("--s2-costs", default=None,
+                   help="cpu_cost_ns of the sender, ns per frame, 0 first (napi_seed002's "
+                        "default; --quick: 0,60000,120000)")
+    g.add_argument("--s2-cpus", default="1,2", help="CPU settings: 1, 2 or 1,2 (1,2)")
+    g.add_argument("--s2-repeat", type=int, default=None, help="runs per cell (5; --quick 2)")
+    g.add_argument("--s2-speed", type=int, default=100, choices=(10, 100, 1000),
+                   help="line speed, Mb/s (100)")
+
+    def check(parser, a):
+        # At the start, not after the experiments before it: napi_seed002's own checks.
+        if a.device in s2.DEVICES:
+            s2.parse(seed002_argv(a))
+    return check
+
+
+def seed002_argv(a):
+    """napi_seed002's arguments for this run: the device alone, so its result is
+    napi-seed002-DEVICE.md beside this one."""
+    argv = ["--device", a.device, "--cpus", a.s2_cpus, "--speed", str(a.s2_speed)]
+    argv += ["--costs", a.s2_costs] if a.s2_costs else []
+    argv += ["--repeat", str(a.s2_repeat)] if a.s2_repeat else []
+    argv += ["--quick"] if a.quick else []
+    argv += ["--results", a.results] if a.results else []
+    return argv
+
+
+def run_seed002(a):
+    """Seed 002's CPU-cost sweep (bench/napi_seed002.py) on this device."""
+    text, refused = s2.experiment(seed002_argv(a))
+    if refused:
+        a.refused.append(f"seed002: {s2.REFUSED}")
+    return text
+
+
+EXPERIMENT_ARGS.append(seed002_args)
+EXPERIMENTS.update({"classic": run_classic, "seed004": run_seed004, "seed002": run_seed002})
 TITLES = {"enet": "the ENET link", "gbeth": "the GbEth link", "etsec": "the eTSEC link"}
 
 

@@ -622,8 +622,12 @@ def write_all(a, blocks, load0, final):
     return rows, out
 
 
-def main(argv=None):
-    a = parse(argv)
+REFUSED = "a goodput above its limit beyond the measurement's tolerance: refused (see the result)"
+
+
+def run_all(a):
+    """The whole sweep of A (parsed by parse()); returns (rows, result path, refused): refused
+    is true when a run's goodput beat its limit beyond the tolerance."""
     if (os.cpu_count() or 1) < 2:
         sys.exit(f"{NAME}: needs 2 CPUs")
     n = len(a.dev_list) * len(a.cpu_list) * len(a.cost_list) * 2 * a.repeat
@@ -636,11 +640,32 @@ def main(argv=None):
             write_all(a, blocks, load0, False)
     bar.close()
     rows, out = write_all(a, blocks, load0, True)
+    refused = any(r["verdict"] != "ok" for _, _, cells in blocks for _, _, c in cells
+                  for r in c["runs"])
+    return rows, out, refused
+
+
+def experiment(argv):
+    """`ethdrv bench napi-modes --device etsec|enet` (its seed002 experiment): this sweep with
+    ARGV, and a section for napi-modes' result: the main table and where the full one is.
+    Returns (markdown, refused)."""
+    a = parse(argv)
+    rows, out, refused = run_all(a)
+    name = result_name(a)
+    cmd = " ".join(["bench/napi_seed002.py", *argv])
+    return (f"## Seed 002 under its conditions: TCP goodput against a calibrated CPU cost\n\n"
+            f"Run as `{cmd}` within this benchmark; its full result, with the set-up, every "
+            f"cell, the thread placement, IRQs per frame and the conditions of each run: "
+            f"[{name}.md]({name}.md), plot [{name}.png]({name}.png).\n\n" +
+            readme_table(name, rows, target(rows)), refused)
+
+
+def main(argv=None):
+    a = parse(argv)
+    rows, out, refused = run_all(a)
     print(out.read_text())
-    if any(r["verdict"] != "ok" for _, _, cells in blocks for _, _, c in cells
-           for r in c["runs"]):
-        sys.exit(f"{NAME}: a goodput above its limit beyond the measurement's tolerance: "
-                 "refused (see the result)")
+    if refused:
+        sys.exit(f"{NAME}: {REFUSED}")
     return 0
 
 

@@ -242,6 +242,28 @@ out=$(python3 "$nm" --device gbeth --s4-modes old,hw 2>&1) && exit 1
 grep -q 'use old,fixed,sw,threaded,both' <<<"$out"
 out=$(python3 "$nm" --device gbeth --s4-apps netperf 2>&1) && exit 1
 grep -q 'use sink,iperf3' <<<"$out"
+# The eTSEC runs seed 002's sweep; its options are checked at the start, naming the values.
+out=$(python3 "$nm" --device etsec --experiments seed004 2>&1) && exit 1
+grep -q 'this device runs seed002' <<<"$out"
+out=$(python3 "$nm" --device etsec --s2-costs 5,6 2>&1) && exit 1
+grep -q -- '--costs: 0 first' <<<"$out"
+out=$(python3 "$nm" --device enet --s2-cpus 3 2>&1) && exit 1
+grep -q -- '--cpus: 1, 2 or 1,2' <<<"$out"
+python3 - "$TOP/bench" <<'PY'
+import importlib.util
+import sys
+sys.path.insert(0, sys.argv[1])
+spec = importlib.util.spec_from_file_location("nmodes", sys.argv[1] + "/napi-modes.py")
+m = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(m)
+a = m.parse(["--device", "etsec", "--s2-costs", "0,90000", "--s2-repeat", "3", "--quick",
+             "--results", "/tmp/x"])
+assert a.exp_list == ["seed002"] and m.result_name(a) == "napi-modes-etsec", a.exp_list
+assert m.seed002_argv(a) == ["--device", "etsec", "--cpus", "1,2", "--speed", "100", "--costs",
+                             "0,90000", "--repeat", "3", "--quick", "--results", "/tmp/x"]
+assert "seed002" in m.parse(["--device", "enet"]).exp_list
+print("ok: napi-modes --device etsec passes its options to napi_seed002")
+PY
 echo "ok: napi-modes --device and its refusals"
 python3 "$TOP/bench/napi-modes.py" --help | grep -q -- '--quick'
 grep -q 'napi-modes:begin' "$TOP/docs/benchmarks.md"
