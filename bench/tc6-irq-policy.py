@@ -182,6 +182,13 @@ def plot(res, sweep, ovf, ovf_delay, limit_kib, png):
                'unset y2tics\nunset y2label\nset label 1 "no overflow runs (--overflow-runs 0)" '
                'at graph 0.5,0.5 center\nplot $ov using 1:2 with points pt 0 notitle')
     ov = ov or "3 0 0"
+    # No sweep (--sweep-us '' with policy 1 absent): the same, for the middle panel.
+    sw_plot = ('plot $sw using 1:2 with linespoints lw 2 title "KiB/s", \'\' using 1:3 axes x1y2 '
+               'with linespoints title "lost (model)"' if sw else
+               'unset y2tics\nunset y2label\nset xrange [0:1]\nset label 2 "no sweep (policy 1 '
+               'not run, or --sweep-us \'\')" at graph 0.5,0.5 center\n'
+               'plot $sw using 1:2 with points pt 0 notitle\nunset label 2\nset y2tics')
+    sw = sw or "0.5 0 0"
     script = f"""
 set multiplot layout 1,3 title "tc6-irq-policy: 10 MiB curl download, 2-node PLCA segment, LAN8650 model at 25 MHz SPI"
 set style fill solid 0.5 border -1
@@ -201,7 +208,7 @@ set y2label "frames lost to RX overflow"
 set y2tics
 set y2range [0:*]
 set xtics rotate by -45
-plot $sw using 1:2 with linespoints lw 2 title "KiB/s", '' using 1:3 axes x1y2 with linespoints title "lost (model)"
+{sw_plot}
 set title "irq_delay_us={ovf_delay}: per policy"
 set xlabel "policy"
 set xrange [0.3:5.7]

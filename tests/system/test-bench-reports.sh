@@ -12,7 +12,10 @@ import argparse
 import importlib.util
 import io
 import contextlib
+import os
+import shutil
 import sys
+import tempfile
 sys.path.insert(0, sys.argv[1])
 import ethdrv_bench as eb
 
@@ -54,7 +57,8 @@ def report(a):
 
 cases = [(), ("--overflow-runs", "0"), ("--sweep-us", "", "--overflow-runs", "0"),
          ("--sweep-us", "", "--overflow-delay-us", "1000"), ("--runs", "1", "--policies", "3"),
-         ("--rt-prio", "20", "--runs", "2"), ("--pings", "1")]
+         ("--rt-prio", "20", "--runs", "2"), ("--pings", "1"),
+         ("--policies", "2", "--rt-prio", "50", "--sweep-us", "", "--overflow-runs", "0")]
 for c in cases:
     text = report(argv(*c))
     assert "lost: driver/lab/steal" in text, c
@@ -63,6 +67,18 @@ for c in cases:
     if "--overflow-runs" in c and c[c.index("--overflow-runs") + 1] == "0":
         assert "Not run (--overflow-runs 0)" in text, c
     print("report ok:", " ".join(c) or "(defaults)")
+    if shutil.which("gnuplot"):  # and its plot (gnuplot refuses a panel with no point)
+        a = argv(*c)
+        policies = [int(x) for x in a.policies.split(",")]
+        res = {p: [run(i) for i in range(a.runs)] for p in policies}
+        sweep = [(d, run(d)) for d in ([0] + [int(x) for x in a.sweep_us.split(",") if x])] \
+            if policies[0] == 1 else []
+        ovf = {p: [run(i) for i in range(a.overflow_runs)] for p in policies}
+        with tempfile.TemporaryDirectory() as t:
+            png = os.path.join(t, "p.png")
+            tip.plot(res, sweep, ovf, 1000, 2000.0, png)
+            assert os.path.getsize(png) > 0, c
+        print("plot ok:", " ".join(c) or "(defaults)")
 
 for bad, why in [(("--runs", "0"), "--runs: give 1 or more"),
                  (("--policies", "7"), "--policies: give some of 1,2,3,4,5"),
