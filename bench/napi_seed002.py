@@ -217,9 +217,11 @@ def counters(d, dev):
     """What a run's stats delta D of the sender says: frames, IRQs, polls."""
     frames = d.get("tx_packets", 0) + d.get("rx_packets", 0)
     irqs = sum(d.get(k, 0) for k in dev["irqs"])
+    # The loop's counters are the node's ("node_" in `ethdrv stats`).
     keys = ("napi_rx_polls", "napi_tx_polls", "napi_rx_repolls", "napi_tx_repolls",
-            "napi_rx_irqs", "napi_tx_irqs", "loop_ksoftirqd_handoffs", "loop_ksoftirqd_runs",
-            "loop_time_exhausted", "loop_budget_exhausted", "node_rt_demotions", *dev["extra"])
+            "napi_rx_irqs", "napi_tx_irqs", "node_loop_ksoftirqd_handoffs",
+            "node_loop_ksoftirqd_runs", "node_loop_time_exhausted", "node_loop_budget_exhausted",
+            "node_rt_demotions", *dev["extra"])
     return {"frames": frames, "tx_frames": d.get("tx_packets", 0),
             "rx_frames": d.get("rx_packets", 0), "irqs": irqs,
             "irqs_frame": irqs / frames if frames else None,
@@ -430,7 +432,7 @@ def main_rows(rows):
 
 
 POLL_KEYS = ("napi_rx_irqs", "napi_tx_irqs", "napi_rx_polls", "napi_tx_polls",
-             "napi_rx_repolls", "loop_ksoftirqd_handoffs", "gfar_polls_tx_budget",
+             "napi_rx_repolls", "node_loop_ksoftirqd_handoffs", "gfar_polls_tx_budget",
              "gfar_coal_rewrites")
 
 
@@ -517,7 +519,7 @@ model's register and DMA work included):
 
 Poll counts are the sender's, per 1000 frames it sent and received (medians over the runs):
 `napi_*_irqs` the interrupts each poller's line took, `napi_*_polls` the polls of each
-poller, `napi_rx_repolls` the RX poller's polls that used their whole budget, `loop_ksoftirqd_handoffs` the bursts handed to ksoftirqd (the node's loop
+poller, `napi_rx_repolls` the RX poller's polls that used their whole budget, `node_loop_ksoftirqd_handoffs` the bursts handed to ksoftirqd (the node's loop
 counters), `gfar_polls_tx_budget` the 3.6 poller's "reclaimed TX, so the whole budget"
 returns, `gfar_coal_rewrites` its re-programming of both coalescing registers; RT demotions: the
 softirq loops the spin guard put back to SCHED_OTHER (90 % of a 100 ms window on a CPU,
