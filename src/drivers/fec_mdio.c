@@ -133,9 +133,13 @@ static uint64_t fec_mdio_frame_ns(const struct fec_priv *priv, uint32_t mscr)
 }
 
 /* docs/mdio.md §3.2: MMFR = 0 first, so writing MSCR sends no frame; then
- * clear an event left from before. The caller holds the bus or owns it. */
+ * clear an event left from before. MDC stops first: with MSCR left running
+ * (a driver bound again without a reset) the MMFR write itself would start
+ * a frame, whose end the first read takes for a stale event. The caller
+ * holds the bus or owns it. */
 static void fec_mdio_clock(struct fec_priv *priv)
 {
+	fec_wr(priv, FEC_REG_MSCR, 0);
 	fec_wr(priv, FEC_REG_MMFR, 0);
 	fec_wr(priv, FEC_REG_MSCR, priv->mscr);
 	fec_wr(priv, FEC_REG_EIR, FEC_EV_MII);

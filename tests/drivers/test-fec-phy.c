@@ -290,6 +290,10 @@ static int recreate(struct side *sd, struct fec_config cfg)
 	cfg.name = "enet0";
 	memcpy(cfg.mac, (uint8_t[]){ 0x02, 0, 0, 0, 0xF0, 1 }, sizeof(cfg.mac));
 	cfg.rx_ring = cfg.tx_ring = 64;
+	/* The PHY's INT line as fixture_new() gives it: a zeroed config would name
+	 * fd 0, which is whatever the test's stdin is (an always-readable /dev/null
+	 * reads as a PHY interrupt that never ends). */
+	cfg.phy_irq_fd = enet_emu_phy_irq_fd(sd->emu);
 	ethdrv_netdev_destroy(sd->dev);
 	sd->dev = NULL;
 	return fec_create(&cfg, &sd->bus, sd->loop, &sd->dev);
