@@ -237,7 +237,8 @@ static void test_driver_line_follows_poller(void **state)
 	/* The poller moves to per-CPU loop 0: so does its line. */
 	assert_int_equal(ethdrv_napi_set_loop(e->f->rx_napi, l0), 0);
 	ring(e, &l);
-	assert_int_equal(__atomic_load_n(&l.tid, __ATOMIC_ACQUIRE), ethdrv_cpu_loops_tid(e->cpus, 0));
+	assert_int_equal(__atomic_load_n(&l.tid, __ATOMIC_ACQUIRE),
+			 ethdrv_cpu_loops_tid(e->cpus, 0));
 	/* And back; stopped there, the handler runs no more. */
 	assert_int_equal(ethdrv_napi_set_loop(e->f->rx_napi, e->loop), 0);
 	ring(e, &l);
