@@ -309,9 +309,9 @@ class Rig:
                 "tap_drops": node.get("node_tap_tx_dropped", 0),
                 "socket_drops": ns.get("Udp.RcvbufErrors", 0),
                 "in_datagrams": ns.get("Udp.InDatagrams", 0),
-                "handoffs": node.get("loop_ksoftirqd_handoffs", 0),
+                "handoffs": node.get("node_loop_ksoftirqd_handoffs", 0),
                 # runs of the softirq at an interrupt's exit while ksoftirqd held it (6.5+)
-                "irq_exit_runs": node.get("loop_irq_exit_runs", 0),
+                "irq_exit_runs": node.get("node_loop_irq_exit_runs", 0),
                 # the line's clock slipped (docs/design.md §5b.2): fewer frames offered
                 "slip_ms": link["slip_ns"] / 1e6 if "slip_ns" in link else None,
                 "demotions": node.get("node_rt_demotions", 0),
