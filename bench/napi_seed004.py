@@ -784,7 +784,8 @@ def merge(old, new):
     """NEW's cells over OLD's (a part that measured a cell again replaces it); both
     must be the same device, cost, seconds and runs (ValueError otherwise)."""
     for k in ("device", "cost_ns", "seconds", "runs", "irq_exit"):
-        if old.get(k, "defer" if k == "irq_exit" else None) != new.get(k):
+        dflt = "defer" if k == "irq_exit" else None  # results before the knob: 4.9-6.4
+        if old.get(k, dflt) != new.get(k, dflt):
             raise ValueError(f"--merge: the stored sweep has {k}={old.get(k)}, this run "
                              f"{new.get(k)}: run all parts alike (or without --merge)")
     cells = {(c["payload"], c["app"], c["mode"], c["pps"]): c for c in old["cells"]}

@@ -224,6 +224,14 @@ try:
     raise AssertionError("parts of different costs merged")
 except ValueError:
     pass
+# Parts of different irq_exit_softirq rules do not merge; a result from before
+# the knob counts as the 4.9-6.4 rule (defer).
+assert s4.merge(dict(old, irq_exit="defer"), new)["cells"]
+try:
+    s4.merge(dict(old, irq_exit="inline"), new)
+    raise AssertionError("parts of different rules merged")
+except ValueError:
+    pass
 assert s4.floor_valid({"other_pct": 5.0, "fifo_pct": 95.1, "cpus": [0, 0]})
 assert not s4.floor_valid({"other_pct": 95.0, "fifo_pct": 99.8})  # two CPUs
 assert not s4.floor_valid({"other_pct": 5.0, "fifo_pct": 95.0, "cpus": [1, 0]})
