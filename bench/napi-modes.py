@@ -117,6 +117,11 @@ def parse(argv=None):
     g.add_argument("--s4-refine", type=int, default=2,
                    help="geometric midpoints measured to refine the base mode's knee (2)")
     g.add_argument("--s4-seconds", type=float, default=1.0, help="seconds per run (1)")
+    g.add_argument("--s4-irq-exit", default="inline", choices=["inline", "defer"],
+                   help="the receiving node's irq_exit_softirq (docs/design.md §4.6): what an "
+                        "interrupt's exit does while ksoftirqd holds the softirqs: inline runs "
+                        "them (Linux 6.5+, seed 004's 2024 kernel; default), defer leaves them "
+                        "to ksoftirqd (4.9-6.4)")
     g.add_argument("--merge", action="store_true",
                    help="add this run's cells to the stored ones (RESULT-seed004.json) and "
                         "report all: a sweep split into parts (each under the shared lock)")

@@ -3,8 +3,9 @@ on 1 CPU shared by the node and the application, for `ethdrv bench
 napi-modes --device gbeth|enet` (docs/napi.md §12).
 
 The receiving node runs contexts=irq (docs/design.md §4.5-4.7): its softirq
-loop (polls, and on the eTSEC the interrupts) at SCHED_FIFO above the
-application, the ksoftirqd hand-off at SCHED_OTHER, threaded pollers at
+loop (the driver's interrupts and the polls) at SCHED_FIFO above the
+application, the ksoftirqd hand-off at SCHED_OTHER (irq_exit_softirq, --s4-irq-exit:
+what an interrupt's exit does meanwhile), threaded pollers at
 SCHED_OTHER, the RT spin guard off (rt_spin_guard=off), and a calibrated
 per-frame cost (cpu_cost_ns, docs/design.md §4.9) standing for a slower CPU. The node's
 threads and the application share CPU 0; the line's engine, the other node
@@ -248,7 +249,7 @@ class Rig:
     def __enter__(self):
         self.link = self.dev["cls"](self.dev["spec"]).start()
         eb.request(self.rx, "set contexts=irq cpus=1 rt_spin_guard=off "
-                   f"cpu_cost_ns={self.a.cost_ns}")
+                   f"irq_exit_softirq={self.a.s4_irq_exit} cpu_cost_ns={self.a.cost_ns}")
         return self
 
     def __exit__(self, *exc):
@@ -308,7 +309,9 @@ class Rig:
                 "tap_drops": node.get("node_tap_tx_dropped", 0),
                 "socket_drops": ns.get("Udp.RcvbufErrors", 0),
                 "in_datagrams": ns.get("Udp.InDatagrams", 0),
-                "handoffs": node.get("loop_ksoftirqd_handoffs", 0),
+                "handoffs": node.get("node_loop_ksoftirqd_handoffs", 0),
+                # runs of the softirq at an interrupt's exit while ksoftirqd held it (6.5+)
+                "irq_exit_runs": node.get("node_loop_irq_exit_runs", 0),
                 # the line's clock slipped (docs/design.md §5b.2): fewer frames offered
                 "slip_ms": link["slip_ns"] / 1e6 if "slip_ns" in link else None,
                 "demotions": node.get("node_rt_demotions", 0),
@@ -439,7 +442,8 @@ def run(a, bar=None):
                     cells += [cell(payload, app, mode, p, r2[p]) for p in allr]
                     if bar:
                         bar.step(f"{payload} B {app} {mode}")
-    return {"device": a.device, "cost_ns": a.cost_ns, "refine": a.s4_refine, "seconds": a.s4_seconds,
+    return {"device": a.device, "cost_ns": a.cost_ns, "irq_exit": a.s4_irq_exit,
+            "refine": a.s4_refine, "seconds": a.s4_seconds,
             "runs": a.s4_runs, "floor": floor, "modes": modes, "base": base,
             "knees": [{"payload": p, "app": ap, **v} for (p, ap), v in knees.items()],
             "cells": cells, "command": eb.command_line(), "date": time.strftime(
@@ -476,7 +480,8 @@ def cell_figures(c):
             for k in ("user", "sys", "irq", "softirq", "idle", "steal")}
     return {"d": summarise(runs), "offered": med("offered_pps"), "ipf": med("irqs_frame"),
             "err": med("err_irqs"), "ring": med("ring"), "sock": med("socket_drops"),
-            "handoffs": med("handoffs"), "slip_ms": med("slip_ms"), "demotions": sum(r["demotions"] for r in runs),
+            "handoffs": med("handoffs"), "irq_exit": med("irq_exit_runs"),
+            "slip_ms": med("slip_ms"), "demotions": sum(r["demotions"] for r in runs),
             "app_ms": med("app_cpu_ms"), "node_ms": med("node_cpu_ms"),
             "load": (min(r["load1"] for r in runs), max(r["load1"] for r in runs)),
             "steal": sum(r["steal_ms"] for r in runs), "threads": threads, "cpu0": cpu0}
@@ -562,6 +567,7 @@ def detail_table(data):
                      _kp(f["d"]["median"]), _kp(f["d"]["spread"]), f["d"]["n"],
                      nm.fmt(f["ipf"], ".3f"), nm.fmt(f["err"], ".0f"), nm.fmt(f["ring"], ".0f"),
                      nm.fmt(f["sock"], ".0f"), nm.fmt(f["handoffs"], ".0f"),
+                     nm.fmt(f["irq_exit"], ".0f"),
                      nm.fmt(f["slip_ms"], ".0f"), f["demotions"],
                      nm.fmt(f["app_ms"], ".0f"), nm.fmt(f["node_ms"], ".0f"),
                      "/".join(f"{f['cpu0'][k]:.0f}" for k in ("user", "sys", "softirq", "idle")),
@@ -570,7 +576,8 @@ def detail_table(data):
     return eb.md_table(["payload B", "app", "mode", "set kpps", "offered kpps",
                         "delivered kpps", "spread kpps", "runs", "IRQs/frame",
                         "error IRQs/run", "ring drops/run", "socket drops/run",
-                        "ksoftirqd hand-offs/run", "line slip ms/run", "RT demotions", "app CPU ms/s",
+                        "ksoftirqd hand-offs/run", "IRQ-exit softirq runs/run",
+                        "line slip ms/run", "RT demotions", "app CPU ms/s",
                         "node CPU ms/s", "CPU 0 user/sys/softirq/idle %", "load 1 min",
                         "steal ms (all runs)", "threads: name@CPU[allowed] ms/s"], rows)
 
@@ -587,7 +594,8 @@ def breakdown(data, rows):
             out.append(f"- {r['payload']} B, {r['app']}, {label} ({m}) at {_kp(r['pps'])} kpps: "
                        f"delivered {_kp(f['d']['median'])} kpps; per run {nm.fmt(f['ring'], '.0f')} "
                        f"ring drops, {nm.fmt(f['sock'], '.0f')} socket drops, "
-                       f"{nm.fmt(f['handoffs'], '.0f')} ksoftirqd hand-offs; IRQs/frame "
+                       f"{nm.fmt(f['handoffs'], '.0f')} ksoftirqd hand-offs, "
+                       f"{nm.fmt(f['irq_exit'], '.0f')} softirq runs at an interrupt's exit; IRQs/frame "
                        f"{nm.fmt(f['ipf'], '.3f')}; the application {nm.fmt(f['app_ms'], '.0f')} "
                        f"ms/s, the node {nm.fmt(f['node_ms'], '.0f')} ms/s; CPU 0 "
                        f"{f['cpu0']['user']:.0f} % user, {f['cpu0']['sys']:.0f} % system, "
@@ -604,6 +612,15 @@ def parts_text(data):
         for p in data.get("parts", [])) + ". Load and steal of every run: the last table."
 
 
+def irq_exit_text(rule):
+    """What an interrupt's exit does while ksoftirqd holds the list, under RULE."""
+    if rule == "inline":
+        return ("runs a burst of it in the softirq loop (`irq_exit_softirq=inline`: Linux "
+                "6.5+, the revert of 'let ksoftirqd do its job', seed 004's 2024 kernel)")
+    return ("leaves it to ksoftirqd (`irq_exit_softirq=defer`: the rule of Linux 4.9-6.4; "
+            "results from before the knob existed ran it)")
+
+
 def report(data, png_name):
     dev = DEVICES[data["device"]]
     fls = [p["floor"] for p in data.get("parts", [])] or [data["floor"]]
@@ -617,12 +634,15 @@ def report(data, png_name):
 {parts_text(data)}
 
 Set-up: `ethdrv segment --device {dev['spec']}`, {dev['what']}. The receiving node
-{dev['prefix']}1 runs `contexts=irq cpus=1 rt_spin_guard=off cpu_cost_ns={data['cost_ns']}`
+{dev['prefix']}1 runs `contexts=irq cpus=1 rt_spin_guard=off irq_exit_softirq={data.get('irq_exit', 'defer')} cpu_cost_ns={data['cost_ns']}`
 (docs/design.md §4.5-4.9): its softirq loop `sirq/{dev['prefix']}1/0` (NAPI polls) at SCHED_FIFO
 above the application, its ksoftirqd thread after 10 restarts or 2 ms at SCHED_OTHER,
-threaded pollers at SCHED_OTHER, and the node's loop (TAP reads, control, timers and, on
-this driver, the interrupt handler: a driver-owned watcher, docs/design.md §4.5) at
-SCHED_OTHER. {eb.cpu_cost_text(data['cost_ns'], None)}: the same spin in every mode, in
+threaded pollers at SCHED_OTHER, and the node's loop (TAP reads, control, timers) at
+SCHED_OTHER. The driver's interrupt handler runs in the softirq loop too, in interrupt
+context above the application (a driver-owned line, `ethdrv_napi_line_start()`,
+docs/design.md §4.5). While ksoftirqd holds the poll list an interrupt's exit
+{irq_exit_text(data.get("irq_exit", "defer"))},
+docs/design.md §4.6. {eb.cpu_cost_text(data['cost_ns'], None)}: the same spin in every mode, in
 whichever context polls. CPU 0 holds all of these threads and the application; the line's
 engine, the other node and the sender run on CPU 1 (every thread's CPU, its last CPU and
 its allowed CPUs are in each row). The RT spin guard is off, so nothing puts the softirq
@@ -678,6 +698,25 @@ the runs.
     return "".join(parts)
 
 
+PLOT_FLOOR_KPPS = 0.001  # 1 datagram/s: the lowest value the log-log plot shows
+
+
+def plot_kpps(pps):
+    """PPS in kpps for the log-log plot, never below PLOT_FLOOR_KPPS (None counts as 0)."""
+    return max((pps or 0) / 1e3, PLOT_FLOOR_KPPS)
+
+
+def log_range(vals):
+    """A positive [lo, hi] around VALS for a log axis: a factor 1.5 each side, and a
+    decade wide at least (so equal values, or none, still make a valid range)."""
+    lo, hi = (min(vals), max(vals)) if vals else (PLOT_FLOOR_KPPS, 1.0)
+    lo, hi = max(lo, PLOT_FLOOR_KPPS) / 1.5, max(hi, PLOT_FLOOR_KPPS) * 1.5
+    if hi / lo < 10:
+        mid = (hi * lo) ** 0.5
+        lo, hi = mid / 10 ** 0.5, mid * 10 ** 0.5
+    return lo, hi
+
+
 def plot(data, png):
     pays = sorted({c["payload"] for c in data["cells"]})
     apps = [x for x in APPS if any(c["app"] == x for c in data["cells"])]
@@ -686,7 +725,7 @@ def plot(data, png):
     for p in pays:
         for app in apps:
             rates = sorted({c["pps"] for c in data["cells"] if (c["payload"], c["app"]) == (p, app)})
-            plots = []
+            plots, xs, ys = [], [], []
             for i, m in enumerate(data["modes"]):
                 lines = []
                 for pps in rates:
@@ -695,18 +734,30 @@ def plot(data, png):
                         continue
                     f = cell_figures(c)
                     s = f["d"]
-                    lines.append(f"{(f['offered'] or pps) / 1e3:.3f} {max(s['median'], 1) / 1e3:.3f} "
-                                 f"{max(s['min'], 1) / 1e3:.3f} {max(s['max'], 1) / 1e3:.3f}")
+                    # Log axes: every value at least PLOT_FLOOR_KPPS (a cell that
+                    # delivered nothing sits on the floor, not off the plot).
+                    x = plot_kpps(f["offered"] or pps)
+                    y = [plot_kpps(s[k]) for k in ("median", "min", "max")]
+                    xs.append(x)
+                    ys += y
+                    lines.append(f"{x:.3f} {y[0]:.3f} {y[1]:.3f} {y[2]:.3f}")
+                if not lines:
+                    continue
                 name = f"d{len(blocks)}"
-                blocks[name] = "\n".join(lines) or "0 0 0 0"
+                blocks[name] = "\n".join(lines)
                 plots.append(f"${name} using 1:2:3:4 with yerrorlines lw 2 title \"{m}\"")
             k = next((x for x in data["knees"] if (x["payload"], x["app"]) == (p, app)), None)
             arrows = "".join(
                 f"set arrow from {v / 1e3:.3f}, graph 0 to {v / 1e3:.3f}, graph 1 nohead dt 3\n"
-                for v in ([k["knee"]] + k["at"] if k and k["knee"] else []))
+                for v in ([k["knee"]] + k["at"] if k and k["knee"] else []) if v and v > 0)
+            # Explicit positive ranges: gnuplot's autoscale of a log axis fails on a
+            # panel whose values are all equal (every cell on the floor).
+            xr, yr = log_range(xs), log_range(ys + xs)
             panels.append(f"""unset arrow
 {arrows}set title "{p}-byte datagrams, {app}: delivered against offered (log-log)"
-plot {", ".join(plots)}, x with lines dt 2 lc rgb "gray" title "offered"
+set xrange [{xr[0]:g}:{xr[1]:g}]
+set yrange [{yr[0]:g}:{yr[1]:g}]
+plot {", ".join(plots + ['x with lines dt 2 lc rgb "gray" title "offered"'])}
 """)
     script = f"""
 set multiplot layout {len(pays)},{len(apps)} title "napi-modes seed 004 on {data['device']}: 1 CPU, contexts=irq, cpu_cost_ns={data['cost_ns']} (dotted: {data['base']} knee, 1.5x, 3x)"
@@ -732,8 +783,9 @@ def part_of(data):
 def merge(old, new):
     """NEW's cells over OLD's (a part that measured a cell again replaces it); both
     must be the same device, cost, seconds and runs (ValueError otherwise)."""
-    for k in ("device", "cost_ns", "seconds", "runs"):
-        if old.get(k) != new.get(k):
+    for k in ("device", "cost_ns", "seconds", "runs", "irq_exit"):
+        dflt = "defer" if k == "irq_exit" else None  # results before the knob: 4.9-6.4
+        if old.get(k, dflt) != new.get(k, dflt):
             raise ValueError(f"--merge: the stored sweep has {k}={old.get(k)}, this run "
                              f"{new.get(k)}: run all parts alike (or without --merge)")
     cells = {(c["payload"], c["app"], c["mode"], c["pps"]): c for c in old["cells"]}

@@ -175,11 +175,18 @@ ETHDRV_EXPORT void ethdrv_loop_get_budget(const struct ethdrv_loop *loop, unsign
  * contexts existed); otherwise a poll list still pending after
  * @restart_max consecutive runs, or after a burst of @time_usecs, is
  * handed to the loop's ksoftirqd thread until it is empty.
+ *
+ * While ksoftirqd holds the list, @irq_exit_inline chooses what the exit
+ * of an interrupt the loop takes (a watcher's callback or a timer) does
+ * with it: false leaves it to ksoftirqd (the "let ksoftirqd do its job"
+ * rule of Linux 4.9 to 6.4); true runs a burst of it there and then, in
+ * the loop's thread, as Linux does again since 6.5 (docs/design.md §4.6).
  */
 struct ethdrv_softirq_config {
 	unsigned restart_max; /* runs per burst before the hand-off; 0 = never hand off */
 	unsigned time_usecs; /* longest burst before the hand-off; 0 = no time limit */
 	bool task_threads; /* poller threads (threaded=1) are created at SCHED_OTHER */
+	bool irq_exit_inline; /* an interrupt's exit runs the list ksoftirqd holds (6.5+) */
 	char name[16]; /* the ksoftirqd thread's name; "" = "ksoftirqd" */
 };
 
@@ -251,6 +258,8 @@ struct ethdrv_loop_stats {
 	uint64_t time_exhausted; /* of time_squeeze: stopped by netdev_budget_usecs */
 	uint64_t ksoftirqd_handoffs; /* bursts handed to ksoftirqd (restart or time limit) */
 	uint64_t ksoftirqd_runs; /* of softirq_runs: runs in the ksoftirqd thread */
+	uint64_t irq_exit_runs; /* of softirq_runs: runs at an interrupt's exit while
+				 * ksoftirqd held the list (irq_exit_inline) */
 };
 
 /**

@@ -46,6 +46,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "compiler.h"
+#include "loop.h"
 #include "stats.h"
 
 struct ethdrv_netdev;
@@ -186,13 +187,48 @@ ETHDRV_EXPORT int ethdrv_napi_attach_irq(struct ethdrv_napi *napi, int fd);
 ETHDRV_EXPORT void ethdrv_napi_detach_irq(struct ethdrv_napi *napi);
 
 /**
+ * ethdrv_napi_line_start() - watch a driver-owned interrupt line in interrupt context
+ * @napi: the poller whose loop takes the line
+ * @w: the driver's watcher (the handler finds its context with container_of)
+ * @fd: the line, a level-triggered fd readable while asserted
+ * @cb: the driver's handler; it masks and schedules, as a hard IRQ does
+ *
+ * For a driver whose handler demultiplexes a line itself (ravb's and
+ * fec's one line for RX, TX and errors; gianfar's error line), where
+ * ethdrv_napi_attach_irq() does not fit. The handler runs on the loop that
+ * polls @napi and moves with it (ethdrv_napi_set_loop()): on the device's
+ * loop by default, in a softirq loop with contexts=irq, above the
+ * application as Linux's hard IRQ (docs/design.md §4.5, §4.7). Whatever it
+ * touches that the device's loop touches too (registers, counters, timers)
+ * must then be thread-safe: a timer of the device's loop is started
+ * through an ethdrv_async, never from the handler.
+ *
+ * Return: 0, -EINVAL, -ENOSPC past 2 lines on one poller, or the -errno of
+ * epoll_ctl.
+ * Context: the device's loop thread (open), or setup.
+ */
+ETHDRV_EXPORT int ethdrv_napi_line_start(struct ethdrv_napi *napi, struct ethdrv_watch *w, int fd,
+					 ethdrv_watch_cb cb);
+
+/**
+ * ethdrv_napi_line_stop() - stop a line ethdrv_napi_line_start() started
+ * @napi: its poller
+ * @w: the watcher; nothing if it is not started
+ *
+ * On return the handler does not run and will not run again.
+ * Context: the device's loop thread (stop), or teardown.
+ */
+ETHDRV_EXPORT void ethdrv_napi_line_stop(struct ethdrv_napi *napi, struct ethdrv_watch *w);
+
+/**
  * ethdrv_napi_set_loop() - move a poller and its IRQ to another loop
  * @napi: the poller
  * @loop: the loop whose softirq stage polls it from now on (a per-CPU loop
  *        of ethdrv_cpu_loops, or the device's own loop)
  *
  * The IRQ affinity of Linux (/proc/irq/N/smp_affinity) for one line: the
- * IRQ fd attached with ethdrv_napi_attach_irq() is watched by @loop, and
+ * IRQ fd attached with ethdrv_napi_attach_irq() and the driver's lines of
+ * ethdrv_napi_line_start() are watched by @loop, and
  * the poller is polled in @loop's softirq context (docs/design.md §4.7).
  * An enabled poller is disabled for the move, then enabled and scheduled
  * once, so that whatever arrived meanwhile is polled and the driver unmasks

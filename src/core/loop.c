@@ -57,6 +57,7 @@ struct ethdrv_loop {
 	struct ethdrv__loop_softirq *softirq; /* atomic: the deferred-work stage, or NULL */
 	struct ethdrv_softirq_config softirq_cfg; /* hand-off limits (set before the loop runs) */
 	int ksoftirqd_tid; /* atomic: the stage's ksoftirqd thread, 0 = none yet */
+	bool irq_exit; /* this iteration ran a watcher's callback or a timer (loop thread) */
 
 	pthread_mutex_t calls_lock; /* protects calls and calls_open */
 	pthread_cond_t calls_cond; /* a call finished */
@@ -67,7 +68,7 @@ struct ethdrv_loop {
 		ethdrv_counter_t iterations, sleeps, wakeups, wakes_sent;
 		ethdrv_counter_t processed, time_squeeze, timers_fired;
 		ethdrv_counter_t softirq_runs, budget_exhausted, time_exhausted;
-		ethdrv_counter_t ksoftirqd_handoffs, ksoftirqd_runs;
+		ethdrv_counter_t ksoftirqd_handoffs, ksoftirqd_runs, irq_exit_runs;
 	} st; /* ethdrv_loop_stats, updated atomically */
 };
 
@@ -579,6 +580,8 @@ int ethdrv_loop_run_once(struct ethdrv_loop *loop, unsigned flags)
 
 	/* 3. Expired timers. */
 	n += loop_run_timers(loop);
+	/* An interrupt (a line's watcher, a timer) ran: the stage runs at its exit. */
+	loop->irq_exit = n > 0;
 
 	/* 4. The deferred-work stage: NAPI's poll list within netdev_budget /
 	 * netdev_budget_usecs, then busy-poll pollers in busy mode. */
@@ -665,6 +668,7 @@ void ethdrv_loop_get_stats(const struct ethdrv_loop *loop, struct ethdrv_loop_st
 	st->time_exhausted = ethdrv_counter_get(&loop->st.time_exhausted);
 	st->ksoftirqd_handoffs = ethdrv_counter_get(&loop->st.ksoftirqd_handoffs);
 	st->ksoftirqd_runs = ethdrv_counter_get(&loop->st.ksoftirqd_runs);
+	st->irq_exit_runs = ethdrv_counter_get(&loop->st.irq_exit_runs);
 }
 
 int ethdrv_loop_set_softirq(struct ethdrv_loop *loop, const struct ethdrv_softirq_config *cfg)
@@ -743,6 +747,16 @@ void ethdrv__loop_count_softirq(struct ethdrv_loop *loop, enum ethdrv__softirq_s
 		ethdrv_counter_inc(&loop->st.budget_exhausted);
 	else if (why == ETHDRV__SOFTIRQ_TIME)
 		ethdrv_counter_inc(&loop->st.time_exhausted);
+}
+
+void ethdrv__loop_count_irq_exit_run(struct ethdrv_loop *loop)
+{
+	ethdrv_counter_inc(&loop->st.irq_exit_runs);
+}
+
+bool ethdrv__loop_irq_exit(const struct ethdrv_loop *loop)
+{
+	return loop->irq_exit;
 }
 
 void ethdrv__loop_count_handoff(struct ethdrv_loop *loop)

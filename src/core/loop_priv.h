@@ -85,6 +85,16 @@ void ethdrv__loop_count_softirq(struct ethdrv_loop *loop, enum ethdrv__softirq_s
 /* A burst went to ksoftirqd. */
 void ethdrv__loop_count_handoff(struct ethdrv_loop *loop);
 
+/* One run of the list ksoftirqd holds, at an interrupt's exit (irq_exit_inline). */
+void ethdrv__loop_count_irq_exit_run(struct ethdrv_loop *loop);
+
+/*
+ * True while the stage runs after an iteration that ran a watcher's
+ * callback or a timer: the exit of an interrupt, where Linux runs pending
+ * softirqs (docs/design.md §4.6). Context: the loop thread, in the stage.
+ */
+bool ethdrv__loop_irq_exit(const struct ethdrv_loop *loop);
+
 /* The stage started its ksoftirqd thread (ethdrv_loop_ksoftirqd_tid()). */
 void ethdrv__loop_set_ksoftirqd_tid(struct ethdrv_loop *loop, int tid);
 

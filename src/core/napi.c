@@ -391,6 +391,37 @@ int ethdrv__napi_run_list(struct ethdrv_loop *loop, struct ethdrv__softnet *sn,
 
 /* ---- the loop's deferred-work stage (loop_priv.h) ---- */
 
+/*
+ * The exit of an interrupt while ksoftirqd holds the list, under Linux's
+ * 6.5+ rule (irq_exit_inline, docs/design.md §4.6): one burst of the list
+ * here, within the same restart and time limits; emptied, the list comes
+ * back to the loop, else ksoftirqd keeps the rest. A run ksoftirqd has
+ * begun is finished first (run_lock, priority-inheriting): Linux's
+ * ksoftirqd is not preempted inside a run, so an interrupt finds it only
+ * between runs.
+ */
+static int sn_irq_exit_burst(struct ethdrv_loop *loop, struct ethdrv__softnet *sn,
+			     const struct ethdrv_softirq_config *cfg)
+{
+	struct ethdrv__softirq_burst b = { 0 };
+	enum ethdrv__softirq_stop why;
+	int n = 0;
+
+	pthread_mutex_lock(&sn->run_lock);
+	while (__atomic_load_n(&sn->deferred, __ATOMIC_SEQ_CST)) {
+		ethdrv__softirq_burst_begin(&b, ethdrv_now_ns());
+		n += ethdrv__napi_run_list(loop, sn, &why);
+		ethdrv__loop_count_softirq(loop, why, false);
+		ethdrv__loop_count_irq_exit_run(loop);
+		if (why == ETHDRV__SOFTIRQ_EMPTY && ethdrv__ksoftirqd_give_back(sn))
+			break;
+		if (ethdrv__softirq_burst_end(&b, true, ethdrv_now_ns(), cfg) || !cfg->restart_max)
+			break; /* the limits: ksoftirqd keeps what is left */
+	}
+	pthread_mutex_unlock(&sn->run_lock);
+	return n;
+}
+
 /* Steps 4 and 5 of the loop: the poll list, then busy polling. */
 static int sn_run(struct ethdrv_loop *loop, struct ethdrv__loop_softirq *s)
 {
@@ -399,8 +430,13 @@ static int sn_run(struct ethdrv_loop *loop, struct ethdrv__loop_softirq *s)
 	enum ethdrv__softirq_stop why;
 	int n = 0;
 
-	if (!__atomic_load_n(&sn->deferred, __ATOMIC_SEQ_CST) &&
-	    (sn->head || __atomic_load_n(&sn->remote_pending, __ATOMIC_SEQ_CST))) {
+	if (__atomic_load_n(&sn->deferred, __ATOMIC_SEQ_CST)) {
+		if (ethdrv__loop_irq_exit(loop)) {
+			ethdrv_loop_get_softirq(loop, &cfg);
+			if (cfg.irq_exit_inline)
+				n = sn_irq_exit_burst(loop, sn, &cfg);
+		}
+	} else if (sn->head || __atomic_load_n(&sn->remote_pending, __ATOMIC_SEQ_CST)) {
 		ethdrv__softirq_burst_begin(&sn->burst, ethdrv_now_ns());
 		n = ethdrv__napi_run_list(loop, sn, &why);
 		ethdrv__loop_count_softirq(loop, why, false);
@@ -440,6 +476,7 @@ static void sn_destroy(struct ethdrv__loop_softirq *s)
 	struct ethdrv__softnet *sn = ethdrv_container_of(s, struct ethdrv__softnet, stage);
 
 	ethdrv__ksoftirqd_stop(sn);
+	pthread_mutex_destroy(&sn->run_lock);
 	pthread_cond_destroy(&sn->ksoftirqd_cond);
 	pthread_mutex_destroy(&sn->lock);
 	free(sn);
@@ -462,6 +499,12 @@ static int sn_get(struct ethdrv_loop *loop, struct ethdrv__softnet **out)
 			return -ENOMEM;
 		}
 		if (pthread_cond_init(&sn->ksoftirqd_cond, NULL)) {
+			pthread_mutex_destroy(&sn->lock);
+			free(sn);
+			return -ENOMEM;
+		}
+		if (ethdrv__ksoftirqd_lock_init(sn)) {
+			pthread_cond_destroy(&sn->ksoftirqd_cond);
 			pthread_mutex_destroy(&sn->lock);
 			free(sn);
 			return -ENOMEM;
@@ -555,6 +598,78 @@ void ethdrv_napi_detach_irq(struct ethdrv_napi *n)
 	napi_on_loop(n, napi_irq_op_run, &op);
 }
 
+/* A driver-owned line's watcher change, run in the thread of the poller's loop. */
+struct napi_line_op {
+	struct ethdrv_napi *n; /* the poller the line follows */
+	struct ethdrv_watch *w; /* the driver's watcher */
+	int fd; /* start: the line */
+	ethdrv_watch_cb cb; /* start: the handler */
+	int ret; /* the result */
+};
+
+static void napi_line_start_run(void *arg)
+{
+	struct napi_line_op *op = arg;
+
+	op->ret = ethdrv_watch_start(op->n->loop, op->w, op->fd, ETHDRV_EV_READ, op->cb);
+}
+
+static void napi_line_stop_run(void *arg)
+{
+	ethdrv_watch_stop(((struct napi_line_op *)arg)->w);
+}
+
+int ethdrv_napi_line_start(struct ethdrv_napi *n, struct ethdrv_watch *w, int fd,
+			   ethdrv_watch_cb cb)
+{
+	struct napi_line_op op = { .n = n, .w = w, .fd = fd, .cb = cb };
+	unsigned i;
+
+	if (!n || !w || fd < 0 || !cb || n->deleted)
+		return -EINVAL;
+	for (i = 0; i < n->nlines; i++)
+		if (n->lines[i] == w)
+			return -EINVAL;
+	if (n->nlines >= NAPI_LINES_MAX)
+		return -ENOSPC;
+	napi_on_loop(n, napi_line_start_run, &op);
+	if (!op.ret)
+		n->lines[n->nlines++] = w;
+	return op.ret;
+}
+
+void ethdrv_napi_line_stop(struct ethdrv_napi *n, struct ethdrv_watch *w)
+{
+	struct napi_line_op op = { .n = n, .w = w };
+	unsigned i;
+
+	if (!n || !w)
+		return;
+	for (i = 0; i < n->nlines && n->lines[i] != w; i++)
+		;
+	if (i == n->nlines)
+		return;
+	napi_on_loop(n, napi_line_stop_run, &op);
+	n->lines[i] = n->lines[--n->nlines];
+}
+
+/* Every line of @n off its loop (@start false) or onto it; the first error. */
+static int napi_lines_move(struct ethdrv_napi *n, bool start)
+{
+	int ret = 0;
+
+	for (unsigned i = 0; i < n->nlines; i++) {
+		struct napi_line_op op = {
+			.n = n, .w = n->lines[i], .fd = n->lines[i]->fd, .cb = n->lines[i]->cb
+		};
+
+		napi_on_loop(n, start ? napi_line_start_run : napi_line_stop_run, &op);
+		if (op.ret && !ret)
+			ret = op.ret;
+	}
+	return ret;
+}
+
 static void napi_timer_stop_run(void *arg)
 {
 	ethdrv_timer_stop(&((struct ethdrv_napi *)arg)->defer_timer);
@@ -564,7 +679,7 @@ int ethdrv_napi_set_loop(struct ethdrv_napi *n, struct ethdrv_loop *loop)
 {
 	bool enabled, attached;
 	struct ethdrv__softnet *sn;
-	int fd, ret;
+	int fd, ret, err;
 
 	if (!n || !loop || n->deleted)
 		return -EINVAL;
@@ -581,12 +696,16 @@ int ethdrv_napi_set_loop(struct ethdrv_napi *n, struct ethdrv_loop *loop)
 	attached = __atomic_load_n(&n->irq_attached, __ATOMIC_ACQUIRE);
 	fd = n->irq_watch.fd;
 	ethdrv_napi_detach_irq(n);
+	napi_lines_move(n, false);
 	napi_on_loop(n, napi_timer_stop_run, n);
 	/* Disabled and detached: nothing reads these until the enable below. */
 	n->loop = loop;
 	n->sn = sn;
 	ethdrv_timer_init(loop, &n->defer_timer, napi_defer_timer_cb);
 	ret = attached ? ethdrv_napi_attach_irq(n, fd) : 0;
+	err = napi_lines_move(n, true);
+	if (err && !ret)
+		ret = err;
 	if (enabled) {
 		ethdrv_napi_enable(n);
 		ethdrv_napi_schedule(n); /* what came meanwhile; the driver unmasks after */
@@ -877,6 +996,8 @@ void ethdrv_napi_del(struct ethdrv_napi *n)
 	n->deleted = true;
 	ethdrv__napi_busy_list_update(n);
 	ethdrv_napi_detach_irq(n);
+	while (n->nlines)
+		ethdrv_napi_line_stop(n, n->lines[0]);
 	napi_on_loop(n, napi_timer_stop_run, n);
 }
 

@@ -9,9 +9,12 @@
  * this thread, as Linux leaves NET_RX to a running ksoftirqd.
  *
  * Ownership: the loop thread sets sn->deferred (it alone); from then on
- * head/tail are this thread's. It clears deferred under sn->lock when
- * both lists are empty, and sn_queue() reads deferred under the same lock,
- * so a schedule goes either to this thread or to the loop, never lost.
+ * head/tail belong to whoever holds sn->run_lock: this thread for each of
+ * its runs, or, with irq_exit_inline (Linux 6.5+, docs/design.md §4.6),
+ * the loop for a burst at an interrupt's exit. Either clears deferred
+ * under sn->lock, with run_lock held, when both lists are empty, and
+ * sn_queue() reads deferred under sn->lock, so a schedule goes either to
+ * the holder or to the loop, never lost.
  */
 #define _GNU_SOURCE /* gettid */
 #include <pthread.h>
@@ -38,8 +41,7 @@ static bool ksoftirqd_wait(struct ethdrv__softnet *sn)
 	return run;
 }
 
-/* Both lists empty: give the list back to the loop; true if it did. */
-static bool ksoftirqd_give_back(struct ethdrv__softnet *sn)
+bool ethdrv__ksoftirqd_give_back(struct ethdrv__softnet *sn)
 {
 	bool empty;
 
@@ -63,10 +65,19 @@ static void *ksoftirqd_main(void *arg)
 	while (ksoftirqd_wait(sn)) {
 		for (;;) {
 			enum ethdrv__softirq_stop why;
+			bool done;
 
+			pthread_mutex_lock(&sn->run_lock);
+			/* An interrupt's exit in the loop may have emptied it and given it back. */
+			if (!__atomic_load_n(&sn->deferred, __ATOMIC_SEQ_CST)) {
+				pthread_mutex_unlock(&sn->run_lock);
+				break;
+			}
 			ethdrv__napi_run_list(sn->loop, sn, &why);
 			ethdrv__loop_count_softirq(sn->loop, why, true);
-			if (why == ETHDRV__SOFTIRQ_EMPTY && ksoftirqd_give_back(sn))
+			done = why == ETHDRV__SOFTIRQ_EMPTY && ethdrv__ksoftirqd_give_back(sn);
+			pthread_mutex_unlock(&sn->run_lock);
+			if (done)
 				break;
 			sched_yield(); /* run_ksoftirqd's cond_resched() between runs */
 		}
@@ -97,6 +108,20 @@ bool ethdrv__ksoftirqd_handoff(struct ethdrv__softnet *sn)
 	pthread_cond_signal(&sn->ksoftirqd_cond);
 	pthread_mutex_unlock(&sn->lock);
 	return true;
+}
+
+int ethdrv__ksoftirqd_lock_init(struct ethdrv__softnet *sn)
+{
+	pthread_mutexattr_t attr;
+	int ret = pthread_mutexattr_init(&attr);
+
+	if (ret)
+		return -ret;
+	/* Without PI (a host that lacks it) the lock still orders the list. */
+	(void)pthread_mutexattr_setprotocol(&attr, PTHREAD_PRIO_INHERIT);
+	ret = pthread_mutex_init(&sn->run_lock, &attr);
+	pthread_mutexattr_destroy(&attr);
+	return -ret;
 }
 
 void ethdrv__ksoftirqd_kick(struct ethdrv__softnet *sn)

@@ -17,6 +17,7 @@
 #include "loop_priv.h"
 
 #define NAPI_NSEC_PER_USEC 1000ull
+#define NAPI_LINES_MAX 2 /* driver-owned interrupt lines per poller (ethdrv_napi_line_start) */
 
 /* State bits of struct ethdrv_napi.state (docs/napi.md §1.3). */
 #define NAPI_S_SCHED 0x01u /* owned: scheduled or polling */
@@ -58,6 +59,8 @@ struct ethdrv_napi {
 
 	/* IRQ source. */
 	struct ethdrv_watch irq_watch; /* events 0 = masked; set from any thread */
+	struct ethdrv_watch *lines[NAPI_LINES_MAX]; /* driver-owned lines on this poller's loop */
+	unsigned nlines; /* entries in lines (the device's loop thread) */
 	bool irq_attached; /* irq_watch is started */
 	uint64_t irq_ts; /* atomic: time of the IRQ not yet polled, 0 = none */
 
@@ -103,6 +106,12 @@ struct ethdrv__softnet {
 	pthread_t ksoftirqd; /* the thread, while ksoftirqd_on */
 	bool ksoftirqd_on; /* it exists (loop thread; read by destroy) */
 	int ksoftirqd_stop; /* ask it to exit (under lock) */
+	/* Held by whoever runs the list while deferred: ksoftirqd for each of
+	 * its runs, the loop for a burst at an interrupt's exit (the 6.5+ rule,
+	 * irq_exit_inline). Priority-inheriting: the loop waiting for it lifts
+	 * ksoftirqd to its priority for the rest of that run, as a run of
+	 * Linux's ksoftirqd is not preempted by tasks. */
+	pthread_mutex_t run_lock;
 	pthread_cond_t ksoftirqd_cond; /* it sleeps here (with lock) */
 };
 
@@ -135,6 +144,10 @@ bool ethdrv__ksoftirqd_handoff(struct ethdrv__softnet *sn);
 void ethdrv__ksoftirqd_kick(struct ethdrv__softnet *sn);
 /* Stop and join the thread (stage destroy). */
 void ethdrv__ksoftirqd_stop(struct ethdrv__softnet *sn);
+/* Both lists empty: give the list back to the loop; true if it did (run_lock held). */
+bool ethdrv__ksoftirqd_give_back(struct ethdrv__softnet *sn);
+/* The run lock, priority-inheriting where the host has it; 0 or -errno. */
+int ethdrv__ksoftirqd_lock_init(struct ethdrv__softnet *sn);
 
 /* napi_busy.c */
 /* A productive normal poll asks the busy-poller to take over (any thread). */

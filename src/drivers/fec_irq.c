@@ -199,8 +199,8 @@ void fec__irq_start(struct fec_priv *priv)
 {
 	ethdrv_napi_enable(priv->napi_rx);
 	ethdrv_napi_enable(priv->napi_tx);
-	if (ethdrv_watch_start(priv->dev.loop, &priv->irq_watch, priv->bus.irq_fd[0],
-			       ETHDRV_EV_READ, fec_irq))
+	/* In interrupt context, on the RX poller's loop (a softirq loop with contexts=irq). */
+	if (ethdrv_napi_line_start(priv->napi_rx, &priv->irq_watch, priv->bus.irq_fd[0], fec_irq))
 		ethdrv_err(&priv->dev, "cannot watch the interrupt line");
 	fec__imask_set(priv, ev_of(priv, FEC_RX) | ev_of(priv, FEC_TX) | FEC_EV_ERRORS);
 }
@@ -211,7 +211,7 @@ void fec__irq_stop(struct fec_priv *priv)
 	ethdrv_napi_disable(priv->napi_rx);
 	ethdrv_napi_disable(priv->napi_tx);
 	fec__imask_clear(priv, ~FEC_EV_MII); /* the MDIO bus keeps its route */
-	ethdrv_watch_stop(&priv->irq_watch);
+	ethdrv_napi_line_stop(priv->napi_rx, &priv->irq_watch);
 }
 
 /*

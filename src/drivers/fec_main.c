@@ -329,11 +329,11 @@ void fec__restart_hw(struct fec_priv *priv)
 	ethdrv_netdev_tx_wake(&priv->dev);
 }
 
-static void fec_restart(struct ethdrv_timer *t)
+static void fec_restart(struct ethdrv_async *a)
 {
-	struct fec_priv *priv = ethdrv_container_of(t, struct fec_priv, restart_timer);
+	struct fec_priv *priv = ethdrv_container_of(a, struct fec_priv, restart_async);
 
-	priv->restart_pending = false;
+	__atomic_store_n(&priv->restart_pending, false, __ATOMIC_RELEASE);
 	if (!priv->dev.up)
 		return;
 	ethdrv_counter_inc(&priv->st.restarts);
@@ -341,12 +341,12 @@ static void fec_restart(struct ethdrv_timer *t)
 	fec__restart_hw(priv);
 }
 
+/* Any thread (the interrupt handler's softirq loop): the restart runs on the device's loop. */
 void fec__schedule_restart(struct fec_priv *priv)
 {
-	if (priv->restart_pending)
+	if (__atomic_exchange_n(&priv->restart_pending, true, __ATOMIC_ACQ_REL))
 		return;
-	priv->restart_pending = true;
-	ethdrv_timer_start(&priv->restart_timer, 0, 0);
+	ethdrv_async_send(&priv->restart_async);
 }
 
 /* ---- ops ---- */
@@ -368,8 +368,8 @@ static int fec_stop(struct ethdrv_netdev *dev)
 {
 	struct fec_priv *priv = FEC_FROM_NETDEV(dev);
 
-	ethdrv_timer_stop(&priv->restart_timer);
-	priv->restart_pending = false;
+	/* A restart still queued finds the device down and does nothing. */
+	__atomic_store_n(&priv->restart_pending, false, __ATOMIC_RELEASE);
 	/* Graceful stop while the link is still up, then the PHY (fec_enet_close). */
 	fec_down(priv, true);
 	fec__phy_stop(priv);
@@ -423,6 +423,7 @@ static void fec_destroy(struct ethdrv_netdev *dev)
 {
 	struct fec_priv *priv = FEC_FROM_NETDEV(dev);
 
+	ethdrv_async_close(&priv->restart_async);
 	fec__mdio_free(priv);
 	ethdrv_pkt_pool_free(priv->pool);
 	mtx_destroy(&priv->imask_lock);
@@ -510,7 +511,9 @@ int fec_create(const struct fec_config *cfg, const struct ethdrv_mmio_bus *bus,
 	if (ret)
 		goto err_mdio;
 	ethdrv_timer_init(loop, &priv->stats_timer, fec_stats_timer);
-	ethdrv_timer_init(loop, &priv->restart_timer, fec_restart);
+	ret = ethdrv_async_init(loop, &priv->restart_async, fec_restart);
+	if (ret)
+		goto err_mdio;
 	fec__coal_defaults(priv);
 	*out = &priv->dev;
 	return 0;

@@ -109,8 +109,10 @@ struct fec_priv {
 	uint32_t eimr; /* EIMR as written; atomic reads outside the lock */
 	struct ethdrv_watch irq_watch; /* int0 */
 	struct ethdrv_timer stats_timer; /* harvests the 32-bit MIB counters */
-	struct ethdrv_timer restart_timer; /* restarts after a DMA bus error */
-	bool restart_pending; /* restart_timer armed (loop thread) */
+	/* Restarts after a DMA bus error, on the device's loop: the handler
+	 * that sees the error may run in a softirq loop (contexts=irq). */
+	struct ethdrv_async restart_async;
+	bool restart_pending; /* atomic: restart_async sent and not yet run */
 	bool hw_up; /* rings and pollers running (loop thread) */
 	struct fec_coal coal[2]; /* FEC_RX, FEC_TX */
 	struct fec_stats st; /* driver counters */

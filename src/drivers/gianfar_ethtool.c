@@ -126,6 +126,8 @@ void gfar__rmon_rebase(struct gfar_priv *priv)
  */
 void gfar__rmon_harvest(struct gfar_priv *priv)
 {
+	/* The stats timer (device's loop) and MSRO (the error line's loop) both harvest. */
+	mtx_lock(&priv->rmon_lock);
 	for (size_t i = 0; i < RMON_COUNT; i++) {
 		uint32_t off = GFAR_RMON_FIRST + 4 * (uint32_t)i, v = gfar_rd(priv, off);
 		uint32_t d = v - priv->rmon_last[i];
@@ -141,6 +143,7 @@ void gfar__rmon_harvest(struct gfar_priv *priv)
 		ethdrv_counter_inc(&priv->st.rdrp_carries);
 	gfar_wr(priv, GFAR_CAR1, ~0u);
 	gfar_wr(priv, GFAR_CAR2, ~0u);
+	mtx_unlock(&priv->rmon_lock);
 }
 
 /* ---- coalescing (docs/etsec.md §6) ---- */

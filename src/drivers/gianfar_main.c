@@ -271,11 +271,11 @@ void gfar__restart_hw(struct gfar_priv *p)
 	ethdrv_netdev_tx_wake(&p->dev);
 }
 
-static void restart_tick(struct ethdrv_timer *t)
+static void restart_run(struct ethdrv_async *a)
 {
-	struct gfar_priv *p = ethdrv_container_of(t, struct gfar_priv, restart_timer);
+	struct gfar_priv *p = ethdrv_container_of(a, struct gfar_priv, restart_async);
 
-	p->restart_pending = false;
+	__atomic_store_n(&p->restart_pending, false, __ATOMIC_RELEASE);
 	if (!p->dev.up)
 		return;
 	ethdrv_counter_inc(&p->st.restarts);
@@ -283,12 +283,12 @@ static void restart_tick(struct ethdrv_timer *t)
 	gfar__restart_hw(p);
 }
 
+/* Any thread (the error line's softirq loop): the restart runs on the device's loop. */
 void gfar__schedule_restart(struct gfar_priv *p)
 {
-	if (p->restart_pending)
+	if (__atomic_exchange_n(&p->restart_pending, true, __ATOMIC_ACQ_REL))
 		return;
-	p->restart_pending = true;
-	ethdrv_timer_start(&p->restart_timer, 0, 0);
+	ethdrv_async_send(&p->restart_async);
 }
 
 /* ---- ops ---- */
@@ -309,8 +309,8 @@ static int gfar_stop(struct ethdrv_netdev *dev)
 {
 	struct gfar_priv *p = GFAR_FROM_NETDEV(dev);
 
-	ethdrv_timer_stop(&p->restart_timer);
-	p->restart_pending = false;
+	/* A restart still queued finds the device down and does nothing. */
+	__atomic_store_n(&p->restart_pending, false, __ATOMIC_RELEASE);
 	gfar_down(p, true);
 	gfar__phy_stop(p);
 	return 0;
@@ -365,9 +365,11 @@ static void gfar_destroy(struct ethdrv_netdev *dev)
 {
 	struct gfar_priv *p = GFAR_FROM_NETDEV(dev);
 
+	ethdrv_async_close(&p->restart_async);
 	ethdrv_phy_bus_free(&p->dev.phydev, &p->mii_bus);
 	ethdrv_pkt_pool_free(p->pool);
 	mtx_destroy(&p->imask_lock);
+	mtx_destroy(&p->rmon_lock);
 	gfar__stats_free(p);
 	gfar_free_arrays(p);
 	free(p);
@@ -445,14 +447,18 @@ int gfar_create(const struct gfar_config *cfg, const struct ethdrv_mmio_bus *bus
 	memcpy(p->dev.mac, cfg->mac, ETHDRV_ETH_ALEN);
 	gfar__coal_defaults(p);
 	ethdrv_timer_init(loop, &p->stats_timer, stats_tick);
-	ethdrv_timer_init(loop, &p->restart_timer, restart_tick);
+	p->restart_async.fd = -1;
 	ret = gfar__stats_register(p);
 	if (!ret)
 		ret = gfar__napi_setup(p);
 	if (!ret) {
 		ret = gfar__mdio_setup(p);
-		if (ret)
+		if (!ret)
+			ret = ethdrv_async_init(loop, &p->restart_async, restart_run);
+		if (ret) {
 			mtx_destroy(&p->imask_lock);
+			mtx_destroy(&p->rmon_lock);
+		}
 	}
 	if (ret) {
 		ethdrv_phy_bus_free(&p->dev.phydev, &p->mii_bus);

@@ -242,6 +242,10 @@ int gfar__napi_setup(struct gfar_priv *priv)
 
 	if (mtx_init(&priv->imask_lock, mtx_plain) != thrd_success)
 		return -ENOMEM;
+	if (mtx_init(&priv->rmon_lock, mtx_plain) != thrd_success) {
+		mtx_destroy(&priv->imask_lock);
+		return -ENOMEM;
+	}
 	priv->split = !priv->cfg.combined_napi;
 	ret = ethdrv_napi_add(&priv->dev, "rx", gfar_poll_rx_any, ETHDRV_NAPI_WEIGHT, priv,
 			      &priv->napi_rx);
@@ -251,8 +255,10 @@ int gfar__napi_setup(struct gfar_priv *priv)
 		ret = ethdrv_napi_attach_irq(priv->napi_rx, priv->bus.irq_fd[GFAR_LINE_RX]);
 	if (!ret)
 		ret = ethdrv_napi_attach_irq(priv->napi_tx, priv->bus.irq_fd[GFAR_LINE_TX]);
-	if (ret)
+	if (ret) {
 		mtx_destroy(&priv->imask_lock);
+		mtx_destroy(&priv->rmon_lock);
+	}
 	return ret;
 }
 
@@ -260,8 +266,9 @@ void gfar__napi_start(struct gfar_priv *priv)
 {
 	ethdrv_napi_enable(priv->napi_rx);
 	ethdrv_napi_enable(priv->napi_tx);
-	if (ethdrv_watch_start(priv->dev.loop, &priv->er_watch, priv->bus.irq_fd[GFAR_LINE_ER],
-			       ETHDRV_EV_READ, gfar_irq_er))
+	/* In interrupt context, on the RX poller's loop (a softirq loop with contexts=irq). */
+	if (ethdrv_napi_line_start(priv->napi_rx, &priv->er_watch, priv->bus.irq_fd[GFAR_LINE_ER],
+				   gfar_irq_er))
 		ethdrv_err(&priv->dev, "cannot watch the error line");
 	/* Linux's gfar_start: IMASK_DEFAULT | MSRO (docs/etsec.md §9). */
 	gfar__imask_update(priv, GFAR_IMASK_DEFAULT | GFAR_EV_MSRO,
@@ -275,7 +282,7 @@ void gfar__napi_stop(struct gfar_priv *priv)
 	ethdrv_napi_disable(priv->napi_rx);
 	ethdrv_napi_disable(priv->napi_tx);
 	gfar__imask_update(priv, 0, ~0u);
-	ethdrv_watch_stop(&priv->er_watch);
+	ethdrv_napi_line_stop(priv->napi_rx, &priv->er_watch);
 }
 
 /* Quiesce both pollers and mask their events (mode or DIM owner change). */

@@ -105,11 +105,14 @@ struct gfar_priv {
 	struct ethdrv_napi *napi_tx; /* "tx": TX confirmation when split */
 	bool split; /* napi_split; changed only with both pollers disabled */
 	mtx_t imask_lock; /* the group lock: protects imask and IMASK */
+	mtx_t rmon_lock; /* the RMON harvest: the stats timer and the error line's MSRO */
 	uint32_t imask; /* IMASK as written; atomic */
 	struct ethdrv_watch er_watch; /* the error line (RX and TX lines: the pollers') */
 	struct ethdrv_timer stats_timer; /* RMON harvest */
-	struct ethdrv_timer restart_timer; /* restart after EBERR */
-	bool restart_pending;
+	/* Restart after EBERR, on the device's loop: the error line's handler
+	 * may run in a softirq loop (contexts=irq). */
+	struct ethdrv_async restart_async;
+	bool restart_pending; /* atomic: restart_async sent and not yet run */
 	bool hw_up; /* rings and pollers running (loop thread) */
 	struct gfar_coal coal[2];
 	struct gfar_stats st;

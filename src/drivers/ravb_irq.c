@@ -14,6 +14,11 @@
  * is spent, return at once (no TX reclaim, no error counters, no
  * completion); otherwise reclaim, copy, complete ignoring the result and
  * re-arm regardless.
+ *
+ * The handler runs in interrupt context (ethdrv_napi_line_start(): with
+ * contexts=irq in the poller's softirq loop, not the device's loop): it
+ * touches only registers (the model's lock), RIC0/TIC under imask_lock and
+ * atomic counters.
  */
 #include "ethdrv/log.h"
 #include "ravb_priv.h"
@@ -166,13 +171,13 @@ int ravb__irq_setup(struct ravb_priv *priv)
 void ravb__irq_start(struct ravb_priv *priv)
 {
 	ethdrv_napi_enable(priv->napi);
-	if (ethdrv_watch_start(priv->dev.loop, &priv->irq_watch, priv->bus.irq_fd[0],
-			       ETHDRV_EV_READ, ravb_irq))
+	/* In interrupt context: on the poller's loop (a softirq loop with contexts=irq). */
+	if (ethdrv_napi_line_start(priv->napi, &priv->irq_watch, priv->bus.irq_fd[0], ravb_irq))
 		ethdrv_err(&priv->dev, "cannot watch the interrupt line");
 }
 
 void ravb__irq_stop(struct ravb_priv *priv)
 {
 	ethdrv_napi_disable(priv->napi);
-	ethdrv_watch_stop(&priv->irq_watch);
+	ethdrv_napi_line_stop(priv->napi, &priv->irq_watch);
 }

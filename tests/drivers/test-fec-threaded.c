@@ -35,10 +35,17 @@ static void test_threaded_moderation(void **state)
 	threaded_moderation(*state, "fec_irq_rxf");
 }
 
+/* contexts=irq: the one line's handler runs in the RX poller's softirq loop. */
+static void test_irq_in_softirq_loop(void **state)
+{
+	scenario_softirq_loops(*state, "fec_irqs");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_threaded_split_switch, setup_rt, teardown),
+		cmocka_unit_test_setup_teardown(test_irq_in_softirq_loop, setup_rt, teardown),
 		cmocka_unit_test_setup_teardown(test_threaded_moderation, setup_rt, teardown),
 	};
 

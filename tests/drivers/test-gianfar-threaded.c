@@ -34,10 +34,17 @@ static void test_threaded_moderation(void **state)
 	threaded_moderation(*state, "gfar_irq_rx");
 }
 
+/* contexts=irq: the RX and TX lines and the error line in softirq loops. */
+static void test_irq_in_softirq_loop(void **state)
+{
+	scenario_softirq_loops(*state, "gfar_irq_rx");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_threaded_both_ways, setup_rt, gteardown),
+		cmocka_unit_test_setup_teardown(test_irq_in_softirq_loop, setup_rt, gteardown),
 		cmocka_unit_test_setup_teardown(test_threaded_moderation, setup_rt, gteardown),
 	};
 

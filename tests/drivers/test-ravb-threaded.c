@@ -52,10 +52,30 @@ static void test_threaded_both_ways(void **state)
 	end_flows(f);
 }
 
+/* contexts=irq: the `mux` line's handler and the poll in a softirq loop of
+ * each node while the test thread sends; poll_mode and threaded switching. */
+static void test_irq_in_softirq_loop(void **state)
+{
+	struct fixture *f = *state;
+	struct flow a = { .n = 10000, .len_of = len_mixed, .window = 64 };
+	struct flow b = { .n = 10000, .len_of = len_mixed, .window = 64 };
+	struct ethdrv_cpu_loops *cl[2];
+
+	add_flow(f, &a, 0, 0);
+	add_flow(f, &b, 1, 1);
+	pair_softirq_loops(f, cl);
+	run_real(f, churn);
+	for (unsigned k = 0; k < 2; k++)
+		assert_true(stat(&f->n[k], "ravb_irqs") > 0);
+	pair_softirq_loops_stop(f, cl);
+	end_flows(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_threaded_both_ways, setup_rt, gbeth_teardown),
+		cmocka_unit_test_setup_teardown(test_irq_in_softirq_loop, setup_rt, gbeth_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -21,8 +21,10 @@
 #include <unistd.h>
 
 #include "emu/fdx_line.h"
+#include "ethdrv/cpu_loops.h"
 #include "ethdrv/driver.h"
 #include "ethdrv/loop.h"
+#include "ethdrv/napi.h"
 #include "ethdrv/mmio.h"
 #include "ethdrv/netdev.h"
 #include "ethdrv/pkt.h"
@@ -395,6 +397,37 @@ static inline void run_real(struct fixture *f, void (*each)(struct fixture *, un
 			usleep(50);
 	}
 	flows_check(f);
+}
+
+/* ---- contexts=irq in miniature (docs/design.md §4.5, §4.7) ---- */
+
+static inline void pair_move_poller(struct ethdrv_napi *napi, void *arg)
+{
+	assert_int_equal(ethdrv_napi_set_loop(napi, arg), 0);
+}
+
+/*
+ * Every poller of both nodes, with its IRQ and the driver's own interrupt
+ * lines (ethdrv_napi_line_start()), onto a softirq loop of its node: a
+ * thread of its own, while the test thread runs the nodes' loops (sends,
+ * knobs, timers). Back with pair_softirq_loops_stop() before the teardown.
+ */
+static inline void pair_softirq_loops(struct fixture *f, struct ethdrv_cpu_loops *cl[2])
+{
+	for (unsigned k = 0; k < 2; k++) {
+		struct ethdrv_cpu_loops_config cc = { .n = 1, .name = k ? "tsirq1" : "tsirq0" };
+
+		assert_int_equal(ethdrv_cpu_loops_start(&cc, &cl[k]), 0);
+		ethdrv_napi_for_each(f->n[k].dev, pair_move_poller, ethdrv_cpu_loops_get(cl[k], 0));
+	}
+}
+
+static inline void pair_softirq_loops_stop(struct fixture *f, struct ethdrv_cpu_loops *cl[2])
+{
+	for (unsigned k = 0; k < 2; k++) {
+		ethdrv_napi_for_each(f->n[k].dev, pair_move_poller, f->n[k].loop);
+		ethdrv_cpu_loops_stop(cl[k]);
+	}
 }
 
 #endif /* ETHDRV_TESTS_MAC_PAIR_H */

@@ -166,4 +166,27 @@ static inline void scenario_threaded_switch(struct fixture *f, const char *wakeu
 	end_flows(f);
 }
 
+/* The interrupt handler (the driver's own lines) and the polls in softirq
+ * loops of their own while the test thread sends, napi_split and threaded
+ * switching: nothing lost; the driver's interrupt counter @irqs moved. */
+static inline void scenario_softirq_loops(struct fixture *f, const char *irqs)
+{
+	struct flow a = { .n = 3000, .len_of = len_mixed, .window = 64 };
+	struct flow b = { .n = 3000, .len_of = len_mixed, .window = 64 };
+	struct ethdrv_cpu_loops *cl[2];
+
+	add_flow(f, &a, 0, 0);
+	add_flow(f, &b, 1, 1);
+	pair_softirq_loops(f, cl);
+	run_real(f, churn);
+	run_until_sent(f, 3000);
+	for (unsigned k = 0; k < 2; k++) {
+		assert_true(stat(&f->n[k], irqs) > 0);
+		assert_int_equal(stat(&f->n[k], "tx_packets"), 3000);
+		assert_int_equal(stat(&f->n[k], "rx_missed_errors"), 0);
+	}
+	pair_softirq_loops_stop(f, cl);
+	end_flows(f);
+}
+
 #endif /* ETHDRV_TESTS_PAIR_SCENARIOS_H */

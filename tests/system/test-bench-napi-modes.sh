@@ -224,6 +224,14 @@ try:
     raise AssertionError("parts of different costs merged")
 except ValueError:
     pass
+# Parts of different irq_exit_softirq rules do not merge; a result from before
+# the knob counts as the 4.9-6.4 rule (defer).
+assert s4.merge(dict(old, irq_exit="defer"), new)["cells"]
+try:
+    s4.merge(dict(old, irq_exit="inline"), new)
+    raise AssertionError("parts of different rules merged")
+except ValueError:
+    pass
 assert s4.floor_valid({"other_pct": 5.0, "fifo_pct": 95.1, "cpus": [0, 0]})
 assert not s4.floor_valid({"other_pct": 95.0, "fifo_pct": 99.8})  # two CPUs
 assert not s4.floor_valid({"other_pct": 5.0, "fifo_pct": 95.0, "cpus": [1, 0]})
@@ -231,6 +239,30 @@ text = "a\n<!-- seed004:begin -->\nold\n<!-- seed004:end -->\nb\n"
 assert s4.docs_update(text, "| t |\n") == \
     "a\n<!-- seed004:begin -->\n| t |\n<!-- seed004:end -->\nb\n"
 print("ok: napi_seed004 knee, verdict, ratio, merge, docs markers")
+# The log-log plot: a cell that delivered nothing sits on the floor, and a panel
+# whose values are all equal (or that has none) still gets a valid positive range
+# (gnuplot refused "logscaled axis must have positive range" and the run exited).
+assert s4.plot_kpps(0) == s4.PLOT_FLOOR_KPPS and s4.plot_kpps(None) == s4.PLOT_FLOOR_KPPS
+assert s4.plot_kpps(2500) == 2.5
+for vals in ([], [0.001] * 3, [5.0], [0.001, 100.0]):
+    lo, hi = s4.log_range(vals)
+    assert 0 < lo < hi and hi / lo >= 10 - 1e-9, (vals, lo, hi)
+    assert not vals or (lo <= min(vals) and hi >= max(vals)), (vals, lo, hi)
+import os, shutil, tempfile
+if shutil.which("gnuplot"):
+    run = {"pps": 0, "offered_pps": 0, "irqs_frame": 0, "err_irqs": 0, "ring": 0,
+           "socket_drops": 0, "handoffs": 0, "slip_ms": 0, "demotions": 0, "app_cpu_ms": 0,
+           "node_cpu_ms": 0, "load1": 0, "steal_ms": 0, "threads": {}, "cpus": {}}
+    zero = [s4.cell(18, "iperf3", "old", r, [dict(run)]) for r in (2000, 5000)]
+    some = [s4.cell(18, "sink", m, 2000, [dict(run, pps=1990, offered_pps=2000)])
+            for m in ("old", "both")]
+    data = {"device": "gbeth", "cost_ns": 1, "base": "old", "modes": ["old", "both"],
+            "cells": zero + some, "knees": [{"payload": 18, "app": "iperf3", "knee": None,
+                                             "at": []}]}
+    png = os.path.join(tempfile.mkdtemp(), "p.png")
+    s4.plot(data, png)
+    assert os.path.getsize(png) > 0
+    print("ok: napi_seed004 plot with cells that delivered nothing")
 PY
 # --device and the experiment lists: bad values are refused naming the accepted ones.
 nm="$TOP/bench/napi-modes.py"

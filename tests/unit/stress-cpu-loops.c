@@ -6,7 +6,8 @@
  * sends and a "wire" thread injects frames. Every frame arrives once and
  * in order, every sent frame is reaped, each poller ran only in its own
  * loop's thread, and moving a poller back and forth while traffic runs
- * loses nothing.
+ * loses nothing. A driver-owned line (ethdrv_napi_line_start()) follows
+ * its poller: its handler runs in the thread of the loop that polls it.
  */
 #define _GNU_SOURCE /* gettid */
 #include <errno.h>
@@ -18,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/eventfd.h>
 #include <cmocka.h>
 #include "ethdrv/cpu_loops.h"
 #include "ethdrv/driver.h"
@@ -186,11 +188,76 @@ static void test_move_under_traffic(void **state)
 	assert_int_equal(ethdrv_napi_set_loop(e->f->rx_napi, e->loop), 0);
 }
 
+/* A driver-owned line: an eventfd the test rings; the handler clears it. */
+struct line {
+	struct ethdrv_watch w;
+	int fd;
+	int tid; /* atomic: the thread of the last handler run */
+	unsigned runs; /* atomic */
+};
+
+static void line_cb(struct ethdrv_watch *w, unsigned events)
+{
+	struct line *l = ethdrv_container_of(w, struct line, w);
+	uint64_t v;
+
+	(void)events;
+	assert_int_equal(read(l->fd, &v, sizeof(v)), (ssize_t)sizeof(v));
+	__atomic_store_n(&l->tid, (int)gettid(), __ATOMIC_RELEASE);
+	__atomic_add_fetch(&l->runs, 1, __ATOMIC_ACQ_REL);
+}
+
+/* Ring the line and run the device's loop until the handler ran once more. */
+static void ring(struct env *e, struct line *l)
+{
+	unsigned before = __atomic_load_n(&l->runs, __ATOMIC_ACQUIRE);
+	uint64_t one = 1, end = ethdrv_now_ns() + 10000 * MS;
+
+	assert_int_equal(write(l->fd, &one, sizeof(one)), (ssize_t)sizeof(one));
+	while (__atomic_load_n(&l->runs, __ATOMIC_ACQUIRE) == before) {
+		assert_true(ethdrv_now_ns() < end);
+		ethdrv_loop_run_once(e->loop, ETHDRV_RUN_NOWAIT);
+		usleep(100);
+	}
+}
+
+static void test_driver_line_follows_poller(void **state)
+{
+	struct env *e = *state;
+	struct ethdrv_loop *l0 = ethdrv_cpu_loops_get(e->cpus, 0);
+	struct line l = { .fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC) };
+	uint64_t one = 1;
+
+	assert_true(l.fd >= 0);
+	assert_int_equal(ethdrv_napi_line_start(e->f->rx_napi, &l.w, l.fd, line_cb), 0);
+	assert_int_equal(ethdrv_napi_line_start(e->f->rx_napi, &l.w, l.fd, line_cb), -EINVAL);
+	/* On the device's loop: this thread runs the handler. */
+	ring(e, &l);
+	assert_int_equal(__atomic_load_n(&l.tid, __ATOMIC_ACQUIRE), (int)gettid());
+	/* The poller moves to per-CPU loop 0: so does its line. */
+	assert_int_equal(ethdrv_napi_set_loop(e->f->rx_napi, l0), 0);
+	ring(e, &l);
+	assert_int_equal(__atomic_load_n(&l.tid, __ATOMIC_ACQUIRE),
+			 ethdrv_cpu_loops_tid(e->cpus, 0));
+	/* And back; stopped there, the handler runs no more. */
+	assert_int_equal(ethdrv_napi_set_loop(e->f->rx_napi, e->loop), 0);
+	ring(e, &l);
+	assert_int_equal(__atomic_load_n(&l.tid, __ATOMIC_ACQUIRE), (int)gettid());
+	assert_int_equal(ethdrv_napi_set_loop(e->f->rx_napi, l0), 0);
+	ethdrv_napi_line_stop(e->f->rx_napi, &l.w);
+	assert_int_equal(write(l.fd, &one, sizeof(one)), (ssize_t)sizeof(one));
+	usleep(20000);
+	assert_int_equal(__atomic_load_n(&l.runs, __ATOMIC_ACQUIRE), 3);
+	assert_int_equal(ethdrv_napi_set_loop(e->f->rx_napi, e->loop), 0);
+	close(l.fd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_two_lines_two_loops, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_move_under_traffic, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_driver_line_follows_poller, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,6 +6,9 @@
  * flood that keeps the poll list pending goes to the ksoftirqd thread
  * after restart_max runs, every frame arrives once and in order, the loop
  * sleeps meanwhile, and the list comes back to the loop when it is empty.
+ * Then the rule for an interrupt's exit while ksoftirqd holds the list:
+ * defer (Linux 4.9-6.4) leaves it alone, inline (6.5+) runs bursts of it in
+ * the loop's thread; each test fails under the other rule.
  */
 #include <pthread.h>
 #include <setjmp.h>
@@ -200,6 +203,49 @@ static void test_time_limit_hands_off(void **state)
 		    2 * st.ksoftirqd_handoffs + 1);
 }
 
+/*
+ * A flood slow enough (20 us per frame, 1.3 ms a run) that ksoftirqd holds
+ * the list for many of the loop's 1 ms ticks, each an interrupt's exit.
+ */
+static void slow_flood(struct env *e, bool irq_exit_inline, struct ethdrv_loop_stats *st)
+{
+	struct ethdrv_softirq_config cfg = { .restart_max = 3,
+					     .time_usecs = 0,
+					     .irq_exit_inline = irq_exit_inline,
+					     .name = "ksoftirqd/t" };
+
+	assert_int_equal(ethdrv_netdev_set(&e->f->dev, "cpu_cost_ns", "20000"), 0);
+	flood(e, &cfg, 64 * 60, st);
+	assert_int_equal(st->ksoftirqd_handoffs, 1);
+}
+
+static void test_irq_exit_defer(void **state)
+{
+	struct env *e = *state;
+	struct ethdrv_loop_stats st;
+
+	/* 4.9-6.4: the three runs before the hand-off are all the loop polls. */
+	slow_flood(e, false, &st);
+	assert_int_equal(st.irq_exit_runs, 0);
+	assert_int_equal(__atomic_load_n(&e->f->rx_polls_in_loop, __ATOMIC_RELAXED), 3);
+}
+
+static void test_irq_exit_inline(void **state)
+{
+	struct env *e = *state;
+	struct ethdrv_loop_stats st;
+
+	/* 6.5+: the ticks' exits poll in the loop's thread while ksoftirqd holds it. */
+	slow_flood(e, true, &st);
+	assert_true(st.irq_exit_runs > 0);
+	assert_true(st.softirq_runs >= st.irq_exit_runs + st.ksoftirqd_runs);
+	assert_true(__atomic_load_n(&e->f->rx_polls_in_loop, __ATOMIC_RELAXED) > 3);
+	/* Emptied at an exit or by ksoftirqd, the list came back: later frames arrive. */
+	assert_int_equal(fake_netdev_inject_n(e->f, 64 * 60, 10), 0);
+	RUN_UNTIL(e->loop, fake_netdev_rx_count(e->f) == 64 * 60 + 10);
+	assert_true(fake_netdev_rx_in_order(e->f, 64 * 60 + 10));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -209,6 +255,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_no_limits_keeps_work, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_flood_goes_to_ksoftirqd, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_time_limit_hands_off, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_irq_exit_defer, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_irq_exit_inline, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

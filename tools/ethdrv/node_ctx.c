@@ -9,7 +9,12 @@
  *     SCHED_FIFO rt_prio (or NODE_CTX_PRIO when --rt-prio is not given)
  *     when the host permits it, above the application;
  *   - a burst that outlasts MAX_SOFTIRQ_RESTART runs or MAX_SOFTIRQ_TIME
- *     goes to each loop's ksoftirqd thread at SCHED_OTHER;
+ *     goes to each loop's ksoftirqd thread at SCHED_OTHER; while it holds
+ *     the list, an interrupt's exit runs a burst of it in the softirq loop
+ *     (irq_exit_softirq=inline, Linux 6.5+, the default) or leaves it to
+ *     ksoftirqd (defer, 4.9-6.4), docs/design.md §4.6;
+ *   - the drivers' own interrupt lines (ethdrv_napi_line_start()) follow
+ *     their poller into its softirq loop: the hard IRQ above the application;
  *   - threaded pollers (threaded=1) are created at SCHED_OTHER;
  *   - the node's own loop (TAP reads for transmit, the control socket,
  *     the driver's timers) stays at SCHED_OTHER, process context.
@@ -93,6 +98,7 @@ static int node_ctx_start(struct node *n, unsigned cpus)
 	cc.softirq.restart_max = ETHDRV_SOFTIRQ_RESTART;
 	cc.softirq.time_usecs = ETHDRV_SOFTIRQ_USECS;
 	cc.softirq.task_threads = true;
+	cc.softirq.irq_exit_inline = !n->ctx.irq_exit_defer;
 	unsigned packets, usecs, i;
 
 	err = ethdrv_cpu_loops_start(&cc, &n->ctx.set);
@@ -163,6 +169,46 @@ static int node_ctx_set_cpus(struct node *n, const char *value, const char **why
 	return node_ctx_start(n, n->ctx.cpus);
 }
 
+/* Set irq_exit_inline on one softirq loop, in its thread (ethdrv_loop_set_softirq()). */
+struct node_ctx_irq_exit {
+	struct ethdrv_loop *loop; /* the softirq loop */
+	bool inline_; /* the rule to set */
+};
+
+static void node_ctx_irq_exit_one(void *arg)
+{
+	struct node_ctx_irq_exit *a = arg;
+	struct ethdrv_softirq_config cfg;
+
+	ethdrv_loop_get_softirq(a->loop, &cfg);
+	cfg.irq_exit_inline = a->inline_;
+	ethdrv_loop_set_softirq(a->loop, &cfg);
+}
+
+/* irq_exit_softirq=inline|defer: the softirq loops now, and those started later. */
+static int node_ctx_set_irq_exit(struct node *n, const char *value, const char **why)
+{
+	unsigned i;
+	bool defer;
+
+	if (!strcmp(value, "defer"))
+		defer = true;
+	else if (!strcmp(value, "inline"))
+		defer = false;
+	else {
+		*why = "give inline (an interrupt's exit runs the softirqs ksoftirqd holds: Linux "
+		       "6.5+) or defer (they stay with ksoftirqd: Linux 4.9-6.4)";
+		return -EINVAL;
+	}
+	n->ctx.irq_exit_defer = defer;
+	for (i = 0; n->ctx.set && i < ethdrv_cpu_loops_count(n->ctx.set); i++) {
+		struct node_ctx_irq_exit a = { ethdrv_cpu_loops_get(n->ctx.set, i), !defer };
+
+		ethdrv_loop_call(a.loop, node_ctx_irq_exit_one, &a);
+	}
+	return 0;
+}
+
 /* irq_affinity=NAME:CPU[/NAME:CPU...] */
 static int node_ctx_set_affinity(struct node *n, const char *value, const char **why)
 {
@@ -219,6 +265,9 @@ static const struct ethdrv_knob node_ctx_knobs[] = {
 	ETHDRV_KNOB_UINT("cpus", 1, 8, "loops", "softirq loops, one per CPU (contexts=irq)"),
 	ETHDRV_KNOB_TEXT("irq_affinity", "NAME:CPU[/NAME:CPU...]", "",
 			 "the CPU of each poller's IRQ line, e.g. rx:0/tx:1 (contexts=irq)"),
+	ETHDRV_KNOB_ENUM("irq_exit_softirq", "inline|defer",
+			 "while ksoftirqd holds the softirqs, an interrupt's exit runs them "
+			 "(inline, Linux 6.5+, default) or leaves them to it (defer, 4.9-6.4)"),
 };
 
 const struct ethdrv_knob_table node_ctx_knob_table = ETHDRV_KNOB_TABLE("node", node_ctx_knobs);
@@ -231,6 +280,8 @@ int node_ctx_set_knob(struct node *n, const char *key, const char *value, const 
 		return node_ctx_set_cpus(n, value, why);
 	if (!strcmp(key, "irq_affinity"))
 		return node_ctx_set_affinity(n, value, why);
+	if (!strcmp(key, "irq_exit_softirq"))
+		return node_ctx_set_irq_exit(n, value, why);
 	return -ENOENT;
 }
 
@@ -264,6 +315,8 @@ int node_ctx_get_knob(struct node *n, const char *key, char *buf, size_t size)
 		len = snprintf(buf, size, "%s", n->ctx.irq ? "irq" : "loop");
 	else if (!strcmp(key, "cpus"))
 		len = snprintf(buf, size, "%u", n->ctx.cpus ? n->ctx.cpus : 1);
+	else if (!strcmp(key, "irq_exit_softirq"))
+		len = snprintf(buf, size, "%s", n->ctx.irq_exit_defer ? "defer" : "inline");
 	else if (!strcmp(key, "irq_affinity")) {
 		struct node_ctx_fmt f = { .n = n, .buf = buf, .size = size };
 
@@ -281,7 +334,8 @@ int node_ctx_get_knob(struct node *n, const char *key, char *buf, size_t size)
 
 bool node_ctx_is_key(const char *key)
 {
-	return !strcmp(key, "contexts") || !strcmp(key, "cpus") || !strcmp(key, "irq_affinity");
+	return !strcmp(key, "contexts") || !strcmp(key, "cpus") || !strcmp(key, "irq_affinity") ||
+	       !strcmp(key, "irq_exit_softirq");
 }
 
 void node_ctx_free(struct node *n)
@@ -317,6 +371,7 @@ void node_ctx_loop_stats(struct node *n, struct ethdrv_loop_stats *sum)
 		sum->time_exhausted += ls.time_exhausted;
 		sum->ksoftirqd_handoffs += ls.ksoftirqd_handoffs;
 		sum->ksoftirqd_runs += ls.ksoftirqd_runs;
+		sum->irq_exit_runs += ls.irq_exit_runs;
 	}
 }
 

@@ -43,6 +43,7 @@ static const struct ethdrv_stat_desc node_metrics_desc[] = {
 	NODE_METRIC(loop_time_exhausted),
 	NODE_METRIC(loop_ksoftirqd_handoffs),
 	NODE_METRIC(loop_ksoftirqd_runs),
+	NODE_METRIC(loop_irq_exit_runs),
 	NODE_METRIC(ctx_loops),
 	NODE_METRIC(ctx_prio),
 	NODE_METRIC(ctx_cpu_ns),
@@ -230,6 +231,7 @@ void node_metrics_update(struct node *n)
 	ethdrv_counter_set(&m->loop_time_exhausted, ls.time_exhausted);
 	ethdrv_counter_set(&m->loop_ksoftirqd_handoffs, ls.ksoftirqd_handoffs);
 	ethdrv_counter_set(&m->loop_ksoftirqd_runs, ls.ksoftirqd_runs);
+	ethdrv_counter_set(&m->loop_irq_exit_runs, ls.irq_exit_runs);
 	node_metrics_ctx_cpu(n);
 	node_metrics_uring_workers(n, workers);
 	ethdrv_counter_set(&m->uring_worker_cpu_ns, workers[0]);

@@ -86,6 +86,8 @@ struct node_metrics {
 	ethdrv_counter_t loop_time_exhausted; /* runs stopped by netdev_budget_usecs */
 	ethdrv_counter_t loop_ksoftirqd_handoffs; /* bursts handed to ksoftirqd */
 	ethdrv_counter_t loop_ksoftirqd_runs; /* of loop_softirq_runs: in ksoftirqd threads */
+	ethdrv_counter_t loop_irq_exit_runs; /* of loop_softirq_runs: at an interrupt's exit while
+					      * ksoftirqd held the list (irq_exit_softirq=inline) */
 	ethdrv_counter_t ctx_loops; /* softirq loops (contexts=irq), 0 = contexts=loop */
 	ethdrv_counter_t ctx_prio; /* their SCHED_FIFO priority, 0 = SCHED_OTHER */
 	ethdrv_counter_t ctx_cpu_ns; /* CPU time of the softirq loop threads */
@@ -105,6 +107,7 @@ struct node_ctx {
 	struct ethdrv_cpu_loops *set; /* the softirq loops while irq */
 	unsigned prio; /* their SCHED_FIFO priority now, 0 = SCHED_OTHER */
 	char affinity[64]; /* irq_affinity as last set */
+	bool irq_exit_defer; /* irq_exit_softirq=defer (Linux 4.9-6.4); false = inline (6.5+) */
 };
 
 struct node;
