@@ -48,8 +48,8 @@ static int link_enet_create(const struct cli_enet_spec *spec, struct fdx_line *l
 			    void **out)
 {
 	struct fec_config fc = { .rx_ring = spec->rx_ring,
-				.tx_ring = spec->tx_ring,
-				.pool_extra = FQ_LIMIT_MAX };
+				 .tx_ring = spec->tx_ring,
+				 .pool_extra = FQ_LIMIT_MAX };
 	struct enet_emu_config ec;
 	struct enet_emu *emu;
 	int err;
@@ -77,8 +77,8 @@ static int link_gbeth_create(const struct cli_enet_spec *spec, struct fdx_line *
 			     void **out)
 {
 	struct ravb_config rc = { .rx_ring = spec->rx_ring,
-				 .tx_ring = spec->tx_ring,
-				 .pool_extra = FQ_LIMIT_MAX };
+				  .tx_ring = spec->tx_ring,
+				  .pool_extra = FQ_LIMIT_MAX };
 	struct gbeth_emu_config gc;
 	struct gbeth_emu *emu;
 	int err;
@@ -105,8 +105,8 @@ static int link_etsec_create(const struct cli_enet_spec *spec, struct fdx_line *
 			     void **out)
 {
 	struct gfar_config gc = { .rx_ring = spec->rx_ring,
-				 .tx_ring = spec->tx_ring,
-				 .pool_extra = FQ_LIMIT_MAX };
+				  .tx_ring = spec->tx_ring,
+				  .pool_extra = FQ_LIMIT_MAX };
 	struct etsec_emu_config ec;
 	struct etsec_emu *emu;
 	int err;

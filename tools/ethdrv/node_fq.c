@@ -21,10 +21,9 @@ ETHDRV_LOG_MODULE(node);
 #define FQ_STAT(field) ETHDRV_STAT_DESC(struct fq_stats, field)
 
 static const struct ethdrv_stat_desc node_fq_stats_desc[] = {
-	FQ_STAT(fq_enqueued), FQ_STAT(fq_dequeued),  FQ_STAT(fq_drops),
-	FQ_STAT(fq_marks),    FQ_STAT(fq_overlimit), FQ_STAT(fq_new_flows),
-	FQ_STAT(fq_flows),    FQ_STAT(fq_backlog),   FQ_STAT(fq_backlog_bytes),
-	FQ_STAT(fq_backlog_max),
+	FQ_STAT(fq_enqueued),	   FQ_STAT(fq_dequeued),    FQ_STAT(fq_drops), FQ_STAT(fq_marks),
+	FQ_STAT(fq_overlimit),	   FQ_STAT(fq_new_flows),   FQ_STAT(fq_flows), FQ_STAT(fq_backlog),
+	FQ_STAT(fq_backlog_bytes), FQ_STAT(fq_backlog_max),
 };
 
 static const struct ethdrv_knob node_fq_knobs[] = {
