@@ -32,7 +32,9 @@ struct fec_config {
 	uint8_t mac[ETHDRV_ETH_ALEN]; /* station address (unicast, non-zero) */
 	unsigned rx_ring; /* RX BDs, a power of two 16..4096; 0 = 256 */
 	unsigned tx_ring; /* TX BDs, a power of two 16..4096; 0 = 256 */
-	unsigned pool_size; /* packets in the DMA region; 0 = rx_ring + tx_ring + 512 */
+	unsigned pool_size; /* packets in the DMA region; 0 = the rings + 512 + pool_extra */
+	unsigned pool_extra; /* buffers added to the default pool_size for the device's user (the
+			       node's fair queue, docs/fq.md §2); ignored with pool_size set */
 	unsigned fixed_link_mbps; /* 0: the PHY found on the MDIO bus decides speed and
 				     duplex (default); 10, 100 or 1000: no PHY, a fixed
 				     full-duplex link (DT fixed-link: a MAC wired to a switch) */

@@ -47,7 +47,7 @@ static void fec_config_resolve(const struct fec_config *in, struct fec_config *o
 	if (!out->tx_ring)
 		out->tx_ring = FEC_RING_DEFAULT;
 	if (!out->pool_size)
-		out->pool_size = out->rx_ring + out->tx_ring + FEC_POOL_EXTRA;
+		out->pool_size = out->rx_ring + out->tx_ring + FEC_POOL_EXTRA + out->pool_extra;
 	if (!out->clk_ahb_hz)
 		out->clk_ahb_hz = 125000000u;
 	if (!out->clk_ipg_hz)

@@ -27,7 +27,9 @@ struct gfar_config {
 	uint8_t mac[ETHDRV_ETH_ALEN]; /* station address (unicast, non-zero) */
 	unsigned rx_ring; /* RX BDs, a power of two 16..4096; 0 = 256 */
 	unsigned tx_ring; /* TX BDs, a power of two 16..4096; 0 = 256 */
-	unsigned pool_size; /* packets in the DMA region; 0 = rx_ring + tx_ring + 512 */
+	unsigned pool_size; /* packets in the DMA region; 0 = the rings + 512 + pool_extra */
+	unsigned pool_extra; /* buffers added to the default pool_size for the device's user (the
+			       node's fair queue, docs/fq.md §2); ignored with pool_size set */
 	unsigned fixed_link_mbps; /* 0: the PHY on the MIIM bus decides; 10/100/1000: none */
 	int phy_irq_fd; /* the PHY's INT line (level fd), 0 or -1: polled */
 	bool le_bd; /* descriptors little-endian in memory (DMACTRL[LE], docs/etsec.md §3.1) */

@@ -45,7 +45,7 @@ static void config_resolve(const struct gfar_config *in, struct gfar_config *c)
 	c->rx_ring = c->rx_ring ? c->rx_ring : RING_DEFAULT;
 	c->tx_ring = c->tx_ring ? c->tx_ring : RING_DEFAULT;
 	if (!c->pool_size)
-		c->pool_size = c->rx_ring + c->tx_ring + POOL_EXTRA;
+		c->pool_size = c->rx_ring + c->tx_ring + POOL_EXTRA + c->pool_extra;
 }
 
 static void layout_of(const struct gfar_config *c, struct gfar_layout *l)

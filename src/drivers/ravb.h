@@ -57,7 +57,9 @@ struct ravb_config {
 	unsigned tx_ring; /* TX frames (2 descriptors each), a power of two 16..1024; 0 = 64 */
 	unsigned
 		rx_buf; /* bytes per RX descriptor, multiple of 8, 64..4080; 0 = RAVB_RX_BUF_PAGE */
-	unsigned pool_size; /* packets; 0 = rx_ring + tx_ring + 512 */
+	unsigned pool_size; /* packets; 0 = rx_ring + tx_ring + 512 + pool_extra */
+	unsigned pool_extra; /* buffers added to the default pool_size for the device's user (the
+			       node's fair queue, docs/fq.md §2); ignored with pool_size set */
 	unsigned fixed_link_mbps; /* 0: the PHY decides; 10/100/1000: no PHY */
 	int phy_irq_fd; /* the PHY's INT line, or -1/0: polled */
 	enum ravb_poll_mode poll_mode; /* default RAVB_POLL_2024 */

@@ -49,7 +49,7 @@ static void config_resolve(const struct ravb_config *in, struct ravb_config *out
 	if (!out->rx_buf)
 		out->rx_buf = RAVB_RX_BUF_PAGE;
 	if (!out->pool_size)
-		out->pool_size = out->rx_ring + out->tx_ring + RAVB_POOL_EXTRA;
+		out->pool_size = out->rx_ring + out->tx_ring + RAVB_POOL_EXTRA + out->pool_extra;
 }
 
 /* RX buffers are laid out for the largest rx_buf, so the knob never needs more memory. */

@@ -47,6 +47,7 @@ static int reg_fec_create(const struct ethdrv_driver_args *a, struct ethdrv_netd
 	struct fec_config cfg = { .name = a->name,
 				  .rx_ring = a->rx_ring,
 				  .tx_ring = a->tx_ring,
+				  .pool_extra = a->pool_extra,
 				  .phy_irq_fd = a->phy_irq_fd,
 				  .soc = a->soc };
 
@@ -77,6 +78,7 @@ static int reg_ravb_create(const struct ethdrv_driver_args *a, struct ethdrv_net
 	struct ravb_config cfg = { .name = a->name,
 				   .rx_ring = a->rx_ring,
 				   .tx_ring = a->tx_ring,
+				   .pool_extra = a->pool_extra,
 				   .phy_irq_fd = a->phy_irq_fd };
 
 	memcpy(cfg.mac, a->mac, sizeof(cfg.mac));
@@ -101,6 +103,7 @@ static int reg_gfar_create(const struct ethdrv_driver_args *a, struct ethdrv_net
 	struct gfar_config cfg = { .name = a->name,
 				   .rx_ring = a->rx_ring,
 				   .tx_ring = a->tx_ring,
+				   .pool_extra = a->pool_extra,
 				   .phy_irq_fd = a->phy_irq_fd };
 
 	memcpy(cfg.mac, a->mac, sizeof(cfg.mac));

@@ -41,6 +41,8 @@ struct ethdrv_driver_args {
 	enum ethdrv_enet_soc soc; /* ENET MAC: the i.MX part (ethdrv/enet_soc.h), default imx8m */
 	unsigned rx_ring; /* MMIO MAC: RX descriptors; 0 = the driver's default */
 	unsigned tx_ring; /* MMIO MAC: TX descriptors; 0 = the driver's default */
+	unsigned pool_extra; /* MMIO MAC: buffers its pool holds beyond the driver's own
+				need, for the frames its user keeps (the node's fair queue) */
 };
 
 /* One driver. */

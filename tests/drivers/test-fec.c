@@ -415,6 +415,39 @@ static void test_create_errors(void **state)
 	assert_true(fec_dma_size(&cfg) < f->n[0].bus.dma.size);
 }
 
+/* pool_extra: the pool has that many more buffers (the node's fair queue,
+ * docs/fq.md §2), the DMA size grows by them, traffic flows through the larger
+ * pool (the teardown checks it is full again), and a region too small for
+ * them is refused before anything is written. */
+static int setup_pool_extra(void **state)
+{
+	struct fec_config cfg = { .pool_extra = 1000 };
+
+	return setup_cfg(state, &cfg, false);
+}
+
+static void test_pool_extra(void **state)
+{
+	struct fixture *f = *state;
+	struct fec_config cfg = { .name = "x", .mac = { 0x02, 1, 2, 3, 4, 5 } };
+	struct flow a = { .n = 500, .len_of = len_sweep, .window = 48 };
+	struct ethdrv_pkt_pool_stats ps;
+	struct ethdrv_netdev *dev;
+	struct ethdrv_mmio_bus bus = f->n[0].bus;
+	size_t base = fec_dma_size(&cfg);
+
+	ethdrv_pkt_pool_get_stats(fec_get_pool(f->n[0].dev), &ps);
+	assert_int_equal(ps.size, 256 + 256 + 512 + 1000);
+	add_flow(f, &a, 0, 0);
+	run_flows(f, 200000, NULL);
+	assert_int_equal(stat(&f->n[1], "mib_ieee_r_frame_ok"), 500);
+	end_flows(f);
+	cfg.pool_extra = 1000;
+	assert_int_equal(fec_dma_size(&cfg), base + 1000 * sizeof(struct ethdrv_pkt));
+	cfg.pool_extra = (unsigned)(bus.dma.size / sizeof(struct ethdrv_pkt));
+	assert_int_equal(fec_create(&cfg, &bus, f->n[0].loop, &dev), -ENOSPC);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -436,6 +469,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_enhanced_combined, setup_enhanced, teardown),
 		cmocka_unit_test_setup_teardown(test_filters, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_create_errors, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pool_extra, setup_pool_extra, teardown),
 		cmocka_unit_test_setup_teardown(test_reset_imx8m, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reset_imx6q, setup_imx6q, teardown),
 	};

@@ -36,11 +36,15 @@ done
 [[ $(ip netns exec enet0 cat /proc/sys/net/ipv4/tcp_ecn) == 1 ]] || fail "ECN not on in enet0"
 
 # bad values: an error each, nothing changed
-for bad in fq=maybe fq_limit=0 fq_limit=100000 fq_target=5parsecs fq_quantum=1 \
-	fq_interval=1us; do
+for bad in fq=maybe fq_limit=0 fq_limit=10241 fq_limit=100000 fq_target=5parsecs \
+	fq_quantum=1 fq_interval=1us; do
 	"$ETHDRV" set enet0 "$bad" 2>/dev/null && fail "set $bad accepted"
 done
-[[ $("$ETHDRV" get enet0 fq_limit) == "fq_limit=256" ]] || fail "fq_limit changed"
+# the limit's default is fq_codel's 10240, the room the pool keeps for it
+[[ $("$ETHDRV" get enet0 fq_limit) == "fq_limit=10240" ]] || fail "fq_limit changed"
+"$ETHDRV" set enet0 fq_limit=10241 2>&1 | grep -q 10240 || fail "the error does not name the range"
+"$ETHDRV" set enet0 fq_limit=512 || fail "fq_limit=512 refused"
+"$ETHDRV" set enet0 fq_limit=10240 || fail "fq_limit=10240 refused"
 
 ip netns exec enet1 iperf3 -s -B "$A1" >/dev/null 2>&1 &
 IPERF_PID=$!

@@ -316,10 +316,45 @@ static void test_hash(void **state)
 	ethdrv_pkt_free(c);
 }
 
+/* The default limit is fq_codel's 10240 packets (FQ_LIMIT_MAX, the room every
+ * device's pool keeps for the fair queue): a bulk window of that many frames is
+ * held whole, the next one costs the longest queue its head, and the
+ * high-water mark says how many were held. */
+static void test_default_limit(void **state)
+{
+	struct fq_cfg cfg;
+	struct fq *q;
+	struct ethdrv_pkt *p;
+	unsigned n = 0;
+
+	(void)state;
+	fq_cfg_default(&cfg);
+	assert_int_equal(cfg.limit, 10240);
+	assert_int_equal(FQ_LIMIT_MAX, 10240);
+	q = new_fq(cfg.limit, true);
+	for (unsigned i = 0; i < FQ_LIMIT_MAX; i++)
+		fq_enqueue(q, frame(1000 + i % 2, 1514, 0), 0);
+	assert_int_equal(ST(q, fq_overlimit), 0);
+	assert_int_equal(q->backlog, FQ_LIMIT_MAX);
+	fq_enqueue(q, frame(3000, 1514, 0), 0);
+	assert_int_equal(ST(q, fq_overlimit), 1);
+	assert_int_equal(q->backlog, FQ_LIMIT_MAX);
+	assert_int_equal(ST(q, fq_backlog_max), FQ_LIMIT_MAX);
+	books(q);
+	while ((p = fq_dequeue(q, 0))) {
+		n++;
+		ethdrv_pkt_free(p);
+	}
+	assert_int_equal(n, FQ_LIMIT_MAX);
+	assert_int_equal(ST(q, fq_backlog_max), FQ_LIMIT_MAX);
+	books(q);
+	free_fq(q);
+}
+
 static int setup(void **state)
 {
 	(void)state;
-	return ethdrv_pkt_pool_new(8192, &pool);
+	return ethdrv_pkt_pool_new(FQ_LIMIT_MAX + 64, &pool);
 }
 
 static int teardown(void **state)
@@ -336,7 +371,7 @@ int main(void)
 		cmocka_unit_test(test_limit),	     cmocka_unit_test(test_codel_drops),
 		cmocka_unit_test(test_codel_marks),  cmocka_unit_test(test_codel_ecn_off),
 		cmocka_unit_test(test_codel_quiet),  cmocka_unit_test(test_ecn_mark_ipv6_and_other),
-		cmocka_unit_test(test_hash),
+		cmocka_unit_test(test_hash),	     cmocka_unit_test(test_default_limit),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

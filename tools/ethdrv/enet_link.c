@@ -15,6 +15,7 @@
 #include "drivers/ravb.h"
 #include "emu/etsec_emu.h"
 #include "emu/pcap.h"
+#include "fq.h"
 
 #define ENET_LINK_DMA_PAGE 4096u /* the model's DMA alignment */
 #define ENET_LINK_DMA_MIN (8u << 20) /* the model's default */
@@ -33,7 +34,9 @@ static int enet_link_line(const struct cli_enet_spec *spec, struct fdx_line **ou
 	return fdx_line_new(&lc, out);
 }
 
-/* @need bytes of DMA memory (rings, buffers, pool) in whole pages, at least the default. */
+/* @need bytes of DMA memory (rings, buffers, pool) in whole pages, at least the default.
+ * The pool has room for the node's fair queue (pool_extra, docs/fq.md §2), as
+ * the node asks its driver for (node_enet.c). */
 static size_t enet_link_dma_size(size_t need)
 {
 	return ETHDRV_MAX(need + ENET_LINK_DMA_PAGE - 1, (size_t)ENET_LINK_DMA_MIN) &
@@ -44,7 +47,9 @@ static size_t enet_link_dma_size(size_t need)
 static int link_enet_create(const struct cli_enet_spec *spec, struct fdx_line *line, unsigned port,
 			    void **out)
 {
-	struct fec_config fc = { .rx_ring = spec->rx_ring, .tx_ring = spec->tx_ring };
+	struct fec_config fc = { .rx_ring = spec->rx_ring,
+				 .tx_ring = spec->tx_ring,
+				 .pool_extra = FQ_LIMIT_MAX };
 	struct enet_emu_config ec;
 	struct enet_emu *emu;
 	int err;
@@ -71,7 +76,9 @@ const struct link_model link_model_enet = { "ENET", link_enet_create, link_enet_
 static int link_gbeth_create(const struct cli_enet_spec *spec, struct fdx_line *line, unsigned port,
 			     void **out)
 {
-	struct ravb_config rc = { .rx_ring = spec->rx_ring, .tx_ring = spec->tx_ring };
+	struct ravb_config rc = { .rx_ring = spec->rx_ring,
+				  .tx_ring = spec->tx_ring,
+				  .pool_extra = FQ_LIMIT_MAX };
 	struct gbeth_emu_config gc;
 	struct gbeth_emu *emu;
 	int err;
@@ -97,7 +104,9 @@ const struct link_model link_model_gbeth = { "GbEth", link_gbeth_create, link_gb
 static int link_etsec_create(const struct cli_enet_spec *spec, struct fdx_line *line, unsigned port,
 			     void **out)
 {
-	struct gfar_config gc = { .rx_ring = spec->rx_ring, .tx_ring = spec->tx_ring };
+	struct gfar_config gc = { .rx_ring = spec->rx_ring,
+				  .tx_ring = spec->tx_ring,
+				  .pool_extra = FQ_LIMIT_MAX };
 	struct etsec_emu_config ec;
 	struct etsec_emu *emu;
 	int err;

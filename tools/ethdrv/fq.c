@@ -27,7 +27,7 @@ void fq_cfg_default(struct fq_cfg *cfg)
 		.target_ns = 5000000,
 		.interval_ns = 100000000,
 		.quantum = 1514,
-		.limit = 256,
+		.limit = FQ_LIMIT_MAX,
 		.flows = 1024,
 		.ecn = true,
 	};
@@ -217,6 +217,8 @@ void fq_enqueue(struct fq *q, struct ethdrv_pkt *pkt, uint64_t now_ns)
 	while (q->backlog > q->cfg.limit) /* also after the limit was lowered */
 		fq_drop_longest(q);
 	ethdrv_counter_set(&q->st.fq_backlog, q->backlog);
+	if (q->backlog > ethdrv_counter_get(&q->st.fq_backlog_max))
+		ethdrv_counter_set(&q->st.fq_backlog_max, q->backlog);
 }
 
 /* ---- CoDel (RFC 8289 section 5) ---- */

@@ -23,13 +23,17 @@
 #include "ethdrv/stats.h"
 
 #define FQ_FLOWS_MAX 65536u
+/* fq_codel's default limit in packets, and the most the node's fair queue
+ * holds: every device's packet pool has this many buffers beyond its own
+ * need, so a full fair queue never starves the RX ring (docs/fq.md §2). */
+#define FQ_LIMIT_MAX 10240u
 
 /* The knobs, with fq_codel's names and defaults (docs/fq.md §3). */
 struct fq_cfg {
 	uint64_t target_ns; /* acceptable standing delay per queue (5 ms) */
 	uint64_t interval_ns; /* the window a delay above target must last (100 ms) */
 	uint32_t quantum; /* bytes a flow may send per round (1514) */
-	uint32_t limit; /* packets held at most, all flows (256: the node's pool) */
+	uint32_t limit; /* packets held at most, all flows (FQ_LIMIT_MAX) */
 	uint32_t flows; /* hash buckets (1024) */
 	bool ecn; /* mark ECN-capable frames instead of dropping them (on) */
 };
@@ -44,6 +48,7 @@ struct fq_stats {
 	ethdrv_counter_t fq_flows; /* active flows now */
 	ethdrv_counter_t fq_backlog; /* packets held now */
 	ethdrv_counter_t fq_backlog_bytes; /* their bytes */
+	ethdrv_counter_t fq_backlog_max; /* the most packets held at once (after the limit) */
 };
 
 /* CoDel's state of one queue (RFC 8289 section 5). */

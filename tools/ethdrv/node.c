@@ -30,7 +30,9 @@
 
 ETHDRV_LOG_MODULE(node);
 
-#define NODE_POOL_SIZE 512 /* TX queue (128) + RX in flight, with room to spare */
+/* TX queue (128) + RX in flight, with room to spare, and room for what the
+ * fair queue holds (docs/fq.md §2) */
+#define NODE_POOL_SIZE (512 + FQ_LIMIT_MAX)
 #define NODE_MTU 1500
 
 /* What lies under the driver, per device kind (node_priv.h). */

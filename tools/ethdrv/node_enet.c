@@ -57,6 +57,7 @@ static int enet_open(struct node *n, struct ethdrv_driver_args *args)
 	args->phy_irq_fd = enet_emu_phy_irq_fd(n->cfg.enet);
 	args->rx_ring = n->cfg.dev.enet.rx_ring;
 	args->tx_ring = n->cfg.dev.enet.tx_ring;
+	args->pool_extra = FQ_LIMIT_MAX; /* the fair queue's frames (docs/fq.md §2) */
 	args->soc = n->cfg.dev.enet.soc;
 	n->enet_ber = n->cfg.dev.enet.ber;
 	return 0;
@@ -284,6 +285,7 @@ static int link_model_args(struct node *n, const void *model, const char *kind,
 	args->mmio = &n->mmio;
 	args->rx_ring = n->cfg.dev.enet.rx_ring;
 	args->tx_ring = n->cfg.dev.enet.tx_ring;
+	args->pool_extra = FQ_LIMIT_MAX; /* the fair queue's frames (docs/fq.md §2) */
 	n->enet_ber = n->cfg.dev.enet.ber;
 	return 0;
 }

@@ -21,9 +21,9 @@ ETHDRV_LOG_MODULE(node);
 #define FQ_STAT(field) ETHDRV_STAT_DESC(struct fq_stats, field)
 
 static const struct ethdrv_stat_desc node_fq_stats_desc[] = {
-	FQ_STAT(fq_enqueued), FQ_STAT(fq_dequeued),  FQ_STAT(fq_drops),
-	FQ_STAT(fq_marks),    FQ_STAT(fq_overlimit), FQ_STAT(fq_new_flows),
-	FQ_STAT(fq_flows),    FQ_STAT(fq_backlog),   FQ_STAT(fq_backlog_bytes),
+	FQ_STAT(fq_enqueued),	   FQ_STAT(fq_dequeued),    FQ_STAT(fq_drops), FQ_STAT(fq_marks),
+	FQ_STAT(fq_overlimit),	   FQ_STAT(fq_new_flows),   FQ_STAT(fq_flows), FQ_STAT(fq_backlog),
+	FQ_STAT(fq_backlog_bytes), FQ_STAT(fq_backlog_max),
 };
 
 static const struct ethdrv_knob node_fq_knobs[] = {
@@ -31,7 +31,8 @@ static const struct ethdrv_knob node_fq_knobs[] = {
 	ETHDRV_KNOB_TEXT("fq_target", "N[ms|us|ns]", "us", "CoDel target sojourn (5ms)"),
 	ETHDRV_KNOB_TEXT("fq_interval", "N[ms|us|ns]", "us", "CoDel interval, >= target (100ms)"),
 	ETHDRV_KNOB_UINT("fq_quantum", 64, 65536, "bytes", "bytes per flow per DRR round"),
-	ETHDRV_KNOB_UINT("fq_limit", 1, 512, "frames", "frames held, all flows"),
+	ETHDRV_KNOB_UINT("fq_limit", 1, FQ_LIMIT_MAX, "frames",
+			 "frames held, all flows (the pool's room for them)"),
 	ETHDRV_KNOB_UINT("fq_flows", 1, FQ_FLOWS_MAX, "", "hash buckets (only while empty)"),
 	ETHDRV_KNOB_BOOL("fq_ecn", "CoDel marks ECN-capable frames instead of dropping them"),
 };
@@ -139,8 +140,9 @@ int node_fq_set(struct node *n, const char *key, const char *value)
 	if (!strcmp(key, "fq_quantum"))
 		return node_fq_uint(value, 64, 65536, &n->fq.cfg.quantum);
 	if (!strcmp(key, "fq_limit"))
-		/* the frames held come from the device's pool (docs/fq.md §3) */
-		return node_fq_uint(value, 1, 512, &n->fq.cfg.limit);
+		/* the frames held come from the device's pool, which has room
+		 * for FQ_LIMIT_MAX of them (docs/fq.md §2) */
+		return node_fq_uint(value, 1, FQ_LIMIT_MAX, &n->fq.cfg.limit);
 	if (!strcmp(key, "fq_flows")) {
 		err = node_fq_uint(value, 1, FQ_FLOWS_MAX, &c.flows);
 		if (err)
