@@ -57,8 +57,8 @@ static void test_every_length_and_alignment(void **state)
 	for (size_t off = 0; off < 8; off++)
 		for (size_t len = 0; len <= FRAME_MAX; len++)
 			if (emu_crc32(buf + off, len) != ref_crc32(buf + off, len))
-				fail_msg("offset %zu length %zu: 0x%08x, reference 0x%08x", off, len,
-					 emu_crc32(buf + off, len), ref_crc32(buf + off, len));
+				fail_msg("offset %zu length %zu: 0x%08x, reference 0x%08x", off,
+					 len, emu_crc32(buf + off, len), ref_crc32(buf + off, len));
 }
 
 static void test_fcs_round_trip(void **state)
