@@ -149,6 +149,16 @@ bool ethdrv__ksoftirqd_give_back(struct ethdrv__softnet *sn);
 /* The run lock, priority-inheriting where the host has it; 0 or -errno. */
 int ethdrv__ksoftirqd_lock_init(struct ethdrv__softnet *sn);
 
+/* napi.c, for napi_irq.c */
+/* Run @fn(@arg) in the thread of @n's loop, or here on the device's own loop. */
+void ethdrv__napi_on_loop(struct ethdrv_napi *n, void (*fn)(void *arg), void *arg);
+/* ethdrv__napi_on_loop() callback: stop the poller's defer timer (@arg: the poller). */
+void ethdrv__napi_timer_stop_run(void *arg);
+/* The softnet (poll list and softirq stage) of @loop, created on first use; 0 or -errno. */
+int ethdrv__napi_sn_get(struct ethdrv_loop *loop, struct ethdrv__softnet **out);
+/* The defer timer's callback (gro_flush_timeout expired). */
+void ethdrv__napi_defer_timer_cb(struct ethdrv_timer *t);
+
 /* napi_busy.c */
 /* A productive normal poll asks the busy-poller to take over (any thread). */
 void ethdrv__napi_busy_request(struct ethdrv_napi *n);
