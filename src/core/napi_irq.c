@@ -189,4 +189,3 @@ void ethdrv_napi_irq_unmask(struct ethdrv_napi *n)
 	if (__atomic_load_n(&n->irq_attached, __ATOMIC_ACQUIRE))
 		ethdrv_watch_set(&n->irq_watch, ETHDRV_EV_READ);
 }
-
