@@ -533,6 +533,14 @@ def ratio_table(rows, base):
            else "MISSED") if r["factor"] == 3.0 else ""] for r in rows])
 
 
+def measured_parts(data):
+    """The (payload, application) pairs that have cells, payloads ascending and
+    applications in APPS order: a merged result need not hold every payload
+    with every application."""
+    have = {(c["payload"], c["app"]) for c in data["cells"]}
+    return [(p, a) for p in sorted({p for p, _ in have}) for a in APPS if (p, a) in have]
+
+
 def curve_table(data, payload, app):
     by = _by(data["cells"])
     rates = sorted({c["pps"] for c in data["cells"] if (c["payload"], c["app"]) == (payload, app)})
@@ -674,9 +682,8 @@ Modes: {modes}.
 {ratio_table(rows, data['base'])}
 ### The curves
 """]
-    for p in sorted({c["payload"] for c in data["cells"]}):
-        for app in [x for x in APPS if any(c["app"] == x for c in data["cells"])]:
-            parts.append(f"\n#### {p}-byte datagrams, {app}\n\n{curve_table(data, p, app)}")
+    for p, app in measured_parts(data):
+        parts.append(f"\n#### {p}-byte datagrams, {app}\n\n{curve_table(data, p, app)}")
     parts.append(f"""
 ### Where CPU 0 went at 3x the knee
 

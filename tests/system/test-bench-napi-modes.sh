@@ -219,6 +219,11 @@ new = d([(18, "sink", 3)], [])
 m = s4.merge(old, new)
 assert sorted((c["payload"], c["pps"]) for c in m["cells"]) == [(18, 3), (1472, 1)], m["cells"]
 assert [p["cells"] for p in m["parts"]] == [["1472 B sink"], ["18 B sink"]], m["parts"]
+# A merged result without every payload-application pair reports only the
+# pairs it has (the report once took an empty pair's knee and crashed).
+m2 = dict(m, cells=m["cells"] + [s4.cell(1472, "iperf3", "old", 1, [])])
+assert s4.measured_parts(m2) == [(18, "sink"), (1472, "sink"), (1472, "iperf3")], \
+    s4.measured_parts(m2)
 try:
     s4.merge(old, dict(new, cost_ns=2))
     raise AssertionError("parts of different costs merged")
