@@ -74,6 +74,8 @@ DEVICES = {
                       "both": "hardware coalescing and threaded NAPI"}},
 }
 APPS = ("sink", "iperf3")
+# A starved node loop answers late; the generator has stopped by then anyway.
+GEN_OFF_TIMEOUT_S = 60.0
 PORT = 5201  # iperf3's port: its UDP data socket too; the generator aims at it
 
 
@@ -288,9 +290,14 @@ class Rig:
         b = self.counters()
         ab = _threads(app_pid) if app_pid else {}
         t0 = time.monotonic()
-        eb.request(self.rx, f"set emu.gen={payload}:{PORT}:0:{pps}")
+        # The generator stops itself after COUNT frames on the line's clock
+        # (docs/enet.md §14): the node's loop that serves the control socket
+        # is SCHED_OTHER on the flooded CPU and, under livelock, may answer
+        # "off" only seconds later (it once took over 5 s).
+        count = max(1, round(pps * self.a.s4_seconds))
+        eb.request(self.rx, f"set emu.gen={payload}:{PORT}:{count}:{pps}")
         time.sleep(self.a.s4_seconds)
-        eb.request(self.rx, "set emu.gen=off")
+        eb.request(self.rx, "set emu.gen=off", timeout=GEN_OFF_TIMEOUT_S)
         secs = time.monotonic() - t0
         time.sleep(0.3)  # the ring and the socket drain
         af = self.counters()
