@@ -243,7 +243,24 @@ assert not s4.floor_valid({"other_pct": 5.0, "fifo_pct": 95.0, "cpus": [1, 0]})
 text = "a\n<!-- seed004:begin -->\nold\n<!-- seed004:end -->\nb\n"
 assert s4.docs_update(text, "| t |\n") == \
     "a\n<!-- seed004:begin -->\n| t |\n<!-- seed004:end -->\nb\n"
-print("ok: napi_seed004 knee, verdict, ratio, merge, docs markers")
+# Every mode's coalescing pairs apply, in their order, from any other mode
+# under fec's rule (rx-usecs=0 only with rx-frames=1): the ENET control once
+# stopped at its first mode on "set rx-usecs=0" while rx-frames was 200.
+def fec_ok(us, fr):
+    return fr == 1 if us == 0 else fr >= 1
+enet = s4.DEVICES["enet"]["modes"]
+def pairs(sets):
+    return [(k, int(v)) for k, v in (x.split("=") for x in sets) if k in ("rx-usecs", "rx-frames")]
+for frm in list(enet) + ["driver default"]:
+    start = {"rx-usecs": 1000, "rx-frames": 200}
+    for k, v in pairs(enet.get(frm, [])):
+        start[k] = v
+    for to, sets in enet.items():
+        st = dict(start)
+        for k, v in pairs(sets):
+            st[k] = v
+            assert fec_ok(st["rx-usecs"], st["rx-frames"]), (frm, to, k, v)
+print("ok: napi_seed004 knee, verdict, ratio, merge, docs markers, ENET mode order")
 # The log-log plot: a cell that delivered nothing sits on the floor, and a panel
 # whose values are all equal (or that has none) still gets a valid positive range
 # (gnuplot refused "logscaled axis must have positive range" and the run exited).
