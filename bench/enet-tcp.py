@@ -307,7 +307,8 @@ def write(a, sets, res, load):
             "lost without a BD: driver/lab/steal", "sender's line idle %",
             "node 0 CPU ms/MB", "node 1 CPU ms/MB", "line engine CPU ms/MB", "VM steal ms",
             "load", "% of limit: median of the runs", "% of limit: minimum",
-            "% of limit in each run", *nm.LAB_HEAD]
+            "% of limit in each run", "VM steal ms in each run", "load in each run",
+            *nm.LAB_HEAD]
     rows = []
     for c in res:
         for i, r in enumerate(c["median"]):
@@ -322,6 +323,8 @@ def write(a, sets, res, load):
                          f"{statistics.median(run[i]['pct'] for run in c['runs']):.1f}",
                          f"{min(run[i]['pct'] for run in c['runs']):.1f}",
                          " ".join(f"{run[i]['pct']:.1f}" for run in c["runs"]),
+                         " ".join(f"{run[i]['steal_ms']:.0f}" for run in c["runs"]),
+                         " ".join(f"{run[i]['load1']:.2f}" for run in c["runs"]),
                          *nm.lab_cells(r["lab"])])
     sets_txt = " ".join(f"--set {kv}" for kv in sets)
     p = KIND["cls"].PREFIX
@@ -331,7 +334,8 @@ full-duplex line, TAP offloads on (TSO cut in the node, GRO to the kernel). Per
 case `iperf3 -c {KIND["subnet"]}2 -t {a.seconds}` from {p}0 (with `--bidir` for both ways
 at once) to an `iperf3 -s -1` in {p}1, {a.repeat} runs; the table shows the run with
 the median of its lower direction, the median and the minimum of each direction over
-the runs, and every run. The both-ways case runs under each host path of
+the runs, and every run (ordered by the run's lower direction, with its VM steal and
+load in the same order). The both-ways case runs under each host path of
 `--host-path {a.host_path}`, alternated within each repeat (docs/fq.md): off (no fair
 queue, no shaper), fq (`ethdrv set NODE fq=on`: the node's fair queue) and htb, the
 control (`tc qdisc add dev NODE root handle 1: htb default 1` and one class at

@@ -110,3 +110,34 @@ assert eb.cpu_cost_text(6000, 2000) == ("6 us per frame (cpu_cost_ns=6000), stan
                                         "CPU 4.0 times slower than this host's 2.00 us per frame")
 print("PASS")
 PY
+
+# enet-tcp's table: each run's VM steal and load beside its goodput (issue 20:
+# "load and steal recorded per run"), in the runs' order.
+python3 - "$TOP/bench" >/dev/null <<'PY'
+import importlib.util, os, sys, tempfile, types
+sys.path.insert(0, sys.argv[1])
+spec = importlib.util.spec_from_file_location("et", sys.argv[1] + "/enet-tcp.py")
+et = importlib.util.module_from_spec(spec); spec.loader.exec_module(et)
+et.KIND = et.KINDS["emu:enet"]
+lab = {"irqs_frame": 0.1, "late_p50_us": 1.0, "late_p99_us": 2.0, "late_max_us": 3.0,
+       "slips": 0, "slip_ms": 0.0}
+def row(pct, steal, load):
+    return {"case": "1 Gb/s, both ways", "dir": "enet0 -> enet1", "mbps": pct * 9.4,
+            "limit": 941.5, "pct": pct, "tol": 0.3, "verdict": "ok", "limit_acks": 940.0,
+            "pct_acks": pct, "ratio": 0.02, "retrans": 0, "drops": 0, "causes": None,
+            "idle": 1.0, "cpu": [2.0, 2.0], "engine": 1.8, "steal_ms": steal, "load1": load,
+            "lab": lab}
+runs = [[row(p, s, l)] for p, s, l in ((52.3, 1510, 1.29), (96.2, 20, 1.48), (97.4, 5, 1.64))]
+res = [{"device": "emu:enet,speed=1000", "runs": runs, "median": runs[1]}]
+d = tempfile.mkdtemp()
+a = types.SimpleNamespace(device="emu:enet", host_path="off,fq,htb", htb_pct=98.0, results=d,
+                          repeat=3, seconds=10)
+et.write(a, ["napi_split=1"], res, ["1.29", "1.48", "1.64"])
+text = open(os.path.join(d, "enet-tcp.md")).read()
+line = [l for l in text.splitlines() if l.startswith("| 1 Gb/s")][0]
+cells = [c.strip() for c in line.split("|")]
+# Each run's goodput, VM steal and load, in the same order.
+assert "52.3 96.2 97.4" in cells and "1510 20 5" in cells and "1.29 1.48 1.64" in cells, cells
+print("ok", file=sys.stderr)
+PY
+echo "ok: enet-tcp per-run steal and load"
