@@ -83,6 +83,7 @@ GEN_OFF_TIMEOUT_S = 60.0
 # comes in bursts of 15-30 % of a CPU, which slip the line's clock and hand
 # the starved application CPU time it would not have had.
 STEAL_MAX_PCT = 5.0
+TARGET_DEVICE = "gbeth"  # the 10x target is seed 004's, on its own MAC
 STEAL_REDO = 3
 PORT = 5201  # iperf3's port: its UDP data socket too; the generator aims at it
 
@@ -555,9 +556,19 @@ def ratio_rows(data):
     return out
 
 
-def ratio_table(rows, base):
+def ratio_table(rows, base, device="gbeth"):
+    """The best mode against BASE at 1.5x and 3x its knee. The 10x target is
+    the GbEth's (issue 24); on the ENET, the control, the column says so."""
     def rtxt(x):
         return "-" if x is None else ("inf" if x == float("inf") else f"{x:.1f}")
+
+    def target(r):
+        if r["factor"] != 3.0:
+            return ""
+        if device != TARGET_DEVICE:
+            return "control: no target"
+        return ("met" if r["ratio"] is not None and r["ratio"] >= 10 and r["verdict"] == "better"
+                else "MISSED")
     return eb.md_table(
         ["payload B", "app", f"{base} knee kpps", "at", "offered kpps", f"{base} kpps [min-max]",
          "best mode", "its kpps [min-max]", "ratio", "verdict", "target >= 10x at 3x knee"],
@@ -565,9 +576,7 @@ def ratio_table(rows, base):
           f"{_kp(r['base']['median'])} [{_kp(r['base']['min'])}-{_kp(r['base']['max'])}]",
           r["best_mode"],
           f"{_kp(r['best']['median'])} [{_kp(r['best']['min'])}-{_kp(r['best']['max'])}]",
-          rtxt(r["ratio"]), r["verdict"],
-          ("met" if r["ratio"] is not None and r["ratio"] >= 10 and r["verdict"] == "better"
-           else "MISSED") if r["factor"] == 3.0 else ""] for r in rows])
+          rtxt(r["ratio"]), r["verdict"], target(r)] for r in rows])
 
 
 def measured_parts(data):
@@ -717,7 +726,7 @@ Modes: {modes}.
 
 ### Best mode against {data['base']} at 1.5x and 3x its knee
 
-{ratio_table(rows, data['base'])}
+{ratio_table(rows, data['base'], data['device'])}
 ### The curves
 """]
     for p, app in measured_parts(data):
@@ -857,7 +866,7 @@ MARK_BEGIN, MARK_END = "<!-- seed004:begin -->", "<!-- seed004:end -->"
 
 def docs_table(data):
     """The table of docs/benchmarks.md: the ratios at 1.5x and 3x the knee, and the parts."""
-    return (ratio_table(ratio_rows(data), data["base"]) + "\n" + parts_text(data) +
+    return (ratio_table(ratio_rows(data), data["base"], data["device"]) + "\n" + parts_text(data) +
             f" Full tables: `bench/results/napi-modes-{data['device']}.md`.\n")
 
 

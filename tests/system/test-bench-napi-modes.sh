@@ -271,6 +271,13 @@ assert r["steal_redone"] == 2 and s4.steal_clean(r), r
 seq = iter([{"cpus": {"0": {"steal": 30.0}}}] * (s4.STEAL_REDO + 1))
 r = s4.Rig.measure_clean(fake, 18, 1000, None, "sink")
 assert r["steal_redone"] == s4.STEAL_REDO and not s4.steal_clean(r), r
+# The 10x target is the GbEth's: the ENET control's table says it has none.
+row = {"payload": 18, "app": "sink", "knee": 1000, "factor": 3.0, "pps": 3000,
+       "base": {"median": 100, "min": 90, "max": 110}, "best_mode": "sw",
+       "best": {"median": 2000, "min": 1990, "max": 2010}, "ratio": 20.0, "verdict": "better"}
+assert s4.ratio_table([row], "old", "gbeth").rstrip().endswith("| met |")
+assert s4.ratio_table([dict(row, ratio=5.0)], "old", "gbeth").rstrip().endswith("| MISSED |")
+assert s4.ratio_table([row], "irq", "enet").rstrip().endswith("| control: no target |")
 print("ok: napi_seed004 knee, verdict, ratio, merge, docs markers, ENET mode order")
 # The log-log plot: a cell that delivered nothing sits on the floor, and a panel
 # whose values are all equal (or that has none) still gets a valid positive range
