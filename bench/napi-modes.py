@@ -430,7 +430,8 @@ def run_classic(a):
     plot(tcp_rows, udp_rows, a.out_base + ".png")
     if not a.quick and not a.results and tcp_rows and udp_rows:
         readme = eb.SOURCE_DIR / "docs" / "benchmarks.md"
-        readme.write_text(nm.readme_update(readme.read_text(), main_table(tcp_rows, udp_rows)))
+        readme.write_text(nm.readme_update(readme.read_text(), main_table(
+            tcp_rows, udp_rows, os.path.basename(a.out_base) + ".md")))
     if any(r["verdict"] != "ok" for *_, r in tcp_rows):
         a.refused.append("a TCP goodput above its limit beyond the measurement's tolerance")
     return body
@@ -543,12 +544,14 @@ def veth_mbps(v):
     return v["bytes"] * 8 / v["seconds"] / 1e6 if v and v["seconds"] else 0.0
 
 
-def main_table(tcp_rows, udp_rows):
-    """The table of docs/benchmarks.md: TCP at 1 Gb/s (split, BQL on) and the UDP collapse check."""
+def main_table(tcp_rows, udp_rows, result):
+    """The table of docs/benchmarks.md: TCP at 1 Gb/s (split, BQL on) and the UDP collapse
+    check; RESULT names the file the full tables went to (napi-modes.md for a full ENET
+    run, napi-modes-enet-classic.md for this experiment alone)."""
     t = nm.tcp_target(tcp_rows)
     c = nm.collapse(udp_rows)
     return (nm.tcp_target_table(t) + "\n" + nm.collapse_table(c) +
-            "\nFull tables: `bench/results/napi-modes.md`.\n")
+            f"\nFull tables: `bench/results/{result}`.\n")
 
 
 def report(a, tcp_rows, udp_rows, veth, limits, rate_rows=()):
