@@ -38,7 +38,7 @@ static void test_threaded_moderation(void **state)
 /* contexts=irq: the one line's handler runs in the RX poller's softirq loop. */
 static void test_irq_in_softirq_loop(void **state)
 {
-	scenario_softirq_loops(*state, "fec_irqs");
+	scenario_softirq_loops(*state, "fec_irqs", churn);
 }
 
 int main(void)

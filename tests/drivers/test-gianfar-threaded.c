@@ -37,7 +37,7 @@ static void test_threaded_moderation(void **state)
 /* contexts=irq: the RX and TX lines and the error line in softirq loops. */
 static void test_irq_in_softirq_loop(void **state)
 {
-	scenario_softirq_loops(*state, "gfar_irq_rx");
+	scenario_softirq_loops(*state, "gfar_irq_rx", churn);
 }
 
 int main(void)

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "gbeth_pair.h"
+#include "pair_scenarios.h"
 
 static int setup_rt(void **state)
 {
@@ -27,7 +28,8 @@ static int setup_rt(void **state)
 	return gbeth_setup_cfg(state, &cfg, true);
 }
 
-static void churn(struct fixture *f, unsigned i)
+/* ravb has no split poller: its churn switches the poll mode instead. */
+static void churn_poll_mode(struct fixture *f, unsigned i)
 {
 	if (i % 400 == 0)
 		for (unsigned k = 0; k < 2; k++)
@@ -47,7 +49,7 @@ static void test_threaded_both_ways(void **state)
 	add_flow(f, &b, 1, 1);
 	for (unsigned k = 0; k < 2; k++)
 		set(&f->n[k], "threaded", "1");
-	run_real(f, churn);
+	run_real(f, churn_poll_mode);
 	assert_true(stat(&f->n[1], "ravb_rx_multi_desc") > 0);
 	end_flows(f);
 }
@@ -56,19 +58,7 @@ static void test_threaded_both_ways(void **state)
  * each node while the test thread sends; poll_mode and threaded switching. */
 static void test_irq_in_softirq_loop(void **state)
 {
-	struct fixture *f = *state;
-	struct flow a = { .n = 10000, .len_of = len_mixed, .window = 64 };
-	struct flow b = { .n = 10000, .len_of = len_mixed, .window = 64 };
-	struct ethdrv_cpu_loops *cl[2];
-
-	add_flow(f, &a, 0, 0);
-	add_flow(f, &b, 1, 1);
-	pair_softirq_loops(f, cl);
-	run_real(f, churn);
-	for (unsigned k = 0; k < 2; k++)
-		assert_true(stat(&f->n[k], "ravb_irqs") > 0);
-	pair_softirq_loops_stop(f, cl);
-	end_flows(f);
+	scenario_softirq_loops(*state, "ravb_irqs", churn_poll_mode);
 }
 
 int main(void)

@@ -167,9 +167,11 @@ static inline void scenario_threaded_switch(struct fixture *f, const char *wakeu
 }
 
 /* The interrupt handler (the driver's own lines) and the polls in softirq
- * loops of their own while the test thread sends, napi_split and threaded
- * switching: nothing lost; the driver's interrupt counter @irqs moved. */
-static inline void scenario_softirq_loops(struct fixture *f, const char *irqs)
+ * loops of their own while the test thread sends and @each switches modes
+ * (churn above, or a driver's own): nothing lost; the driver's interrupt
+ * counter @irqs moved. */
+static inline void scenario_softirq_loops(struct fixture *f, const char *irqs,
+					  void (*each)(struct fixture *, unsigned))
 {
 	struct flow a = { .n = 3000, .len_of = len_mixed, .window = 64 };
 	struct flow b = { .n = 3000, .len_of = len_mixed, .window = 64 };
@@ -178,7 +180,7 @@ static inline void scenario_softirq_loops(struct fixture *f, const char *irqs)
 	add_flow(f, &a, 0, 0);
 	add_flow(f, &b, 1, 1);
 	pair_softirq_loops(f, cl);
-	run_real(f, churn);
+	run_real(f, each);
 	run_until_sent(f, 3000);
 	for (unsigned k = 0; k < 2; k++) {
 		assert_true(stat(&f->n[k], irqs) > 0);
