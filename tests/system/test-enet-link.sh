@@ -43,6 +43,13 @@ ip netns exec enet1 ping -n -c 3 -i 0.2 -W 2 "$A0" || fail "ping enet1 -> enet0"
 "$ETHDRV" info enet0 | grep -qx "chip=ENET" || fail "info: no chip line"
 [[ $("$ETHDRV" get enet1 tap_tso tap_gro) == $'tap_tso=on\ntap_gro=on' ]] || fail "offloads not on"
 [[ $("$ETHDRV" get link speed_mbps) == "speed_mbps=1000" ]] || fail "link speed"
+# A value inside the knob's range refused by a rule between knobs says so and
+# gives the rule (fec: rx-usecs=0 only with rx-frames=1), not the range.
+out=$("$ETHDRV" set enet1 rx-frames=200 rx-usecs=0 2>&1) && fail "rx-usecs=0 with 200 frames taken"
+grep -q "refused with the current settings (the knob takes 0..33556 us): .*0 needs rx-frames=1" <<<"$out" ||
+	fail "the combination refusal does not name its rule: $out"
+"$ETHDRV" set enet1 rx-frames=1 rx-usecs=0 || fail "rx-frames=1 rx-usecs=0 refused"
+"$ETHDRV" set enet1 rx-usecs=1000 rx-frames=200 || fail "fec's defaults back"
 
 # 3. iperf3 both ways, with the offloads, then without
 ip netns exec enet1 iperf3 -s -B "$A1" >/dev/null 2>&1 &

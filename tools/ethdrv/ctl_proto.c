@@ -167,15 +167,30 @@ static const struct ethdrv_knob *ctl_knob(const struct ctl_ops *ops, void *arg, 
 	return ethdrv_knob_find_in(t, key);
 }
 
-/* "use VALUES UNIT" for a bad value of @key into @buf; NULL when no table names it. */
-static const char *ctl_knob_hint(const struct ctl_ops *ops, void *arg, const char *key, char *buf,
-				 size_t size)
+/*
+ * "use VALUES UNIT" for a bad value @value of @key into @buf; NULL when no
+ * table names it. A number inside a UINT knob's range was refused with the
+ * current settings (fec's rx-usecs=0 needs rx-frames=1), so the hint says
+ * that, with the range and the knob's help line, which states the rule.
+ */
+static const char *ctl_knob_hint(const struct ctl_ops *ops, void *arg, const char *key,
+				 const char *value, char *buf, size_t size)
 {
 	const struct ethdrv_knob *k = ctl_knob(ops, arg, key);
+	uint64_t v;
 	int n;
 
 	if (!k)
 		return NULL;
+	if (k->type == ETHDRV_KNOB_T_UINT && !ethdrv_knob_uint(k, value, &v)) {
+		n = snprintf(buf, size, "refused with the current settings (the knob takes ");
+		n += ethdrv_knob_values(k, buf + n, size - (size_t)n);
+		if ((size_t)n < size)
+			snprintf(buf + n, size - (size_t)n, "%s%s): %s",
+				 k->unit && *k->unit ? " " : "", k->unit ? k->unit : "",
+				 k->help ? k->help : "");
+		return buf;
+	}
 	n = snprintf(buf, size, "bad value: use ");
 	n += ethdrv_knob_values(k, buf + n, size - (size_t)n);
 	if (k->unit && *k->unit && (size_t)n < size)
@@ -187,7 +202,7 @@ static void ctl_do_set(const struct ctl_ops *ops, void *arg, int argc, char **ar
 		       struct ctl_reply *r)
 {
 	const char *why;
-	char hint[160];
+	char hint[256];
 	int i, err;
 
 	if (argc < 2) {
@@ -205,7 +220,7 @@ static void ctl_do_set(const struct ctl_ops *ops, void *arg, int argc, char **ar
 		why = NULL;
 		err = ops->set(arg, argv[i], eq + 1, &why);
 		if (err == -EINVAL && !why)
-			why = ctl_knob_hint(ops, arg, argv[i], hint, sizeof(hint));
+			why = ctl_knob_hint(ops, arg, argv[i], eq + 1, hint, sizeof(hint));
 		if (err == -ENOENT && !why)
 			why = "unknown key: `ethdrv get IFNAME --list` lists the keys";
 		if (err) {
