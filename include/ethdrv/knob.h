@@ -106,6 +106,13 @@ ETHDRV_EXPORT int ethdrv_knob_uint(const struct ethdrv_knob *k, const char *s, u
 ETHDRV_EXPORT int ethdrv_knob_bool(const char *s, bool *out);
 
 /**
+ * ethdrv_knob_enum() - the place of @s among the ENUM knob @k's values
+ * ("loop|irq": "loop" is 0, "irq" 1)
+ * Return: that index, or -EINVAL.
+ */
+ETHDRV_EXPORT int ethdrv_knob_enum(const struct ethdrv_knob *k, const char *s);
+
+/**
  * ethdrv_knob_values() - the accepted values of @k as text ("0..64", "on|off")
  * Return: the length, as snprintf.
  */

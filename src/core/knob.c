@@ -67,6 +67,25 @@ ETHDRV_EXPORT int ethdrv_knob_bool(const char *s, bool *out)
 	return 0;
 }
 
+ETHDRV_EXPORT int ethdrv_knob_enum(const struct ethdrv_knob *k, const char *s)
+{
+	const char *v = k->values;
+	size_t len = s ? strlen(s) : 0;
+
+	if (k->type != ETHDRV_KNOB_T_ENUM || !v || !len)
+		return -EINVAL;
+	for (int i = 0;; i++) {
+		const char *bar = strchr(v, '|');
+		size_t n = bar ? (size_t)(bar - v) : strlen(v);
+
+		if (n == len && !strncmp(v, s, n))
+			return i;
+		if (!bar)
+			return -EINVAL;
+		v = bar + 1;
+	}
+}
+
 ETHDRV_EXPORT int ethdrv_knob_values(const struct ethdrv_knob *k, char *buf, size_t size)
 {
 	if (k->type == ETHDRV_KNOB_T_UINT)

@@ -72,6 +72,17 @@ out=$("$ETHDRV" set t1s0 busy_poll=50 2>&1) && fail "busy_poll accepted in conte
 [[ $out == *"contexts=loop first"* ]] || fail "busy_poll: $out"
 out=$("$ETHDRV" set t1s0 contexts=what 2>&1) && fail "contexts=what accepted"
 [[ $out == *"give loop"* ]] || fail "contexts=what: $out"
+# The ksoftirqd rule at an interrupt's exit: both words, read back; others refused.
+for rule in defer inline; do
+	"$ETHDRV" set t1s0 "irq_exit_softirq=$rule" || fail "irq_exit_softirq=$rule"
+	[[ $("$ETHDRV" get t1s0 irq_exit_softirq) == "irq_exit_softirq=$rule" ]] ||
+		fail "irq_exit_softirq=$rule not read back"
+done
+for bad in inlin defer2 Inline; do
+	out=$("$ETHDRV" set t1s0 "irq_exit_softirq=$bad" 2>&1) && fail "irq_exit_softirq=$bad accepted"
+	[[ $out == *"give inline"* ]] || fail "irq_exit_softirq=$bad: $out"
+done
+ping_ok 0 1 || fail "ping after the rule changes"
 
 # Back to one loop: the node's thread takes the interrupts at FIFO 20 again.
 "$ETHDRV" set t1s0 contexts=loop || fail "contexts=loop"

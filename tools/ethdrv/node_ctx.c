@@ -116,17 +116,27 @@ static int node_ctx_start(struct node *n, unsigned cpus)
 	return 0;
 }
 
+/* The knobs, in this order (K_*: the ENUM entries the setters parse with). */
+enum { K_CONTEXTS, K_CPUS, K_AFFINITY, K_IRQ_EXIT, K_COUNT };
+static const struct ethdrv_knob node_ctx_knobs[] = {
+	ETHDRV_KNOB_ENUM(
+		"contexts", "loop|irq",
+		"loop: all in the node's thread; irq: softirq loops above the application"),
+	ETHDRV_KNOB_UINT("cpus", 1, 8, "loops", "softirq loops, one per CPU (contexts=irq)"),
+	ETHDRV_KNOB_TEXT("irq_affinity", "NAME:CPU[/NAME:CPU...]", "",
+			 "the CPU of each poller's IRQ line, e.g. rx:0/tx:1 (contexts=irq)"),
+	ETHDRV_KNOB_ENUM("irq_exit_softirq", "inline|defer",
+			 "while ksoftirqd holds the softirqs, an interrupt's exit runs them "
+			 "(inline, Linux 6.5+, default) or leaves them to it (defer, 4.9-6.4)"),
+};
+
 /* contexts=loop|irq */
 static int node_ctx_set_mode(struct node *n, const char *value, const char **why)
 {
-	bool irq;
-	int err;
+	int v = ethdrv_knob_enum(&node_ctx_knobs[K_CONTEXTS], value), err;
+	bool irq = v == 1;
 
-	if (!strcmp(value, "irq"))
-		irq = true;
-	else if (!strcmp(value, "loop"))
-		irq = false;
-	else {
+	if (v < 0) {
 		*why = "give loop (all work in the node's thread) or irq (Linux's contexts)";
 		return -EINVAL;
 	}
@@ -188,14 +198,11 @@ static void node_ctx_irq_exit_one(void *arg)
 /* irq_exit_softirq=inline|defer: the softirq loops now, and those started later. */
 static int node_ctx_set_irq_exit(struct node *n, const char *value, const char **why)
 {
+	int v = ethdrv_knob_enum(&node_ctx_knobs[K_IRQ_EXIT], value);
+	bool defer = v == 1;
 	unsigned i;
-	bool defer;
 
-	if (!strcmp(value, "defer"))
-		defer = true;
-	else if (!strcmp(value, "inline"))
-		defer = false;
-	else {
+	if (v < 0) {
 		*why = "give inline (an interrupt's exit runs the softirqs ksoftirqd holds: Linux "
 		       "6.5+) or defer (they stay with ksoftirqd: Linux 4.9-6.4)";
 		return -EINVAL;
@@ -258,18 +265,7 @@ static int node_ctx_set_affinity(struct node *n, const char *value, const char *
 	return 0;
 }
 
-static const struct ethdrv_knob node_ctx_knobs[] = {
-	ETHDRV_KNOB_ENUM(
-		"contexts", "loop|irq",
-		"loop: all in the node's thread; irq: softirq loops above the application"),
-	ETHDRV_KNOB_UINT("cpus", 1, 8, "loops", "softirq loops, one per CPU (contexts=irq)"),
-	ETHDRV_KNOB_TEXT("irq_affinity", "NAME:CPU[/NAME:CPU...]", "",
-			 "the CPU of each poller's IRQ line, e.g. rx:0/tx:1 (contexts=irq)"),
-	ETHDRV_KNOB_ENUM("irq_exit_softirq", "inline|defer",
-			 "while ksoftirqd holds the softirqs, an interrupt's exit runs them "
-			 "(inline, Linux 6.5+, default) or leaves them to it (defer, 4.9-6.4)"),
-};
-
+_Static_assert(ETHDRV_ARRAY_SIZE(node_ctx_knobs) == K_COUNT, "one K_* per knob");
 const struct ethdrv_knob_table node_ctx_knob_table = ETHDRV_KNOB_TABLE("node", node_ctx_knobs);
 
 int node_ctx_set_knob(struct node *n, const char *key, const char *value, const char **why)
@@ -334,8 +330,7 @@ int node_ctx_get_knob(struct node *n, const char *key, char *buf, size_t size)
 
 bool node_ctx_is_key(const char *key)
 {
-	return !strcmp(key, "contexts") || !strcmp(key, "cpus") || !strcmp(key, "irq_affinity") ||
-	       !strcmp(key, "irq_exit_softirq");
+	return ethdrv_knob_find(&node_ctx_knob_table, key) != NULL;
 }
 
 void node_ctx_free(struct node *n)
