@@ -83,8 +83,8 @@ GEN_OFF_TIMEOUT_S = 60.0
 # comes in bursts of 15-30 % of a CPU, which slip the line's clock and hand
 # the starved application CPU time it would not have had.
 STEAL_MAX_PCT = 5.0
-TARGET_DEVICE = "gbeth"  # the 10x target is seed 004's, on its own MAC
 STEAL_REDO = 3
+TARGET_DEVICE = "gbeth"  # the 10x target is seed 004's, on its own MAC
 PORT = 5201  # iperf3's port: its UDP data socket too; the generator aims at it
 
 
@@ -556,7 +556,7 @@ def ratio_rows(data):
     return out
 
 
-def ratio_table(rows, base, device="gbeth"):
+def ratio_table(rows, base, device):
     """The best mode against BASE at 1.5x and 3x its knee. The 10x target is
     the GbEth's (issue 24); on the ENET, the control, the column says so."""
     def rtxt(x):
