@@ -177,24 +177,20 @@ static const char *ctl_knob_hint(const struct ctl_ops *ops, void *arg, const cha
 				 const char *value, char *buf, size_t size)
 {
 	const struct ethdrv_knob *k = ctl_knob(ops, arg, key);
+	const char *unit;
+	char values[64];
 	uint64_t v;
-	int n;
 
 	if (!k)
 		return NULL;
-	if (k->type == ETHDRV_KNOB_T_UINT && !ethdrv_knob_uint(k, value, &v)) {
-		n = snprintf(buf, size, "refused with the current settings (the knob takes ");
-		n += ethdrv_knob_values(k, buf + n, size - (size_t)n);
-		if ((size_t)n < size)
-			snprintf(buf + n, size - (size_t)n, "%s%s): %s",
-				 k->unit && *k->unit ? " " : "", k->unit ? k->unit : "",
-				 k->help ? k->help : "");
-		return buf;
-	}
-	n = snprintf(buf, size, "bad value: use ");
-	n += ethdrv_knob_values(k, buf + n, size - (size_t)n);
-	if (k->unit && *k->unit && (size_t)n < size)
-		snprintf(buf + n, size - (size_t)n, " (%s)", k->unit);
+	unit = k->unit && *k->unit ? k->unit : NULL;
+	ethdrv_knob_values(k, values, sizeof(values));
+	if (k->type == ETHDRV_KNOB_T_UINT && !ethdrv_knob_uint(k, value, &v))
+		snprintf(buf, size, "refused with the current settings (the knob takes %s%s%s): %s",
+			 values, unit ? " " : "", unit ? unit : "", k->help ? k->help : "");
+	else
+		snprintf(buf, size, "bad value: use %s%s%s%s", values, unit ? " (" : "",
+			 unit ? unit : "", unit ? ")" : "");
 	return buf;
 }
 
