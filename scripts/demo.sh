@@ -16,6 +16,10 @@
 # docs/design.md §4.5: the same download lost 25 frames to RX overflow at
 # FIFO 50 against 143 at SCHED_OTHER, and 65 against 3561 on a busier machine.
 #
+# DEMO_FQ=on runs both nodes with the node's fair queue (`--set fq=on`,
+# docs/fq.md); the default, off, is the segment's default (docs/fq.md §4 says
+# why). The result names the setting.
+#
 # Both limits are computed, and printed with their inputs, by
 # bench/ethdrv_limits.py (limits(), LIMIT_FORMULA there, run through
 # bench/ethdrv_bench.py), the code the
@@ -45,6 +49,11 @@ if ((DEMO_RT_PRIO > 0)); then
 	RT_ARGS=(--rt-prio "$DEMO_RT_PRIO")
 	PRIO_TEXT="SCHED_FIFO $DEMO_RT_PRIO (--rt-prio $DEMO_RT_PRIO; DEMO_RT_PRIO=0 for SCHED_OTHER)"
 fi
+DEMO_FQ=${DEMO_FQ:-off}
+[[ $DEMO_FQ == on || $DEMO_FQ == off ]] ||
+	{ echo "demo: DEMO_FQ=$DEMO_FQ: want on or off" >&2; exit 2; }
+FQ_ARGS=()
+[[ $DEMO_FQ == on ]] && FQ_ARGS=(--set fq=on)
 PORT=8000
 
 # shellcheck source=../tests/system/segment-lib.sh
@@ -73,8 +82,9 @@ LOAD_START=$(cut -d' ' -f1 /proc/loadavg)
 echo "== ethdrv segment --nodes 2 (t1s0 = $A0, t1s1 = $A1)"
 "$ETHDRV" segment --cleanup >/dev/null 2>&1 || true
 echo "drivers' threads: $PRIO_TEXT"
-start_segment 2 --pcap "$TMP/segment.pcap" "${RT_ARGS[@]}"
-"$ETHDRV" get t1s0 node-id node-cnt to-tmr | tr '\n' ' '
+echo "node fair queue: fq=$DEMO_FQ (DEMO_FQ=on|off)"
+start_segment 2 --pcap "$TMP/segment.pcap" "${RT_ARGS[@]}" "${FQ_ARGS[@]}"
+"$ETHDRV" get t1s0 node-id node-cnt to-tmr fq | tr '\n' ' '
 echo
 
 echo "== ping both ways"
@@ -121,6 +131,7 @@ mkdir -p "$RESULTS"
 	echo "- 1-min load average: $LOAD_START at the start, $LOAD_END at the end" \
 		"(a loaded machine lowers the figure)"
 	echo "- drivers' loop and poller threads: $PRIO_TEXT"
+	echo "- node fair queue: $("$ETHDRV" get t1s0 fq) on both nodes (DEMO_FQ=$DEMO_FQ)"
 	echo
 	echo "download: $DL_BYTES bytes in $DL_SECONDS s, sha256 identical"
 	echo
