@@ -57,7 +57,7 @@ python3 - "$TMP/iperf.json" <<'P' || fail "iperf3 both ways"
 import json, sys
 end = json.load(open(sys.argv[1]))["end"]
 # Both directions flow and neither starves the other; how close each comes
-# to the line is bench/enet_tcp.py's measure (a loaded VM here got 79 Mb/s).
+# to the line is bench/enet-tcp.py's measure (a loaded VM here got 79 Mb/s).
 mbps = {}
 for key in ("sum_received", "sum_received_bidir_reverse"):
     mbps[key] = end[key]["bits_per_second"] / 1e6
