@@ -113,14 +113,21 @@ ctr() {
 }
 
 # iperf_bps_ns NS ADDR ARGS: bits/s of a 2 s iperf3 from namespace NS to the
-# server at ADDR ("", "-R" or "--bidir"), one number per direction.
+# server at ADDR ("", "-R" or "--bidir"), one number per direction. iperf3
+# -J exits 0 on an error and reports it only in the JSON: it goes to stderr
+# here, and the exit status is 3 when the server was still busy (it takes a
+# moment to tear the last test down; a loaded machine stretches that), 1 on
+# any other error.
 iperf_bps_ns() {
 	ip netns exec "$1" iperf3 -c "$2" -t 2 $3 -J | python3 -c '
 import json, sys
-end = json.load(sys.stdin)["end"]
+doc = json.load(sys.stdin)
+if "error" in doc:
+    print("iperf3:", doc["error"], file=sys.stderr)
+    sys.exit(3 if "busy" in doc["error"] else 1)
 for key in ("sum_received", "sum_received_bidir_reverse"):
-    if key in end:
-        print(int(end[key]["bits_per_second"]))'
+    if key in doc["end"]:
+        print(int(doc["end"][key]["bits_per_second"]))'
 }
 
 # start_link_beside [enet|gbeth|etsec]: a link (start_enet_link, start_gbeth_link,
@@ -168,12 +175,18 @@ assert_etsec_clean() {
 }
 
 # link_iperf_dirs PREFIX ADDR WHAT: iperf3 from PREFIX0 to ADDR one way, the
-# other and both at once (iperf_bps_ns); every direction must carry data.
+# other and both at once (iperf_bps_ns); every direction must carry data. A
+# server still busy with the last test is asked again, up to 5 times a second
+# apart; any other iperf3 error fails.
 # WHAT names the mode in the messages.
 link_iperf_dirs() {
-	local dir bps b
+	local dir bps b try
 	for dir in "" "-R" "--bidir"; do
-		bps=$(iperf_bps_ns "${1}0" "$2" "$dir") || fail "iperf3 $dir ($3)"
+		for ((try = 1; ; try++)); do
+			bps=$(iperf_bps_ns "${1}0" "$2" "$dir") && break
+			[[ $? -eq 3 && $try -lt 5 ]] || fail "iperf3 $dir ($3)"
+			sleep 1
+		done
 		echo "iperf3 ${dir:-forward} $3:" $bps "bit/s"
 		[[ $(wc -w <<<"$bps") -eq $([[ $dir == --bidir ]] && echo 2 || echo 1) ]] ||
 			fail "iperf3 $dir: no result for every direction: $bps"
