@@ -98,6 +98,9 @@ def parse(argv=None):
                    help="offered frames/s of the interrupt-per-packet rate table at 1000 Mb/s, "
                         "1472 B ('' = none)")
     p.add_argument("--ping-interval", type=float, default=0.01, help="ping -i under load")
+    p.add_argument("--fq", default="off,on",
+                   help="the TCP cases under each of: off, on (the node's fair queue, "
+                        "fq=on on both nodes, docs/fq.md); comma-separated (off,on)")
     p.add_argument("--no-tcp", action="store_true", help="skip the TCP cases")
     p.add_argument("--no-udp", action="store_true", help="skip the UDP flood")
     p.add_argument("--results", default=None, help="output directory (bench/results)")
@@ -168,6 +171,10 @@ def parse(argv=None):
     if a.quick:
         a.speeds, a.tcp_seconds, a.udp_seconds = "1000", 2, 1
     a.speed_list = [int(x) for x in a.speeds.split(",") if x]
+    a.fq_list = [x for x in a.fq.split(",") if x]
+    if not a.fq_list or any(x not in ("off", "on") for x in a.fq_list) or \
+            len(set(a.fq_list)) != len(a.fq_list):
+        p.error(f"--fq {a.fq}: use off, on or off,on")
     a.payload_list = [int(x) for x in a.payloads.split(",") if x]
     a.mode_list = [m for m in a.modes.split(",") if m]
     a.rate_list = [int(x) for x in a.irq_rates.split(",") if x]
@@ -277,10 +284,10 @@ def iperf_pair(client_ns, server_ns, server_addr, a, cl_cpus, sv_cpus, snap=None
         eb.stop_proc(srv)
 
 
-def tcp_case(link, speed, split, bql, cpus, a, lim):
+def tcp_case(link, speed, split, bql, cpus, a, lim, fq="off"):
     for n in (TX, RX):
-        eb.request(n, "set " + " ".join([f"napi_split={int(split)}"] + (BQL_ON if bql else
-                                                                         BQL_OFF)))
+        eb.request(n, "set " + " ".join([f"napi_split={int(split)}", f"fq={fq}"] +
+                                        (BQL_ON if bql else BQL_OFF)))
     node, rest = cpu_sets(cpus)
     link.pin(TX, node, rest)
     b, h0 = {n: eb.stats(n) for n in (TX, RX, "link")}, eb.host_sample()
@@ -294,6 +301,7 @@ def tcp_case(link, speed, split, bql, cpus, a, lim):
     # Ring losses of both ends by cause, and the host's load and steal (docs/design.md §4.8).
     row["causes"] = eb.sum_causes([{"c": eb.loss_causes(d[n], af[n])} for n in (TX, RX)], "c")
     row.update(eb.host_conditions(h0, h1))
+    row["fq"] = fq
     return row
 
 
@@ -385,7 +393,7 @@ def run_classic(a):
     rate under eight modes, interrupt per packet at set rates; markdown."""
     if (os.cpu_count() or 1) < 2:
         sys.exit(f"{NAME}: needs 2 CPUs (one for the node, one for the rest)")
-    n_tcp = 0 if a.no_tcp else len(a.speed_list) * 8 + 2
+    n_tcp = 0 if a.no_tcp else len(a.speed_list) * 8 * len(a.fq_list) + 2
     n_udp = 0 if a.no_udp else len(a.speed_list) * len(a.payload_list) * len(a.mode_list) * 2
     n_rate = 0 if a.no_udp or 1000 not in a.speed_list else len(a.rate_list) * 2
     bar = eb.Progress(n_tcp + n_udp + n_rate, NAME)
@@ -395,16 +403,16 @@ def run_classic(a):
         with EnetLink(device_spec(a, speed), a.lab_cpu) as link:
             if not a.no_tcp:
                 limits[speed] = tcp_limit_of_run(speed)
-                for cpus in (1, 2):
-                    for split in (False, True):
-                        for bql in (True, False):
-                            r = tcp_case(link, speed, split, bql, cpus, a, limits[speed])
-                            tcp_rows.append((speed, split, bql, cpus, limits[speed]["mbps"], r))
-                            bar.step(f"tcp {speed} {'split' if split else 'comb'} "
-                                     f"bql={'on' if bql else 'off'} {cpus}cpu: "
-                                     f"{r['mbps']:.0f} Mb/s")
+                cases = [(c, sp, b, fq) for c in (1, 2) for sp in (False, True)
+                         for b in (True, False) for fq in a.fq_list]
+                for cpus, split, bql, fq in cases:
+                    r = tcp_case(link, speed, split, bql, cpus, a, limits[speed], fq)
+                    tcp_rows.append((speed, split, bql, cpus, limits[speed]["mbps"], r))
+                    bar.step(f"tcp {speed} {'split' if split else 'comb'} "
+                             f"bql={'on' if bql else 'off'} fq={fq} {cpus}cpu: "
+                             f"{r['mbps']:.0f} Mb/s")
                 for k in (TX, RX):
-                    eb.request(k, "set napi_split=1 " + " ".join(BQL_ON))
+                    eb.request(k, "set napi_split=1 fq=off " + " ".join(BQL_ON))
             if not a.no_udp:
                 for payload in a.payload_list:
                     for cpus in (1, 2):
@@ -585,7 +593,9 @@ Wire busy % and tx MAC idle %: in the window of the ping (the middle of the meas
 part), the share of the time enet0's direction of the line carried frames (preamble and
 gap included: 100 % is the line's limit) and the share its MAC waited with no frame
 ready (`emu_tx_idle_ns`): the line time the host left unused. Pollers: `napi_split=0|1`
-on both nodes; BQL off: `bql_limit_min=1879048192` (the queue never stops on bytes).
+on both nodes; BQL off: `bql_limit_min=1879048192` (the queue never stops on bytes);
+fq: the node's fair queue (`fq=on|off` on both nodes, docs/fq.md), each case under
+{" and ".join(a.fq_list)}, one after the other (the before and after of issue 20 in one run).
 Goodput: iperf3's received payload over its time. The limit is computed in the run
 from the link's speed, preamble and gap (`ethdrv get link`) and the namespace's MTU
 and TCP timestamps: MSS bytes per full-size frame's wire time (ACKs run the other way
@@ -685,7 +695,8 @@ def wakeup_text(wake):
 
 
 def plot(tcp_rows, udp_rows, png):
-    tcp = "\n".join(f"\"{s}M {'split' if sp else 'comb'} {'bql' if b else 'nobql'} {c}cpu\" "
+    tcp = "\n".join(f"\"{s}M {'split' if sp else 'comb'} {'bql' if b else 'nobql'} "
+                    f"fq{r.get('fq', 'off')} {c}cpu\" "
                     f"{r['pct']:.2f}" for s, sp, b, c, lim, r in tcp_rows)
     udp = {}
     for s, p, c, m, r in udp_rows:

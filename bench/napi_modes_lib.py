@@ -185,7 +185,7 @@ def fmt(v, spec=".1f"):
     return "-" if v is None else format(v, spec)
 
 
-TCP_HEAD = ["line Mb/s", "pollers", "BQL", "CPUs", "goodput Mb/s", "limit Mb/s",
+TCP_HEAD = ["line Mb/s", "pollers", "BQL", "fq", "CPUs", "goodput Mb/s", "limit Mb/s",
             "% of limit", "tolerance %", "verdict", "tx node CPU ms/MB", "rx node CPU ms/MB",
             "model in node threads ms/MB", "IRQs/MB (tx node)",
             "wakeups/MB (tx node)", "TX ring-full stops", "wire busy %", "tx MAC idle %",
@@ -196,7 +196,7 @@ TCP_HEAD = ["line Mb/s", "pollers", "BQL", "CPUs", "goodput Mb/s", "limit Mb/s",
 def tcp_table(rows):
     """ROWS: [(speed, split, bql, cpus, limit_mbps, row)] as markdown."""
     return eb.md_table(TCP_HEAD, [
-        [s, "split" if split else "combined", "on" if bql else "off", cpus,
+        [s, "split" if split else "combined", "on" if bql else "off", r.get("fq", "off"), cpus,
          fmt(r["mbps"]), fmt(lim), fmt(r["pct"], ".2f"), fmt(r["tol"], ".4f"), r["verdict"],
          fmt(r["tx_cpu_ms_mb"], ".2f"),
          fmt(r["rx_cpu_ms_mb"], ".2f"), fmt(r["model_ms_mb"], ".2f"), fmt(r["irqs_mb"], ".0f"),
@@ -345,26 +345,28 @@ def collapse_table(found):
 
 def tcp_target(rows, speed=1000):
     """The TCP target at SPEED: split pollers >= 99 % of the limit (every split row)
-    and better than combined on CPU/MB or wakeups/MB (same BQL and CPUs)."""
+    and better than combined on CPU/MB or wakeups/MB (same BQL, fq and CPUs)."""
     out = []
     for s, split, bql, cpus, lim, r in rows:
         if s != speed or not split:
             continue
+        fq = r.get("fq", "off")
         comb = next((r2 for s2, sp2, b2, c2, l2, r2 in rows
-                     if (s2, sp2, b2, c2) == (s, False, bql, cpus)), None)
+                     if (s2, sp2, b2, c2) == (s, False, bql, cpus) and
+                     r2.get("fq", "off") == fq), None)
         better = comb is not None and (r["tx_cpu_ms_mb"] < comb["tx_cpu_ms_mb"] or
                                        r["wakeups_mb"] < comb["wakeups_mb"])
-        out.append({"bql": bql, "cpus": cpus, "pct": r["pct"], "rate_ok": r["pct"] >= 99.0,
+        out.append({"bql": bql, "fq": fq, "cpus": cpus, "pct": r["pct"], "rate_ok": r["pct"] >= 99.0,
                     "better": better, "row": r, "combined": comb})
     return out
 
 
 def tcp_target_table(found):
     return eb.md_table(
-        ["BQL", "CPUs", "split % of limit", ">= 99 %", "split tx CPU ms/MB",
+        ["BQL", "fq", "CPUs", "split % of limit", ">= 99 %", "split tx CPU ms/MB",
          "combined tx CPU ms/MB", "split wakeups/MB", "combined wakeups/MB",
          "better on CPU or wakeups"],
-        [["on" if t["bql"] else "off", t["cpus"], fmt(t["pct"], ".2f"),
+        [["on" if t["bql"] else "off", t.get("fq", "off"), t["cpus"], fmt(t["pct"], ".2f"),
           "met" if t["rate_ok"] else "MISSED", fmt(t["row"]["tx_cpu_ms_mb"], ".2f"),
           fmt(t["combined"]["tx_cpu_ms_mb"], ".2f") if t["combined"] else "-",
           fmt(t["row"]["wakeups_mb"], ".0f"),

@@ -88,8 +88,18 @@ tt = nm.tcp_target([(1000, True, True, 1, 941.48, dict(row, pct=98.9, tx_cpu_ms_
                                                         wakeups_mb=95.0)), rows[1]])
 assert not tt[0]["rate_ok"] and not tt[0]["better"], tt
 assert "MISSED" in nm.tcp_target_table(tt) and "| 98.90 |" in nm.tcp_target_table(tt)
-assert "| 1000 | split | on | 1 | 941.0 | 941.5 | 99.95 | 0.0002 | ok | 3.00 | 1.00 | 0.50 | 100 | 100 | 7 |" \
+assert "| 1000 | split | on | off | 1 | 941.0 | 941.5 | 99.95 | 0.0002 | ok | 3.00 | 1.00 | 0.50 | 100 | 100 | 7 |" \
     in nm.tcp_table(rows), nm.tcp_table(rows)
+# With the fair queue on and off in one run, each split row pairs with the combined
+# row of its own fq setting, and the tables say which.
+fq_rows = rows[:2] + [(1000, True, True, 1, 941.48, dict(row, fq="on", tx_cpu_ms_mb=5.0,
+                                                         wakeups_mb=95.0)),
+                      (1000, False, True, 1, 941.48, dict(comb, fq="on"))]
+tt = nm.tcp_target(fq_rows)
+assert [(t["fq"], t["better"]) for t in tt] == [("off", True), ("on", False)], tt
+assert tt[1]["combined"]["fq"] == "on", tt
+assert "| on | on | 1 | 99.95 |" in nm.tcp_target_table(tt), nm.tcp_target_table(tt)
+assert "| 1000 | split | on | on | 1 |" in nm.tcp_table(fq_rows), nm.tcp_table(fq_rows)
 print("ok: napi_modes_lib TCP figures and target")
 
 # One flood: 3 s, 4464286 offered (1488095/s), 300000 delivered; drops by place.
@@ -314,6 +324,10 @@ out=$(python3 "$nm" --device gbeth --s4-modes old,hw 2>&1) && exit 1
 grep -q 'use old,fixed,sw,threaded,both' <<<"$out"
 out=$(python3 "$nm" --device gbeth --s4-apps netperf 2>&1) && exit 1
 grep -q 'use sink,iperf3' <<<"$out"
+for bad in maybe on,on ","; do
+	out=$(python3 "$nm" --fq "$bad" 2>&1) && exit 1
+	grep -q 'use off, on or off,on' <<<"$out"
+done
 # The eTSEC runs seed 002's sweep; its options are checked at the start, naming the values.
 out=$(python3 "$nm" --device etsec --experiments seed004 2>&1) && exit 1
 grep -q 'this device runs seed002' <<<"$out"
