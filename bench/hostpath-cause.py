@@ -9,7 +9,10 @@ it runs, what tells the causes apart (docs/host.md §9):
   - the queues on the way: the TAP's qdisc backlog (`tc -s qdisc`), the TAP's
     own kernel queue (frames the qdisc handed to the TAP minus the frames the
     node read and the TAP's drops), the driver's TX ring (BQL in flight);
-  - per-CPU idle and steal time (/proc/stat) and the load average.
+  - per-CPU idle and steal time (/proc/stat) and the load average;
+  - the CPU of every thread on the machine over the same span (/proc/*/task/*/stat
+    utime + stime), the heaviest first, with the kernel's interrupt and softirq time
+    that no thread is charged for: which thread the CPUs went to.
 Run as root under the shared lock (flock /tmp/ethdrv-systest.lock ...).
 Prints a table per sample and a summary; writes nothing else.
 """
@@ -47,6 +50,33 @@ def cpu_times():
             v = list(map(int, f[1:]))
             res[f[0]] = (v[3] + v[4], v[7], sum(v[:8]))
     return res
+
+
+def thread_times():
+    """{(pid, tid): (process comm, thread comm, utime + stime ticks)} of every thread."""
+    res = {}
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            tids = os.listdir(f"/proc/{pid}/task")
+            pcomm = open(f"/proc/{pid}/comm").read().strip()
+        except OSError:
+            continue  # gone meanwhile
+        for tid in tids:
+            try:
+                st = open(f"/proc/{pid}/task/{tid}/stat").read()
+            except OSError:
+                continue
+            # comm is in parentheses and may hold spaces: split after the last ')'
+            comm = st[st.index("(") + 1:st.rindex(")")]
+            f = st[st.rindex(")") + 2:].split()
+            res[(pid, tid)] = (pcomm, comm, int(f[11]) + int(f[12]))
+    return res
+
+
+def irq_ticks():
+    """(irq + softirq) ticks of all CPUs from /proc/stat: kernel time no thread owns."""
+    f = open("/proc/stat").readline().split()
+    return int(f[6]) + int(f[7])
 
 
 def ss_senders(ns):
@@ -124,18 +154,41 @@ def main():
                                                "-t", str(a.seconds), "-J", "--bidir"],
                                  timeout=a.seconds + 60, check=False)
         th = threading.Thread(target=client)
-        c0 = cpu_times()
+        c0, t0, i0 = cpu_times(), thread_times(), irq_ticks()
         th.start()
         time.sleep(2)  # past slow start
         while th.is_alive() and len(samples) < 2 * (a.seconds - 3):
             samples.append(sample(seg))
             time.sleep(0.3)
-        c1 = cpu_times()
+        c1, t1, i1 = cpu_times(), thread_times(), irq_ticks()
         th.join()
         eb.stop_proc(server)
     load1 = open("/proc/loadavg").read().split()[:3]
     end = json.loads(box["r"].stdout)["end"]
     report(a, sets, load0, load1, idle, samples, end, c0, c1)
+    threads_report(c0, c1, t0, t1, i1 - i0)
+
+
+def threads_report(c0, c1, t0, t1, irq):
+    """The threads' CPU over the span of c0..c1, in % of one CPU, heaviest first."""
+    hz = os.sysconf("SC_CLK_TCK")
+    span = max(sum(c1[c][2] - c0[c][2] for c in c0) / len(c0), 1)  # ticks per CPU
+    busy = sum((c1[c][2] - c1[c][0]) - (c0[c][2] - c0[c][0]) for c in c0)
+    rows = []
+    for k, (pcomm, comm, ticks) in t1.items():
+        d = ticks - (t0[k][2] if k in t0 else 0)
+        if d > 0:
+            rows.append((d, pcomm, comm, k[1]))
+    rows.sort(reverse=True)
+    print(f"\nCPU per thread over the span ({span / hz:.1f} s; % of one CPU; threads that "
+          f"exited inside it, such as the samplers' ss and tc, are not in it):")
+    for d, pcomm, comm, tid in rows[:14]:
+        print(f"  {100 * d / span:5.1f} %  {pcomm}/{comm} ({tid})")
+    rest = sum(d for d, *_ in rows[14:])
+    print(f"  {100 * rest / span:5.1f} %  the other {max(len(rows) - 14, 0)} threads")
+    print(f"  {100 * irq / span:5.1f} %  interrupts and softirqs no thread is charged for")
+    print(f"  {100 * busy / span:5.1f} %  the CPUs' busy time (of {100 * len(c0)} %), "
+          f"threads + interrupts {100 * (sum(d for d, *_ in rows) + irq) / span:.1f} %")
 
 
 def med(v):
