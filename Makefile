@@ -10,7 +10,8 @@
 #   make bench         build and run the micro-benchmarks
 #   make demo          (as root) a 2-node emulated segment (drivers at SCHED_FIFO
 #                      50, DEMO_RT_PRIO=0 for SCHED_OTHER; DEMO_FQ=on for the
-#                      node's fair queue), ping and a 10 MB HTTP download
+#                      node's fair queue; DEMO_PCAP=off without the capture),
+#                      ping and a 10 MB HTTP download
 #                      across it, throughput against the limit
 JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
 FUZZ_SECONDS ?= 30

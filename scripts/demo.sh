@@ -20,6 +20,10 @@
 # docs/fq.md); the default, off, is the segment's default (docs/fq.md §4 says
 # why). The result names the setting.
 #
+# DEMO_PCAP=off runs the segment without its capture of every frame
+# (`--pcap`); the default, on, keeps it (a temporary file, removed with the
+# rest). The result names the setting.
+#
 # Both limits are computed, and printed with their inputs, by
 # bench/ethdrv_limits.py (limits(), LIMIT_FORMULA there, run through
 # bench/ethdrv_bench.py), the code the
@@ -54,6 +58,9 @@ DEMO_FQ=${DEMO_FQ:-off}
 	{ echo "demo: DEMO_FQ=$DEMO_FQ: want on or off" >&2; exit 2; }
 FQ_ARGS=()
 [[ $DEMO_FQ == on ]] && FQ_ARGS=(--set fq=on)
+DEMO_PCAP=${DEMO_PCAP:-on}
+[[ $DEMO_PCAP == on || $DEMO_PCAP == off ]] ||
+	{ echo "demo: DEMO_PCAP=$DEMO_PCAP: want on or off" >&2; exit 2; }
 PORT=8000
 
 # shellcheck source=../tests/system/segment-lib.sh
@@ -83,7 +90,10 @@ echo "== ethdrv segment --nodes 2 (t1s0 = $A0, t1s1 = $A1)"
 "$ETHDRV" segment --cleanup >/dev/null 2>&1 || true
 echo "drivers' threads: $PRIO_TEXT"
 echo "node fair queue: fq=$DEMO_FQ (DEMO_FQ=on|off)"
-start_segment 2 --pcap "$TMP/segment.pcap" "${RT_ARGS[@]}" "${FQ_ARGS[@]}"
+echo "capture of every frame: DEMO_PCAP=$DEMO_PCAP"
+PCAP_ARGS=()
+[[ $DEMO_PCAP == on ]] && PCAP_ARGS=(--pcap "$TMP/segment.pcap")
+start_segment 2 "${PCAP_ARGS[@]}" "${RT_ARGS[@]}" "${FQ_ARGS[@]}"
 "$ETHDRV" get t1s0 node-id node-cnt to-tmr fq | tr '\n' ' '
 echo
 
@@ -132,6 +142,7 @@ mkdir -p "$RESULTS"
 		"(a loaded machine lowers the figure)"
 	echo "- drivers' loop and poller threads: $PRIO_TEXT"
 	echo "- node fair queue: $("$ETHDRV" get t1s0 fq) on both nodes (DEMO_FQ=$DEMO_FQ)"
+	echo "- capture of every frame (--pcap): $DEMO_PCAP (DEMO_PCAP=on|off)"
 	echo
 	echo "download: $DL_BYTES bytes in $DL_SECONDS s, sha256 identical"
 	echo
