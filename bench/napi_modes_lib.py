@@ -356,8 +356,8 @@ def tcp_target(rows, speed=1000):
                      r2.get("fq", "off") == fq), None)
         better = comb is not None and (r["tx_cpu_ms_mb"] < comb["tx_cpu_ms_mb"] or
                                        r["wakeups_mb"] < comb["wakeups_mb"])
-        out.append({"bql": bql, "fq": fq, "cpus": cpus, "pct": r["pct"], "rate_ok": r["pct"] >= 99.0,
-                    "better": better, "row": r, "combined": comb})
+        out.append({"bql": bql, "fq": fq, "cpus": cpus, "pct": r["pct"],
+                    "rate_ok": r["pct"] >= 99.0, "better": better, "row": r, "combined": comb})
     return out
 
 
