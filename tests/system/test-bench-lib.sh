@@ -245,3 +245,12 @@ rc=0
 python3 "$lib" limits "$TMP/before.json" "$TMP/after.json" 1000 1 1:1 2>/dev/null || rc=$?
 [[ $rc -eq 2 ]]
 echo "ok: ethdrv_bench.py limits command line"
+
+# scripts/demo.sh refuses a bad setting before it needs root, naming the values.
+for bad in DEMO_RT_PRIO=x DEMO_RT_PRIO=100 DEMO_FQ=x DEMO_PCAP=yes; do
+	rc=0
+	err=$(env "$bad" bash "$TOP/scripts/demo.sh" "$TMP" 2>&1) || rc=$?
+	[[ $rc -eq 2 ]] || { echo "FAIL: demo $bad exited $rc"; exit 1; }
+	grep -q "demo: ${bad%%=*}=${bad#*=}: want " <<<"$err" || { echo "FAIL: demo $bad: $err"; exit 1; }
+done
+echo "ok: demo.sh refuses bad DEMO_* settings"
