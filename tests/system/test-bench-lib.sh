@@ -3,7 +3,8 @@
 # (with PLCA bursts), the ACK ratio, percentiles and fairness; the command
 # line that scripts/demo.sh uses; the accounting rule of
 # bench/ethdrv_accounting.py and the link MTU of bench/faults.py; all against
-# values derived by hand (no root, no segment).
+# values derived by hand (no root, no segment). scripts/demo.sh's refusals,
+# and bench/sleep_cost.c of the build directory given as $1.
 set -eu
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 TMP=$(mktemp -d /tmp/ethdrv-bench-lib.XXXXXX)
@@ -254,3 +255,25 @@ for bad in DEMO_RT_PRIO=x DEMO_RT_PRIO=100 DEMO_FQ=x DEMO_PCAP=yes; do
 	grep -q "demo: ${bad%%=*}=${bad#*=}: want " <<<"$err" || { echo "FAIL: demo $bad: $err"; exit 1; }
 done
 echo "ok: demo.sh refuses bad DEMO_* settings"
+
+# bench/sleep_cost.c: every sleep lasts at least its period (the timer never
+# fires early), its CPU and lateness are reported, bad arguments exit 2.
+if [[ -n ${1:-} ]]; then
+	sc=$1/bench/sleep-cost
+	[[ -x $sc ]] || { echo "FAIL: $sc not built"; exit 1; }
+	"$sc" --sleeps 50 --period-us 200 --cpu 0 | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+assert r["sleeps"] == 50 and r["period_us"] == 200 and r["cpu"] == 0, r
+assert r["wall_ns_per_sleep"] >= 200000, r
+assert 0 < r["cpu_ns_per_sleep"] < r["wall_ns_per_sleep"], r
+assert 0 <= r["late_p50_ns"] <= r["late_p99_ns"], r'
+	for bad in "--sleeps 0" "--period-us x" "--cpu -2" "--bogus 1" "extra"; do
+		rc=0
+		"$sc" $bad >/dev/null 2>&1 || rc=$?
+		[[ $rc -eq 2 ]] || { echo "FAIL: sleep-cost $bad exited $rc"; exit 1; }
+	done
+	echo "ok: sleep-cost"
+else
+	echo "skip: sleep-cost (no build directory given)"
+fi
