@@ -155,18 +155,38 @@ def main():
                                  timeout=a.seconds + 60, check=False)
         th = threading.Thread(target=client)
         c0, t0, i0 = cpu_times(), thread_times(), irq_ticks()
+        l0 = (time.monotonic(), seg.stats("link"))
         th.start()
         time.sleep(2)  # past slow start
         while th.is_alive() and len(samples) < 2 * (a.seconds - 3):
             samples.append(sample(seg))
             time.sleep(0.3)
         c1, t1, i1 = cpu_times(), thread_times(), irq_ticks()
+        l1 = (time.monotonic(), seg.stats("link"))
         th.join()
         eb.stop_proc(server)
     load1 = open("/proc/loadavg").read().split()[:3]
     end = json.loads(box["r"].stdout)["end"]
     report(a, sets, load0, load1, idle, samples, end, c0, c1)
     threads_report(c0, c1, t0, t1, i1 - i0)
+    engine_report(l0, l1)
+
+
+ENGINE_KEYS = ("wakeups", "kicks", "events", "catchups", "engine_cpu_ns", "catchup_cpu_ns")
+
+
+def engine_report(l0, l1):
+    """The line engine's counters over the span, per second, and its CPU per wakeup."""
+    dt = l1[0] - l0[0]
+    d = {k: int(l1[1][k]) - int(l0[1][k]) for k in ENGINE_KEYS}
+    print(f"\nline engine over the span ({dt:.1f} s, `ethdrv stats link`), per second:")
+    print(f"  wakeups {d['wakeups'] / dt:.0f}, of them kicks {d['kicks'] / dt:.0f} (the rest "
+          f"its timer's)")
+    print(f"  events {d['events'] / dt:.0f}, of them applied by register accesses "
+          f"{d['catchups'] / dt:.0f}")
+    print(f"  engine thread CPU {100 * d['engine_cpu_ns'] / dt / 1e9:.1f} % of one CPU, "
+          f"{d['engine_cpu_ns'] / max(d['wakeups'], 1) / 1e3:.1f} us per wakeup; "
+          f"catch-ups in the node threads {100 * d['catchup_cpu_ns'] / dt / 1e9:.1f} %")
 
 
 def threads_report(c0, c1, t0, t1, irq):

@@ -232,6 +232,8 @@ static void *engine_thread(void *arg)
 			emu_wait_until(&e->cond, &e->lock, target + e->slip);
 		e->sleeping = false;
 		ethdrv_counter_inc(&e->st.wakeups);
+		if (__atomic_exchange_n(&e->kicked, false, __ATOMIC_ACQUIRE))
+			ethdrv_counter_inc(&e->st.kicks);
 	}
 	pthread_mutex_unlock(&e->lock);
 	return NULL;

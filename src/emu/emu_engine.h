@@ -71,6 +71,7 @@ struct emu_engine_config {
 /* Engine counters. */
 struct emu_engine_stats {
 	ethdrv_counter_t wakeups; /* engine thread wakeups (real time) */
+	ethdrv_counter_t kicks; /* wakeups asked for early by a client (emu_engine_kick) */
 	ethdrv_counter_t events; /* events applied */
 	ethdrv_counter_t catchups; /* events applied by an entry point (a register access) */
 	ethdrv_counter_t catchup_cpu_ns; /* CPU time the accessing threads spent applying them */

@@ -42,6 +42,7 @@ const struct ethdrv_stat_desc fdx_line_stats_desc[] = {
 	LINE_STAT("wakeups", wakeups),
 	LINE_STAT("events", events),
 	LINE_STAT("catchups", catchups),
+	LINE_STAT("kicks", kicks),
 	LINE_STAT("catchup_cpu_ns", catchup_cpu_ns),
 	LINE_STAT("captured", captured),
 	LINE_STAT("capture_errors", capture_errors),
@@ -402,6 +403,7 @@ void fdx_line_get_stats(struct fdx_line *line, struct fdx_line_stats *st)
 	st->wakeups = es.wakeups;
 	st->events = es.events;
 	st->catchups = es.catchups;
+	st->kicks = es.kicks;
 	st->catchup_cpu_ns = es.catchup_cpu_ns;
 	st->engine_cpu_ns = es.engine_cpu_ns;
 	st->slips = es.slips;

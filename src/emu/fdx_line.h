@@ -85,6 +85,7 @@ struct fdx_line_stats {
 	ethdrv_counter_t wakeups; /* engine thread wakeups (real time) */
 	ethdrv_counter_t events; /* events applied (frame ends, timers) */
 	ethdrv_counter_t catchups; /* events applied by a register access */
+	ethdrv_counter_t kicks; /* engine wakeups a client asked for early */
 	ethdrv_counter_t catchup_cpu_ns; /* CPU time of the accessing threads applying them
 					    (real time): the model's work in the driver's thread */
 	ethdrv_counter_t captured; /* frames written to the capture (fdx_line_set_capture) */

@@ -6,7 +6,8 @@
  * applies the one overdue event at its time and nothing after it early or
  * in a burst; within the bound it catches up. The same on the line's
  * generator. Then the checks of the config, and the lab-CPU thread: it
- * applies events on its CPU and does not spin while idle.
+ * applies events on its CPU and does not spin while idle; a kick that
+ * wakes the sleeping thread early is counted.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -220,6 +221,17 @@ static void sleep_ms(unsigned ms)
 	nanosleep(&ts, NULL);
 }
 
+/* Events the ticker has had applied, read under the engine's lock. */
+static unsigned tk_applied(struct emu_engine *e, const struct ticker *tk)
+{
+	unsigned n;
+
+	emu_engine_lock(e);
+	n = tk->applied;
+	emu_engine_unlock(e);
+	return n;
+}
+
 /* Lab CPU: the thread applies events on its CPU, and idles without spinning. */
 static void test_lab_cpu_idles(void **state)
 {
@@ -266,12 +278,67 @@ static void test_lab_cpu_idles(void **state)
 	emu_engine_free(e);
 }
 
+#define KICKS(e) engine_stat(e, offsetof(struct emu_engine_stats, kicks))
+#define WAKEUPS(e) engine_stat(e, offsetof(struct emu_engine_stats, wakeups))
+
+/* Schedule the ticker's one event @ahead_ns from now and kick the engine. */
+static void tk_one_event(struct emu_engine *e, struct ticker *tk, uint64_t ahead_ns)
+{
+	emu_engine_lock(e);
+	tk->next = emu_engine_now(e) + ahead_ns;
+	tk->stop = tk->next + 1;
+	emu_engine_kick(e);
+	emu_engine_unlock(e);
+}
+
+/* Wait (up to 10 s on a loaded machine) until the ticker has had @n events. */
+static void tk_wait_applied(struct emu_engine *e, const struct ticker *tk, unsigned n)
+{
+	for (int waited = 0; waited < 1000 && tk_applied(e, tk) < n; waited++)
+		sleep_ms(10);
+	assert_int_equal(tk_applied(e, tk), n);
+}
+
+/* A kick that brings the target forward wakes the sleeping thread and is
+ * counted as one; the timer wakeup at the event's time is not a kick. */
+static void test_kicks_counted(void **state)
+{
+	struct emu_engine_config c;
+	struct emu_engine *e;
+	struct ticker tk;
+	uint64_t k0, w0;
+
+	(void)state;
+	emu_engine_config_default(&c);
+	assert_int_equal(emu_engine_new(&c, &e), 0);
+	tk = (struct ticker){ .e = e, .stop = 0 };
+	emu_engine_lock(e);
+	assert_int_equal(emu_engine_add(e, &tick_ops, &tk), 0);
+	emu_engine_unlock(e);
+	/* The thread may not wait yet: this first kick may or may not count. */
+	tk_one_event(e, &tk, 1000000ull);
+	tk_wait_applied(e, &tk, 1);
+	/* It applied the event under the lock and holds it until it waits:
+	 * now it waits for work, and a kick must wake it. */
+	k0 = KICKS(e);
+	w0 = WAKEUPS(e);
+	tk_one_event(e, &tk, 50000000ull);
+	tk_wait_applied(e, &tk, 2);
+	assert_int_equal(KICKS(e), k0 + 1);
+	assert_true(WAKEUPS(e) >= w0 + 2); /* the kick, then the timer */
+	emu_engine_lock(e);
+	assert_int_equal(tk.early, 0);
+	emu_engine_remove(e, &tk);
+	emu_engine_unlock(e);
+	emu_engine_free(e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_slip_not_burst),	     cmocka_unit_test(test_no_bound_bursts),
 		cmocka_unit_test(test_line_generator_slips), cmocka_unit_test(test_config_checks),
-		cmocka_unit_test(test_lab_cpu_idles),
+		cmocka_unit_test(test_lab_cpu_idles),	     cmocka_unit_test(test_kicks_counted),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
