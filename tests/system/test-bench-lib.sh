@@ -256,19 +256,23 @@ for bad in DEMO_RT_PRIO=x DEMO_RT_PRIO=100 DEMO_FQ=x DEMO_PCAP=yes; do
 done
 echo "ok: demo.sh refuses bad DEMO_* settings"
 
-# bench/sleep_cost.c: every sleep lasts at least its period (the timer never
-# fires early), its CPU and lateness are reported, bad arguments exit 2.
+# bench/sleep_cost.c: with each way to sleep, every sleep lasts at least its
+# period (the timer never fires early), its CPU and lateness are reported;
+# bad arguments exit 2.
 if [[ -n ${1:-} ]]; then
 	sc=$1/bench/sleep-cost
 	[[ -x $sc ]] || { echo "FAIL: $sc not built"; exit 1; }
-	"$sc" --sleeps 50 --period-us 200 --cpu 0 | python3 -c '
-import json, sys
+	for wait in cond nanosleep timerfd; do
+		"$sc" --sleeps 50 --period-us 200 --cpu 0 --wait $wait | WAIT=$wait python3 -c '
+import json, os, sys
 r = json.load(sys.stdin)
+assert r["wait"] == os.environ["WAIT"], r
 assert r["sleeps"] == 50 and r["period_us"] == 200 and r["cpu"] == 0, r
 assert r["wall_ns_per_sleep"] >= 200000, r
 assert 0 < r["cpu_ns_per_sleep"] < r["wall_ns_per_sleep"], r
 assert 0 <= r["late_p50_ns"] <= r["late_p99_ns"], r'
-	for bad in "--sleeps 0" "--period-us x" "--cpu -2" "--bogus 1" "extra"; do
+	done
+	for bad in "--sleeps 0" "--period-us x" "--cpu -2" "--bogus 1" "extra" "--wait spin"; do
 		rc=0
 		"$sc" $bad >/dev/null 2>&1 || rc=$?
 		[[ $rc -eq 2 ]] || { echo "FAIL: sleep-cost $bad exited $rc"; exit 1; }
