@@ -275,12 +275,26 @@ for frm in list(enet) + ["driver default"]:
 clean = {"cpus": {"0": {"steal": 4.4}, "1": {"steal": 0.0}}}
 assert s4.steal_clean(clean) and not s4.steal_clean({"cpus": {"0": {"steal": 0}, "1": {"steal": 19}}})
 seq = iter([{"cpus": {"0": {"steal": 30.0}}}, {"cpus": {"0": {"steal": 18.0}}}, dict(clean)])
-fake = type("R", (), {"measure": lambda self, *a: next(seq)})()
-r = s4.Rig.measure_clean(fake, 18, 1000, None, "sink")
+r = s4.Rig.measure_clean(lambda: next(seq))
 assert r["steal_redone"] == 2 and s4.steal_clean(r), r
 seq = iter([{"cpus": {"0": {"steal": 30.0}}}] * (s4.STEAL_REDO + 1))
-r = s4.Rig.measure_clean(fake, 18, 1000, None, "sink")
+r = s4.Rig.measure_clean(lambda: next(seq))
 assert r["steal_redone"] == s4.STEAL_REDO and not s4.steal_clean(r), r
+# Each attempt is a whole run with its own count: one sink counting across the
+# redone runs once read as 4x the offered rate. A run that delivered more than
+# its generator offered (plus iperf3's own datagrams) is refused.
+runs = iter([{"cpus": {"0": {"steal": 30.0}}, "offered": 1000, "secs": 1.0, "got": None},
+             dict(clean, offered=1000, secs=1.0)])
+r = s4.Rig.measure_clean(lambda: s4.counted(next(runs), 990))
+assert r["got"] == 990 and r["pps"] == 990 and r["steal_redone"] == 1, r
+assert s4.counted({"offered": 1000, "secs": 2.0}, 1000)["pps"] == 500
+assert s4.counted({"offered": 1000, "secs": 1.0}, 1150, extra=s4.IPERF3_OWN_MAX)["got"] == 1150
+for got, extra in ((1001, 0), (4000, s4.IPERF3_OWN_MAX)):
+    try:
+        s4.counted({"offered": 1000, "secs": 1.0}, got, extra)
+        raise AssertionError(f"{got} of 1000 offered was taken")
+    except ValueError as e:
+        assert "not this run's" in str(e), e
 # The 10x target is the GbEth's: the ENET control's table says it has none.
 row = {"payload": 18, "app": "sink", "knee": 1000, "factor": 3.0, "pps": 3000,
        "base": {"median": 100, "min": 90, "max": 110}, "best_mode": "sw",
