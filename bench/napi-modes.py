@@ -11,10 +11,11 @@
          whose full result napi-seed002-etsec.md is written beside this one).
 `napi-modes seed002 [OPTIONS]` as the first argument runs that sweep alone with
 bench/napi_seed002.py's own options (both links by default).
-Run time on this VM (2 vCPUs), full: gbeth about 28 min (measured: 7.4 min for 64-byte
-and 5.7 min for 1514-byte frames with one application), etsec about 14 min (seed002:
-120 runs of about 7 s), enet about 56 min (classic 12: its 16 TCP cases at each speed
-under fq off and on, 2 min at 1000 Mb/s measured; seed004 28, seed002 14); --quick:
+Run time on this VM (2 vCPUs), full, measured on 3 December: gbeth 36-37 min (1150 runs
+of about 1.4 s, 147 of them redone for steal), etsec 10.5 min (seed002: 120 runs of about
+5 s), enet about 58 min, the sum of its parts, not yet run in one (classic 10.5
+measured: its 16 TCP cases at each speed under fq off and on, the UDP flood; seed004
+about 37 as gbeth's; seed002 about 11 as etsec's); --quick:
 gbeth about 3 min, etsec about 2, enet about 8. Seed 004 redoes a run the hypervisor stole
 over 5 % of a CPU from (at most 3 times): on a VM with heavy steal a part takes longer (18-byte
 iperf3: 12.8 min, 151 of 325 runs redone). Split a full sweep into parts of at most
