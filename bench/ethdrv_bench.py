@@ -346,6 +346,16 @@ def popen_in(ns, cmd, **kw):
     return subprocess.Popen(["ip", "netns", "exec", ns, *cmd], **kw)
 
 
+def popen_ready(ns, cmd, ready, timeout=2.0, **kw):
+    """popen_in() of a program that creates the file READY once it listens (udp-sink's
+    --ready), then wait for that file, at most TIMEOUT s or until the program exits."""
+    p = popen_in(ns, cmd, **kw)
+    end = time.monotonic() + timeout
+    while not os.path.exists(ready) and p.poll() is None and time.monotonic() < end:
+        time.sleep(0.01)
+    return p
+
+
 def _proc_counters(lines):
     """/proc/net/snmp and /proc/net/netstat lines (name rows, value rows) as a dict."""
     res = {}

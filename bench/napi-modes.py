@@ -358,14 +358,10 @@ def udp_case(link, speed, payload, mode, cpus, a, pps=0):
     link.pin(RX, node, rest)
     with tempfile.TemporaryDirectory() as tmp:
         ready = os.path.join(tmp, "ready")
-        sink = eb.popen_in(RX, taskset(node, [sink_bin(), "--port", str(SINK_PORT), "--addr",
-                                              ADDR[RX], "--ready", ready]),
-                           stdout=subprocess.PIPE, text=True)
+        sink = eb.popen_ready(RX, taskset(node, [sink_bin(), "--port", str(SINK_PORT), "--addr",
+                                                 ADDR[RX], "--ready", ready]), ready,
+                              stdout=subprocess.PIPE, text=True)
         try:
-            for _ in range(100):
-                if os.path.exists(ready):
-                    break
-                time.sleep(0.02)
             b, h0 = (eb.stats(RX), eb.stats("link"), ns_counters(RX)), eb.host_sample()
             t0 = time.monotonic()
             eb.request(RX, f"set emu.gen={payload}:{SINK_PORT}:0:{pps}")

@@ -366,14 +366,10 @@ def sink_run(rig, payload, pps):
     """One run into a udp-sink of its own (recvmmsg, 64 a call) on CPU 0."""
     with tempfile.TemporaryDirectory() as tmp:
         ready = os.path.join(tmp, "ready")
-        sink = eb.popen_in(rig.rx, ["taskset", "-c", "0", sink_bin(), "--port",
-                                    str(PORT), "--addr", rig.rx_addr, "--ready", ready],
-                           stdout=subprocess.PIPE, text=True)
+        sink = eb.popen_ready(rig.rx, ["taskset", "-c", "0", sink_bin(), "--port", str(PORT),
+                                       "--addr", rig.rx_addr, "--ready", ready], ready,
+                              stdout=subprocess.PIPE, text=True)
         try:
-            for _ in range(200):
-                if os.path.exists(ready):
-                    break
-                time.sleep(0.01)
             r = rig.measure(payload, pps, sink.pid, "sink")
         finally:
             sink.terminate()

@@ -365,6 +365,29 @@ assert "seed002" in m.parse(["--device", "enet"]).exp_list
 print("ok: napi-modes --device etsec passes its options to napi_seed002")
 PY
 echo "ok: napi-modes --device and its refusals"
+# popen_ready (udp-sink's start in both benchmarks): it returns once the ready file
+# exists, at once when the program exits without it, and after its timeout otherwise.
+python3 - "$TOP/bench" <<'PY'
+import os, subprocess, sys, tempfile, time
+sys.path.insert(0, sys.argv[1])
+import ethdrv_bench as eb
+eb.popen_in = lambda ns, cmd, **kw: subprocess.Popen(cmd, **kw)  # no namespace needed here
+with tempfile.TemporaryDirectory() as tmp:
+    ready = os.path.join(tmp, "ready")
+    # (script, timeout, least and most seconds popen_ready may take, ready file made);
+    # the upper bounds leave a loaded machine room.
+    cases = ((f"sleep 0.3; touch {ready}; sleep 30", 20.0, 0.25, 15.0, True),
+             ("exit 3", 20.0, 0.0, 15.0, False), ("sleep 30", 1.0, 0.95, 15.0, False))
+    for script, timeout, lo, hi, made in cases:
+        t0 = time.monotonic()
+        p = eb.popen_ready("ns", ["sh", "-c", script], ready, timeout=timeout)
+        dt = time.monotonic() - t0
+        p.kill(); p.wait()
+        assert lo <= dt <= hi and os.path.exists(ready) == made, (script, dt)
+        if made:
+            os.unlink(ready)
+print("ok: popen_ready waits for the ready file, the exit or the timeout")
+PY
 python3 "$TOP/bench/napi-modes.py" --help | grep -q -- '--quick'
 grep -q 'napi-modes:begin' "$TOP/docs/benchmarks.md"
 grep -q 'seed004:begin' "$TOP/docs/benchmarks.md"
