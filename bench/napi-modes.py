@@ -112,7 +112,12 @@ def parse(argv=None):
                         f"standing for a slower CPU (docs/design.md §4.9; {S4_COST_NS})")
     g.add_argument("--s4-payloads", default="18,1472",
                    help="UDP payload bytes (18: 64-byte frames; 1472: 1514-byte frames)")
-    g.add_argument("--s4-apps", default="sink,iperf3", help="receivers: sink, iperf3")
+    g.add_argument("--s4-apps", default="sink,iperf3",
+                   help="receivers: sink, iperf3, slow-sink (the sink on the slower CPU, "
+                        "--app-cost-ns per datagram; not in the default) (sink,iperf3)")
+    g.add_argument("--app-cost-ns", type=int, default=s4.S4_APP_COST_NS,
+                   help="slow-sink's own CPU per datagram, ns: the application on the slower "
+                        f"CPU (docs/napi.md §12.1; {s4.S4_APP_COST_NS})")
     g.add_argument("--s4-modes", default="",
                    help="modes (the device's; the base mode always runs): gbeth "
                         f"{','.join(s4.DEVICES['gbeth']['modes'])}; enet "
@@ -161,8 +166,9 @@ def parse(argv=None):
                 "generator's sequence number)")
     if any(x != "line" and x < 1 for x in a.s4_rate_list) or not a.s4_rate_list:
         p.error("--s4-rates: datagrams/s >= 1 or 'line'")
-    if a.s4_runs < 1 or a.s4_seconds <= 0 or not 0 <= a.cost_ns <= 1000000:
-        p.error("--s4-runs >= 1, --s4-seconds > 0, --cost-ns 0..1000000")
+    if (a.s4_runs < 1 or a.s4_seconds <= 0 or not 0 <= a.cost_ns <= 1000000
+            or not 0 <= a.app_cost_ns <= 1000000):
+        p.error("--s4-runs >= 1, --s4-seconds > 0, --cost-ns and --app-cost-ns 0..1000000")
     s4dev = s4.DEVICES.get(a.device)
     a.s4_mode_list = [x for x in a.s4_modes.split(",") if x]
     if s4dev and any(x not in s4dev["modes"] for x in a.s4_mode_list):

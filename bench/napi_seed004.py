@@ -75,7 +75,10 @@ DEVICES = {
                       "threaded": "no coalescing, threaded NAPI",
                       "both": "hardware coalescing and threaded NAPI"}},
 }
-APPS = ("sink", "iperf3")
+APPS = ("sink", "iperf3", "slow-sink")
+# slow-sink's CPU per datagram by default: the application on the seed's slower CPU
+# (docs/napi.md §12.1: at most 24 us there, from the 485 Mb/s the seed's next series reached).
+S4_APP_COST_NS = 20000
 # A starved node loop answers late; the generator has stopped by then anyway.
 GEN_OFF_TIMEOUT_S = 60.0
 # A run in which the hypervisor took more than this share of either CPU
@@ -362,18 +365,26 @@ def steal_clean(r):
     return steal_max_pct(r) <= STEAL_MAX_PCT
 
 
-def sink_run(rig, payload, pps):
-    """One run into a udp-sink of its own (recvmmsg, 64 a call) on CPU 0."""
+def sink_argv(rig, ready, cost_ns=0):
+    """udp-sink on CPU 0 at the receiving address; COST_NS of its CPU per datagram."""
+    return (["taskset", "-c", "0", sink_bin(), "--port", str(PORT), "--addr", rig.rx_addr,
+             "--ready", ready] + (["--cost-ns", str(cost_ns)] if cost_ns else []))
+
+
+def sink_run(rig, payload, pps, cost_ns=0, app="sink"):
+    """One run into a udp-sink of its own (recvmmsg, 64 a call) on CPU 0, spending
+    COST_NS of its own CPU per datagram (slow-sink)."""
     with tempfile.TemporaryDirectory() as tmp:
         ready = os.path.join(tmp, "ready")
-        sink = eb.popen_ready(rig.rx, ["taskset", "-c", "0", sink_bin(), "--port", str(PORT),
-                                       "--addr", rig.rx_addr, "--ready", ready], ready,
+        sink = eb.popen_ready(rig.rx, sink_argv(rig, ready, cost_ns), ready,
                               stdout=subprocess.PIPE, text=True)
         try:
-            r = rig.measure(payload, pps, sink.pid, "sink")
+            r = rig.measure(payload, pps, sink.pid, app)
         finally:
             sink.terminate()
         res = json.loads(sink.communicate(timeout=10)[0])
+    if res.get("cost_ns", 0) != cost_ns:
+        raise RuntimeError(f"udp-sink spun {res.get('cost_ns')} ns a datagram, not {cost_ns}")
     r["app_cpu_ms"] = res["cpu_ns"] / 1e6 / r["window"]
     return counted(r, res["datagrams"])
 
@@ -390,10 +401,15 @@ def counted(r, got, extra=0):
     return r
 
 
-def sink_cell(rig, payload, rates, runs):
+def sink_cell(rig, payload, rates, runs, cost_ns=0, app="sink"):
     """RUNS runs at each of RATES, each into its own udp-sink."""
-    return {pps: [rig.measure_clean(lambda: sink_run(rig, payload, pps)) for _ in range(runs)]
-            for pps in rates}
+    return {pps: [rig.measure_clean(lambda: sink_run(rig, payload, pps, cost_ns, app))
+                  for _ in range(runs)] for pps in rates}
+
+
+def slow_sink_cell(rig, payload, rates, runs):
+    """sink_cell() with the sink on the slower CPU: a.app_cost_ns of its CPU per datagram."""
+    return sink_cell(rig, payload, rates, runs, rig.a.app_cost_ns, "slow-sink")
 
 
 def iperf3_cell(rig, payload, rates, runs):
@@ -441,7 +457,7 @@ def sink_bin():
     return os.path.join(os.path.dirname(eb.ethdrv_bin()), "bench", "udp-sink")
 
 
-CELLS = {"sink": sink_cell, "iperf3": iperf3_cell}
+CELLS = {"sink": sink_cell, "iperf3": iperf3_cell, "slow-sink": slow_sink_cell}
 
 
 def grid(payload, rates):
@@ -494,7 +510,8 @@ def run(a, bar=None):
                     cells += [cell(payload, app, mode, p, r2[p]) for p in allr]
                     if bar:
                         bar.step(f"{payload} B {app} {mode}")
-    return {"device": a.device, "cost_ns": a.cost_ns, "irq_exit": a.s4_irq_exit,
+    return {"device": a.device, "cost_ns": a.cost_ns, "app_cost_ns": a.app_cost_ns,
+            "irq_exit": a.s4_irq_exit,
             "refine": a.s4_refine, "seconds": a.s4_seconds,
             "runs": a.s4_runs, "floor": floor, "modes": modes, "base": base,
             "knees": [{"payload": p, "app": ap, **v} for (p, ap), v in knees.items()],
@@ -692,6 +709,23 @@ def irq_exit_text(rule):
             "results from before the knob existed ran it)")
 
 
+def apps_text(data, dev):
+    """What each application of DATA's cells is and how its delivered count is taken."""
+    have = {c["app"] for c in data["cells"]}
+    text = {
+        "sink": "**sink**, bench/udp_sink.c (recvmmsg, 64 datagrams a call; delivered: its count)",
+        "iperf3": "**iperf3**, `iperf3 -s` (the seed's receiver; one recv() per datagram) whose "
+                  "UDP socket takes the generator's datagrams (its client in "
+                  f"{dev['prefix']}0 with `--cport 9` at 8 kb/s: the generator sends from that "
+                  f"address and port 9); delivered: Udp.InDatagrams of {dev['prefix']}1's "
+                  "namespace in the run",
+        "slow-sink": "**slow-sink**, the same sink spending "
+                     f"{data.get('app_cost_ns', S4_APP_COST_NS) / 1e3:g} us of its own CPU per "
+                     "datagram (`udp-sink --cost-ns`): the application on the slower CPU that "
+                     "the node's cost stands for (docs/napi.md §12.1)"}
+    return "; ".join(text[a] for a in APPS if a in have)
+
+
 def report(data, png_name):
     dev = DEVICES[data["device"]]
     fls = [p["floor"] for p in data.get("parts", [])] or [data["floor"]]
@@ -726,12 +760,8 @@ server's reserve for normal tasks).
 Offered: the line's generator (`emu.gen=PAYLOAD:{PORT}:0:PPS`) at set rates up to the
 1 Gb/s line rate ({", ".join(f"{p} B: {nm.udp_limit(1000, p)['pps'] / 1e3:.1f} kpps"
                                  for p in sorted({c['payload'] for c in data['cells']}))}), plus
-1.5x and 3x the base mode's knee. The applications: **sink**, bench/udp_sink.c
-(recvmmsg, 64 datagrams a call; delivered: its count); **iperf3**, `iperf3 -s` (the
-seed's receiver; one recv() per datagram) whose UDP socket takes the generator's
-datagrams (its client in {dev['prefix']}0 with `--cport 9` at 8 kb/s: the generator sends
-from that address and port 9); delivered: Udp.InDatagrams of {dev['prefix']}1's namespace in
-the run. Each cell: {data['runs']} runs of {data['seconds']:g} s, the median and [min-max] of the
+1.5x and 3x the base mode's knee. The applications: {apps_text(data, dev)}.
+Each cell: {data['runs']} runs of {data['seconds']:g} s, the median and [min-max] of the
 delivered rate. Knee: the highest set rate up to which every point delivered at least
 {KNEE_PCT:g} % of its offered rate (medians). Verdict: "better" only where the medians
 differ by more than the larger spread of the two cells, else "no difference".
@@ -857,8 +887,9 @@ def part_of(data):
 def merge(old, new):
     """NEW's cells over OLD's (a part that measured a cell again replaces it); both
     must be the same device, cost, seconds and runs (ValueError otherwise)."""
-    for k in ("device", "cost_ns", "seconds", "runs", "irq_exit"):
-        dflt = "defer" if k == "irq_exit" else None  # results before the knob: 4.9-6.4
+    for k in ("device", "cost_ns", "seconds", "runs", "irq_exit", "app_cost_ns"):
+        # results before the knobs: the 4.9-6.4 rule; slow-sink's default cost
+        dflt = {"irq_exit": "defer", "app_cost_ns": S4_APP_COST_NS}.get(k)
         if old.get(k, dflt) != new.get(k, dflt):
             raise ValueError(f"--merge: the stored sweep has {k}={old.get(k)}, this run "
                              f"{new.get(k)}: run all parts alike (or without --merge)")

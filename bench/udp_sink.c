@@ -9,7 +9,14 @@
  * its own CPU time and context switches (what receiving cost the
  * application), and the socket's drops (SO_RXQ_OVFL).
  *
+ * --cost-ns N spins N ns of the thread's own CPU time per datagram: the
+ * application on the slower CPU that the receiving node's cpu_cost_ns stands
+ * for (docs/napi.md §12.1). It spins on CLOCK_THREAD_CPUTIME_ID, not on the
+ * wall clock, so a sink preempted in the middle of a datagram still spends
+ * the whole N on it.
+ *
  * usage: udp-sink [--port P] [--addr A] [--rcvbuf BYTES] [--seconds S] [--ready FILE]
+ *                 [--cost-ns N]
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -29,6 +36,7 @@
 
 #define SINK_BATCH 64
 #define SINK_BUF 2048
+#define SINK_COST_MAX_NS 1000000ull /* as the node's cpu_cost_ns knob */
 
 static volatile sig_atomic_t sink_stop;
 
@@ -55,6 +63,24 @@ static uint64_t sink_now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* The CPU time this thread has used. */
+static uint64_t sink_thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Spend @ns of this thread's CPU time: the work a slower CPU does per datagram. */
+static void sink_spin(uint64_t ns)
+{
+	uint64_t end = sink_thread_cpu_ns() + ns;
+
+	while (sink_thread_cpu_ns() < end)
+		;
 }
 
 static uint64_t sink_be64(const uint8_t *p)
@@ -113,7 +139,7 @@ static int sink_open(const char *addr, unsigned port, int rcvbuf)
 	return fd;
 }
 
-static void sink_loop(int fd, struct sink_counts *c, uint64_t end_ns)
+static void sink_loop(int fd, struct sink_counts *c, uint64_t end_ns, uint64_t cost_ns)
 {
 	static uint8_t bufs[SINK_BATCH][SINK_BUF];
 	static char ctl[SINK_BATCH][CMSG_SPACE(sizeof(uint32_t))];
@@ -139,30 +165,34 @@ static void sink_loop(int fd, struct sink_counts *c, uint64_t end_ns)
 		for (int i = 0; i < n; i++) {
 			sink_count(c, bufs[i], msgs[i].msg_len);
 			sink_ovfl(c, &msgs[i].msg_hdr);
+			if (cost_ns)
+				sink_spin(cost_ns);
 		}
 	}
 }
 
-static void sink_report(const struct sink_counts *c)
+static void sink_report(const struct sink_counts *c, uint64_t cost_ns)
 {
 	struct rusage ru;
 
 	getrusage(RUSAGE_SELF, &ru);
 	printf("{\"datagrams\": %llu, \"bytes\": %llu, \"seq_gaps\": %llu, \"seq_back\": %llu, "
 	       "\"short\": %llu, \"socket_drops\": %u, \"first_ns\": %llu, \"last_ns\": %llu, "
-	       "\"cpu_ns\": %llu, \"voluntary_switches\": %ld, \"involuntary_switches\": %ld}\n",
+	       "\"cpu_ns\": %llu, \"voluntary_switches\": %ld, \"involuntary_switches\": %ld, "
+	       "\"cost_ns\": %llu}\n",
 	       (unsigned long long)c->datagrams, (unsigned long long)c->bytes,
 	       (unsigned long long)c->seq_gaps, (unsigned long long)c->seq_back,
 	       (unsigned long long)c->short_dgrams, c->ovfl, (unsigned long long)c->first_ns,
 	       (unsigned long long)c->last_ns,
 	       (unsigned long long)((ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000ll +
 				    (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ll),
-	       ru.ru_nvcsw, ru.ru_nivcsw);
+	       ru.ru_nvcsw, ru.ru_nivcsw, (unsigned long long)cost_ns);
 	fflush(stdout);
 }
 
 static const char sink_usage[] =
-	"usage: udp-sink [--port P] [--addr A] [--rcvbuf BYTES] [--seconds S] [--ready FILE]\n";
+	"usage: udp-sink [--port P] [--addr A] [--rcvbuf BYTES] [--seconds S] [--ready FILE]\n"
+	"                [--cost-ns N]   N: CPU ns spun per datagram, 0..1000000 (0)\n";
 
 int main(int argc, char **argv)
 {
@@ -171,16 +201,19 @@ int main(int argc, char **argv)
 					      { "rcvbuf", required_argument, NULL, 'r' },
 					      { "seconds", required_argument, NULL, 's' },
 					      { "ready", required_argument, NULL, 'R' },
+					      { "cost-ns", required_argument, NULL, 'c' },
 					      { "help", no_argument, NULL, 'h' },
 					      { NULL, 0, NULL, 0 } };
 	const char *addr = "0.0.0.0", *ready = NULL;
 	unsigned port = 9000;
 	int rcvbuf = 0, opt, fd;
 	double seconds = 0;
+	unsigned long long cost_ns = 0;
+	char *end;
 	struct sink_counts c = { 0 };
 	struct sigaction sa = { .sa_handler = sink_on_signal };
 
-	while ((opt = getopt_long(argc, argv, "p:a:r:s:R:h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "p:a:r:s:R:c:h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'p':
 			port = (unsigned)strtoul(optarg, NULL, 10);
@@ -196,6 +229,16 @@ int main(int argc, char **argv)
 			break;
 		case 'R':
 			ready = optarg;
+			break;
+		case 'c':
+			errno = 0;
+			cost_ns = strtoull(optarg, &end, 10);
+			if (errno || end == optarg || *end || optarg[0] == '-' ||
+			    cost_ns > SINK_COST_MAX_NS) {
+				fprintf(stderr, "udp-sink: --cost-ns %s: want 0..%llu ns\n", optarg,
+					SINK_COST_MAX_NS);
+				return 2;
+			}
 			break;
 		case 'h':
 			fputs(sink_usage, stdout);
@@ -222,8 +265,8 @@ int main(int argc, char **argv)
 		if (f)
 			fclose(f);
 	}
-	sink_loop(fd, &c, seconds > 0 ? sink_now_ns() + (uint64_t)(seconds * 1e9) : 0);
-	sink_report(&c);
+	sink_loop(fd, &c, seconds > 0 ? sink_now_ns() + (uint64_t)(seconds * 1e9) : 0, cost_ns);
+	sink_report(&c, cost_ns);
 	close(fd);
 	return 0;
 }

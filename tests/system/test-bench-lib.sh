@@ -4,7 +4,7 @@
 # line that scripts/demo.sh uses; the accounting rule of
 # bench/ethdrv_accounting.py and the link MTU of bench/faults.py; all against
 # values derived by hand (no root, no segment). scripts/demo.sh's refusals,
-# and bench/sleep_cost.c of the build directory given as $1.
+# and bench/sleep_cost.c and bench/udp_sink.c of the build directory given as $1.
 set -eu
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 TMP=$(mktemp -d /tmp/ethdrv-bench-lib.XXXXXX)
@@ -278,6 +278,37 @@ assert 0 <= r["late_p50_ns"] <= r["late_p99_ns"], r'
 		[[ $rc -eq 2 ]] || { echo "FAIL: sleep-cost $bad exited $rc"; exit 1; }
 	done
 	echo "ok: sleep-cost"
+	# bench/udp_sink.c --cost-ns: 10 datagrams over loopback at 1 ms each cost the
+	# sink at least 10 ms of its own CPU; bad values exit 2 naming the range.
+	us=$1/bench/udp-sink
+	python3 - "$us" "$TMP/ready" <<'PY'
+import json, os, socket, subprocess, sys, time
+sink, ready = sys.argv[1:]
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(("127.0.0.1", 0))
+port = s.getsockname()[1]
+s.close()
+# --seconds 2: the sink stops by itself, after it has taken the datagrams
+p = subprocess.Popen([sink, "--port", str(port), "--addr", "127.0.0.1", "--cost-ns", "1000000",
+                      "--seconds", "2", "--ready", ready], stdout=subprocess.PIPE, text=True)
+t0 = time.monotonic()
+while not os.path.exists(ready):
+    assert p.poll() is None and time.monotonic() - t0 < 10, "udp-sink did not start"
+    time.sleep(0.01)
+c = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for i in range(10):
+    c.sendto(i.to_bytes(8, "big") + bytes(10), ("127.0.0.1", port))
+r = json.loads(p.communicate(timeout=30)[0])
+assert r["datagrams"] == 10 and r["seq_gaps"] == 0 and r["cost_ns"] == 1000000, r
+assert r["cpu_ns"] >= 10 * 1000000, r
+PY
+	for bad in "--cost-ns x" "--cost-ns -1" "--cost-ns 1000001"; do
+		rc=0
+		err=$("$us" $bad 2>&1 >/dev/null) || rc=$?
+		[[ $rc -eq 2 && $err == *"want 0..1000000 ns"* ]] ||
+			{ echo "FAIL: udp-sink $bad exited $rc: $err"; exit 1; }
+	done
+	echo "ok: udp-sink --cost-ns"
 else
-	echo "skip: sleep-cost (no build directory given)"
+	echo "skip: sleep-cost, udp-sink (no build directory given)"
 fi

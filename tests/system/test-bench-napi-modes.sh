@@ -302,7 +302,26 @@ row = {"payload": 18, "app": "sink", "knee": 1000, "factor": 3.0, "pps": 3000,
 assert s4.ratio_table([row], "old", "gbeth").rstrip().endswith("| met |")
 assert s4.ratio_table([dict(row, ratio=5.0)], "old", "gbeth").rstrip().endswith("| MISSED |")
 assert s4.ratio_table([row], "irq", "enet").rstrip().endswith("| control: no target |")
-print("ok: napi_seed004 knee, verdict, ratio, merge, docs markers, ENET mode order")
+# slow-sink: the sink with --cost-ns (the application on the slower CPU); the
+# plain sink has none. Parts with different application costs do not merge; a
+# result from before the knob counts as the default cost.
+class A:
+    app_cost_ns = 20000
+class R:
+    rx_addr, a = "169.254.40.2", A()
+argv = s4.sink_argv(R(), "/tmp/r", 20000)
+assert argv[argv.index("--cost-ns") + 1] == "20000" and "--cost-ns" not in s4.sink_argv(R(), "/tmp/r")
+assert s4.CELLS["slow-sink"] is s4.slow_sink_cell and "slow-sink" in s4.APPS
+assert s4.merge(old, dict(new, app_cost_ns=s4.S4_APP_COST_NS))["cells"]
+try:
+    s4.merge(dict(old, app_cost_ns=10000), new)
+    raise AssertionError("parts of different application costs merged")
+except ValueError:
+    pass
+dev = s4.DEVICES["gbeth"]
+t = s4.apps_text(dict(old, app_cost_ns=20000, cells=[s4.cell(18, "slow-sink", "old", 1, [])]), dev)
+assert "slow-sink" in t and "20 us" in t and "iperf3" not in t, t
+print("ok: napi_seed004 knee, verdict, ratio, merge, docs markers, ENET mode order, slow-sink")
 # The log-log plot: a cell that delivered nothing sits on the floor, and a panel
 # whose values are all equal (or that has none) still gets a valid positive range
 # (gnuplot refused "logscaled axis must have positive range" and the run exited).
