@@ -148,29 +148,44 @@ def ratio(best, base):
 # ---- the host ----------------------------------------------------------------------------------
 
 
-def _spin(seconds, fifo, q):
+# The SCHED_FIFO spinner outlasts the other one's window by this much: the other
+# may wait up to one RT period (1 s) for its first slot after the start.
+FLOOR_FIFO_EXTRA_S = 1.5
+
+
+def _spin(seconds, fifo, q, start):
+    """Spin on CPU 0 from START (a barrier both spinners pass): the normal task for
+    SECONDS of its own wall clock, the SCHED_FIFO one FLOOR_FIFO_EXTRA_S longer, so
+    that the normal task's whole window lies inside the FIFO spin. Puts (CPU seconds
+    over the span, fifo, the CPU it last ran on)."""
     os.sched_setaffinity(0, {0})
     if fifo:
         os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(50))
+    start.wait(10)
+    span = seconds + (FLOOR_FIFO_EXTRA_S if fifo else 0)
     t0, c0 = time.monotonic(), time.process_time()
-    while time.monotonic() - t0 < seconds:
+    while time.monotonic() - t0 < span:
         pass
     with open("/proc/self/stat") as f:
         cpu = int(f.read().rsplit(")", 1)[1].split()[36])
-    q.put((time.process_time() - c0, fifo, cpu))
+    q.put(((time.process_time() - c0) * seconds / span, fifo, cpu))
 
 
 def fair_floor(seconds=1.0):
     """What a SCHED_OTHER task gets on CPU 0 while a SCHED_FIFO 50 task spins there
     for SECONDS: the kernel's own floor for normal tasks (RT throttling, or the
-    fair server of 6.12+), measured. The host's RT limits are reported with it."""
+    fair server of 6.12+), measured. The host's RT limits are reported with it.
+    Both spinners start at a barrier: started one after the other, the first once
+    spun alone for most of its second (99.8 % and 95.0 %, no floor measured)."""
     q = multiprocessing.Queue()
-    ps = [multiprocessing.Process(target=_spin, args=(seconds, f, q)) for f in (False, True)]
+    start = multiprocessing.Barrier(2)
+    ps = [multiprocessing.Process(target=_spin, args=(seconds, f, q, start))
+          for f in (False, True)]
     for p in ps:
         p.start()
     for p in ps:
-        p.join(seconds + 10)
-    got = {fifo: (t, cpu) for t, fifo, cpu in (q.get() for _ in ps)}
+        p.join(seconds + FLOOR_FIFO_EXTRA_S + 20)
+    got = {fifo: (t, cpu) for t, fifo, cpu in (q.get(timeout=5) for _ in ps)}
 
     def rd(path):
         try:
@@ -195,6 +210,15 @@ def floor_text(fl):
         return (f"not measured: the two spinners got {fl['other_pct']:.1f} % and "
                 f"{fl['fifo_pct']:.1f} %, so they did not share CPU 0")
     return f"{fl['other_pct']:.1f} %"
+
+
+def floor_sentence(fl):
+    """The report's sentence on the floor measured in the run."""
+    if not floor_valid(fl):
+        return (f"Not measured in this run: the two spinners got {fl['other_pct']:.1f} % and "
+                f"{fl['fifo_pct']:.1f} % of CPU 0, so they did not share it.")
+    return (f"Measured in this run: a SCHED_OTHER spinner got {floor_text(fl)} of CPU 0 for "
+            f"1 s beside a SCHED_FIFO 50 spinner ({fl['fifo_pct']:.1f} %).")
 
 
 def _threads(pid):
@@ -751,11 +775,9 @@ docs/design.md §4.6. {eb.cpu_cost_text(data['cost_ns'], None)}: the same spin i
 whichever context polls. CPU 0 holds all of these threads and the application; the line's
 engine, the other node and the sender run on CPU 1 (every thread's CPU, its last CPU and
 its allowed CPUs are in each row). The RT spin guard is off, so nothing puts the softirq
-loop back to SCHED_OTHER: the floor of a task starved by it is the kernel's own, measured
-in this run: a SCHED_OTHER spinner got {floor_text(fl)} of CPU 0 for 1 s beside a
-SCHED_FIFO 50 spinner ({fl['fifo_pct']:.1f} %; `sched_rt_runtime_us` {fl['rt_runtime_us']}
-of `sched_rt_period_us` {fl['rt_period_us']}: RT throttling, on 6.12+ kernels the fair
-server's reserve for normal tasks).
+loop back to SCHED_OTHER: the floor of a task starved by it is the kernel's own
+(`sched_rt_runtime_us` {fl['rt_runtime_us']} of `sched_rt_period_us` {fl['rt_period_us']}: RT
+throttling, on 6.12+ kernels the fair server's reserve for normal tasks). {floor_sentence(fl)}
 
 Offered: the line's generator (`emu.gen=PAYLOAD:{PORT}:0:PPS`) at set rates up to the
 1 Gb/s line rate ({", ".join(f"{p} B: {nm.udp_limit(1000, p)['pps'] / 1e3:.1f} kpps"
