@@ -13,9 +13,9 @@
 bench/napi_seed002.py's own options (both links by default).
 Run time on this VM (2 vCPUs), full, measured on 3 December: gbeth 36-37 min (1150 runs
 of about 1.4 s, 147 of them redone for steal), etsec 10.5 min (seed002: 120 runs of about
-5 s), enet about 58 min, the sum of its parts, not yet run in one (classic 10.5
-measured: its 16 TCP cases at each speed under fq off and on, the UDP flood; seed004
-about 37 as gbeth's; seed002 about 11 as etsec's); --quick:
+5 s), enet 48 min in one run (classic 9: its 16 TCP cases at each speed under fq off
+and on, the UDP flood; seed004 28, 47 of its 1150 runs redone for steal; seed002 11);
+seed004's slow-sink part (--s4-apps slow-sink --merge) 15; --quick:
 gbeth about 3 min, etsec about 2, enet about 8. Seed 004 redoes a run the hypervisor stole
 over 5 % of a CPU from (at most 3 times): on a VM with heavy steal a part takes longer (18-byte
 iperf3: 12.8 min, 151 of 325 runs redone). Split a full sweep into parts of at most
