@@ -908,7 +908,8 @@ def part_of(data):
 
 def merge(old, new):
     """NEW's cells over OLD's (a part that measured a cell again replaces it); both
-    must be the same device, cost, seconds and runs (ValueError otherwise)."""
+    must be the same device, costs (the node's and slow-sink's), seconds, runs and
+    interrupt-exit rule (ValueError otherwise)."""
     for k in ("device", "cost_ns", "seconds", "runs", "irq_exit", "app_cost_ns"):
         # results before the knobs: the 4.9-6.4 rule; slow-sink's default cost
         dflt = {"irq_exit": "defer", "app_cost_ns": S4_APP_COST_NS}.get(k)

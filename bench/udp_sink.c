@@ -57,29 +57,26 @@ struct sink_counts {
 	uint64_t first_ns, last_ns; /* CLOCK_MONOTONIC of the first and last batch */
 };
 
-static uint64_t sink_now_ns(void)
+/* @clock in ns: CLOCK_MONOTONIC, or CLOCK_THREAD_CPUTIME_ID for this thread's CPU time. */
+static uint64_t sink_clock_ns(clockid_t clock)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(clock, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* The CPU time this thread has used. */
-static uint64_t sink_thread_cpu_ns(void)
+static uint64_t sink_now_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	return sink_clock_ns(CLOCK_MONOTONIC);
 }
 
 /* Spend @ns of this thread's CPU time: the work a slower CPU does per datagram. */
 static void sink_spin(uint64_t ns)
 {
-	uint64_t end = sink_thread_cpu_ns() + ns;
+	uint64_t end = sink_clock_ns(CLOCK_THREAD_CPUTIME_ID) + ns;
 
-	while (sink_thread_cpu_ns() < end)
+	while (sink_clock_ns(CLOCK_THREAD_CPUTIME_ID) < end)
 		;
 }
 
