@@ -110,6 +110,9 @@ def parse(argv=None):
     g.add_argument("--cost-ns", type=int, default=S4_COST_NS,
                    help=f"cpu_cost_ns of the receiving node: the calibrated per-frame cost "
                         f"standing for a slower CPU (docs/design.md §4.9; {S4_COST_NS})")
+    g.add_argument("--cost-cputime", action="store_true",
+                   help="spin the receiving node's cpu_cost_ns on its thread's CPU clock "
+                        "(cpu_cost_cputime=1, docs/design.md §4.9), not the wall clock")
     g.add_argument("--s4-payloads", default="18,1472",
                    help="UDP payload bytes (18: 64-byte frames; 1472: 1514-byte frames)")
     g.add_argument("--s4-apps", default="sink,iperf3",

@@ -290,7 +290,8 @@ class Rig:
     def __enter__(self):
         self.link = self.dev["cls"](self.dev["spec"]).start()
         eb.request(self.rx, "set contexts=irq cpus=1 rt_spin_guard=off "
-                   f"irq_exit_softirq={self.a.s4_irq_exit} cpu_cost_ns={self.a.cost_ns}")
+                   f"irq_exit_softirq={self.a.s4_irq_exit} cpu_cost_ns={self.a.cost_ns} "
+                   f"cpu_cost_cputime={int(self.a.cost_cputime)}")
         return self
 
     def __exit__(self, *exc):
@@ -535,6 +536,7 @@ def run(a, bar=None):
                     if bar:
                         bar.step(f"{payload} B {app} {mode}")
     return {"device": a.device, "cost_ns": a.cost_ns, "app_cost_ns": a.app_cost_ns,
+            "cost_cputime": a.cost_cputime,
             "irq_exit": a.s4_irq_exit,
             "refine": a.s4_refine, "seconds": a.s4_seconds,
             "runs": a.s4_runs, "floor": floor, "modes": modes, "base": base,
@@ -733,6 +735,15 @@ def irq_exit_text(rule):
             "results from before the knob existed ran it)")
 
 
+def cost_clock_text(data):
+    """Which clock the node's cpu_cost_ns spin counts (docs/design.md §4.9)."""
+    if data.get("cost_cputime"):
+        return ("spun on the thread's CPU clock (`cpu_cost_cputime=1`: a preempted spin "
+                f"resumes, so every frame costs the whole {data['cost_ns'] / 1e3:g} us of CPU)")
+    return ("spun on the wall clock (`cpu_cost_cputime=0`: a spin preempted by the softirq "
+            "loop or throttled by the kernel ends early in CPU terms)")
+
+
 def apps_text(data, dev):
     """What each application of DATA's cells is and how its delivered count is taken."""
     have = {c["app"] for c in data["cells"]}
@@ -763,7 +774,7 @@ def report(data, png_name):
 {parts_text(data)}
 
 Set-up: `ethdrv segment --device {dev['spec']}`, {dev['what']}. The receiving node
-{dev['prefix']}1 runs `contexts=irq cpus=1 rt_spin_guard=off irq_exit_softirq={data.get('irq_exit', 'defer')} cpu_cost_ns={data['cost_ns']}`
+{dev['prefix']}1 runs `contexts=irq cpus=1 rt_spin_guard=off irq_exit_softirq={data.get('irq_exit', 'defer')} cpu_cost_ns={data['cost_ns']} cpu_cost_cputime={int(data.get('cost_cputime', False))}`
 (docs/design.md §4.5-4.9): its softirq loop `sirq/{dev['prefix']}1/0` (NAPI polls) at SCHED_FIFO
 above the application, its ksoftirqd thread after 10 restarts or 2 ms at SCHED_OTHER,
 threaded pollers at SCHED_OTHER, and the node's loop (TAP reads, control, timers) at
@@ -772,7 +783,7 @@ context above the application (a driver-owned line, `ethdrv_napi_line_start()`,
 docs/design.md §4.5). While ksoftirqd holds the poll list an interrupt's exit
 {irq_exit_text(data.get("irq_exit", "defer"))},
 docs/design.md §4.6. {eb.cpu_cost_text(data['cost_ns'], None)}: the same spin in every mode, in
-whichever context polls. CPU 0 holds all of these threads and the application; the line's
+whichever context polls, {cost_clock_text(data)}. CPU 0 holds all of these threads and the application; the line's
 engine, the other node and the sender run on CPU 1 (every thread's CPU, its last CPU and
 its allowed CPUs are in each row). The RT spin guard is off, so nothing puts the softirq
 loop back to SCHED_OTHER: the floor of a task starved by it is the kernel's own
@@ -908,11 +919,11 @@ def part_of(data):
 
 def merge(old, new):
     """NEW's cells over OLD's (a part that measured a cell again replaces it); both
-    must be the same device, costs (the node's and slow-sink's), seconds, runs and
-    interrupt-exit rule (ValueError otherwise)."""
-    for k in ("device", "cost_ns", "seconds", "runs", "irq_exit", "app_cost_ns"):
-        # results before the knobs: the 4.9-6.4 rule; slow-sink's default cost
-        dflt = {"irq_exit": "defer", "app_cost_ns": S4_APP_COST_NS}.get(k)
+    must be the same device, costs (the node's, its clock and slow-sink's), seconds,
+    runs and interrupt-exit rule (ValueError otherwise)."""
+    for k in ("device", "cost_ns", "seconds", "runs", "irq_exit", "app_cost_ns", "cost_cputime"):
+        # results before the knobs: the 4.9-6.4 rule; slow-sink's default cost; the wall clock
+        dflt = {"irq_exit": "defer", "app_cost_ns": S4_APP_COST_NS, "cost_cputime": False}.get(k)
         if old.get(k, dflt) != new.get(k, dflt):
             raise ValueError(f"--merge: the stored sweep has {k}={old.get(k)}, this run "
                              f"{new.get(k)}: run all parts alike (or without --merge)")

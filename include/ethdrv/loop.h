@@ -58,6 +58,11 @@ struct ethdrv_timer {
 ETHDRV_EXPORT uint64_t ethdrv_now_ns(void);
 
 /**
+ * ethdrv_thread_cpu_ns() - the calling thread's CPU time (CLOCK_THREAD_CPUTIME_ID) in ns
+ */
+ETHDRV_EXPORT uint64_t ethdrv_thread_cpu_ns(void);
+
+/**
  * ethdrv_sleep_until_ns() - sleep until CLOCK_MONOTONIC reaches @deadline_ns
  * @deadline_ns: absolute deadline, as ethdrv_now_ns() counts
  *

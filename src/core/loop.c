@@ -96,6 +96,14 @@ uint64_t ethdrv_now_ns(void)
 	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
 }
 
+uint64_t ethdrv_thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
 void ethdrv_sleep_until_ns(uint64_t deadline_ns)
 {
 	struct timespec ts = { .tv_sec = (time_t)(deadline_ns / NSEC_PER_SEC),

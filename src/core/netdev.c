@@ -203,18 +203,23 @@ void ethdrv_netdev_carrier_off(struct ethdrv_netdev *dev)
 
 /*
  * The calibrated CPU cost (knob cpu_cost_ns, issue 24): @frames x the cost
- * busy-spun on CLOCK_MONOTONIC in the caller, the poll context, as a CPU
- * that many ns per frame slower would spend it. A spin, so the time is
- * CPU time as long as the thread is not preempted (docs/design.md §4.9).
+ * busy-spun in the caller, the poll context, as a CPU that many ns per frame
+ * slower would spend it. On CLOCK_MONOTONIC by default, so the time is CPU
+ * time only while the thread is not preempted; with cpu_cost_cputime=1 on
+ * the thread's CPU clock, so a preempted spin resumes where it stopped
+ * (docs/design.md §4.9).
  */
 static void netdev_cpu_cost(struct ethdrv_netdev *dev, unsigned frames)
 {
 	uint64_t cost = __atomic_load_n(&dev->cpu_cost_ns, __ATOMIC_RELAXED), end;
+	uint64_t (*clock)(void);
 
 	if (ethdrv_likely(!cost || !frames))
 		return;
-	end = ethdrv_now_ns() + cost * frames;
-	while (ethdrv_now_ns() < end)
+	clock = __atomic_load_n(&dev->cpu_cost_cputime, __ATOMIC_RELAXED) ? ethdrv_thread_cpu_ns :
+									    ethdrv_now_ns;
+	end = clock() + cost * frames;
+	while (clock() < end)
 		ethdrv_cpu_relax();
 }
 
@@ -399,6 +404,7 @@ enum netdev_knob_id {
 	K_BQL_MAX,
 	K_BQL_HOLD,
 	K_CPU_COST,
+	K_CPU_COST_CPUTIME,
 };
 
 /* Core knobs, indexed by id (knob.h; the names of Linux sysfs/sysctl, docs/design.md §2). */
@@ -424,6 +430,9 @@ static const struct ethdrv_knob netdev_knobs[] = {
 	[K_BQL_HOLD] = ETHDRV_KNOB_UINT("bql_hold_time", 1, 3600000, "ms", "BQL slack hold time"),
 	[K_CPU_COST] = ETHDRV_KNOB_UINT("cpu_cost_ns", 0, 1000000, "ns",
 					"CPU cost spun per RX frame and TX completion"),
+	[K_CPU_COST_CPUTIME] =
+		ETHDRV_KNOB_UINT("cpu_cost_cputime", 0, 1, "",
+				 "spin cpu_cost_ns on the thread's CPU clock, not the wall clock"),
 };
 
 ETHDRV_EXPORT const struct ethdrv_knob_table ethdrv_netdev_knob_table =
@@ -503,6 +512,9 @@ static int netdev_set_core(struct ethdrv_netdev *dev, enum netdev_knob_id id, ui
 		return netdev_set_budget(dev, packets, (unsigned)v);
 	case K_CPU_COST:
 		__atomic_store_n(&dev->cpu_cost_ns, v, __ATOMIC_RELAXED);
+		return 0;
+	case K_CPU_COST_CPUTIME:
+		__atomic_store_n(&dev->cpu_cost_cputime, v != 0, __ATOMIC_RELAXED);
 		return 0;
 	case K_BQL_MIN:
 		if (v > dql->max_limit)
@@ -584,6 +596,8 @@ static uint64_t netdev_get_core(const struct ethdrv_netdev *dev, enum netdev_kno
 		return dev->txq.dql.max_limit;
 	case K_CPU_COST:
 		return __atomic_load_n(&dev->cpu_cost_ns, __ATOMIC_RELAXED);
+	case K_CPU_COST_CPUTIME:
+		return __atomic_load_n(&dev->cpu_cost_cputime, __ATOMIC_RELAXED);
 	default:
 		return dev->txq.dql.slack_hold_ns / NSEC_PER_MSEC;
 	}

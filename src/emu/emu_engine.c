@@ -17,6 +17,7 @@
 #include "emu_engine.h"
 #include "emu_util.h"
 #include "ethdrv/compiler.h"
+#include "ethdrv/loop.h"
 
 #define SLIP_BOUND_DEFAULT_NS 1000000ull
 /* Lab CPU: sleep on a timer until this long before an event, then poll the
@@ -94,15 +95,6 @@ static void engine_advance(struct emu_engine *e, uint64_t t)
 			e->cl[i].ops->advance(e->cl[i].ctx, t);
 }
 
-/* CPU time of the calling thread in ns (what a catch-up costs the driver). */
-static uint64_t thread_cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* Slip, not burst: an event found later than the bound stops the clock for
  * its lateness; it applies at its time and the events after it keep their
  * spacing (docs/design.md §5b.2). Returns the (new) now. */
@@ -137,7 +129,7 @@ static uint64_t engine_run(struct emu_engine *e, uint64_t t, bool catchup)
 		/* Events an entry point applies run in the driver's thread:
 		 * their CPU time is the model's, not the driver's (real time). */
 		if (catchup && e->cfg.realtime && !cpu0)
-			cpu0 = thread_cpu_ns();
+			cpu0 = ethdrv_thread_cpu_ns(); /* what a catch-up costs the driver */
 		e->cur_t = ev.t;
 		e->cur_late = t - ev.t;
 		c->ops->run_event(c->ctx, ev.t);
@@ -147,7 +139,7 @@ static uint64_t engine_run(struct emu_engine *e, uint64_t t, bool catchup)
 			ethdrv_counter_inc(&e->st.catchups);
 	}
 	if (cpu0)
-		ethdrv_counter_add(&e->st.catchup_cpu_ns, thread_cpu_ns() - cpu0);
+		ethdrv_counter_add(&e->st.catchup_cpu_ns, ethdrv_thread_cpu_ns() - cpu0);
 	return t;
 }
 

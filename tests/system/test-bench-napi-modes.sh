@@ -326,6 +326,16 @@ try:
     raise AssertionError("parts of different application costs merged")
 except ValueError:
     pass
+# The node's cost on the thread's CPU clock (cpu_cost_cputime) is part of what
+# a part must share to merge; a result from before it ran on the wall clock.
+assert s4.merge(old, dict(new, cost_cputime=False))["cells"]
+try:
+    s4.merge(old, dict(new, cost_cputime=True))
+    raise AssertionError("parts spun on different clocks merged")
+except ValueError:
+    pass
+assert "cpu_cost_cputime=1" in s4.cost_clock_text({"cost_cputime": True, "cost_ns": 40000})
+assert "wall clock" in s4.cost_clock_text({})
 dev = s4.DEVICES["gbeth"]
 t = s4.apps_text(dict(old, app_cost_ns=20000, cells=[s4.cell(18, "slow-sink", "old", 1, [])]), dev)
 assert "slow-sink" in t and "20 us" in t and "iperf3" not in t, t
