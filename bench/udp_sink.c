@@ -34,6 +34,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ethdrv/loop.h"
+
 #define SINK_BATCH 64
 #define SINK_BUF 2048
 #define SINK_COST_MAX_NS 1000000ull /* as the node's cpu_cost_ns knob */
@@ -57,26 +59,12 @@ struct sink_counts {
 	uint64_t first_ns, last_ns; /* CLOCK_MONOTONIC of the first and last batch */
 };
 
-/* @clock in ns: CLOCK_MONOTONIC, or CLOCK_THREAD_CPUTIME_ID for this thread's CPU time. */
-static uint64_t sink_clock_ns(clockid_t clock)
-{
-	struct timespec ts;
-
-	clock_gettime(clock, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static uint64_t sink_now_ns(void)
-{
-	return sink_clock_ns(CLOCK_MONOTONIC);
-}
-
 /* Spend @ns of this thread's CPU time: the work a slower CPU does per datagram. */
 static void sink_spin(uint64_t ns)
 {
-	uint64_t end = sink_clock_ns(CLOCK_THREAD_CPUTIME_ID) + ns;
+	uint64_t end = ethdrv_thread_cpu_ns() + ns;
 
-	while (sink_clock_ns(CLOCK_THREAD_CPUTIME_ID) < end)
+	while (ethdrv_thread_cpu_ns() < end)
 		;
 }
 
@@ -143,7 +131,7 @@ static void sink_loop(int fd, struct sink_counts *c, uint64_t end_ns, uint64_t c
 	struct mmsghdr msgs[SINK_BATCH];
 	struct iovec iov[SINK_BATCH];
 
-	while (!sink_stop && (!end_ns || sink_now_ns() < end_ns)) {
+	while (!sink_stop && (!end_ns || ethdrv_now_ns() < end_ns)) {
 		int n;
 
 		for (int i = 0; i < SINK_BATCH; i++) {
@@ -156,7 +144,7 @@ static void sink_loop(int fd, struct sink_counts *c, uint64_t end_ns, uint64_t c
 		n = recvmmsg(fd, msgs, SINK_BATCH, MSG_WAITFORONE, NULL);
 		if (n <= 0)
 			continue; /* timeout or signal: look at the clock and the flag */
-		c->last_ns = sink_now_ns();
+		c->last_ns = ethdrv_now_ns();
 		if (!c->first_ns)
 			c->first_ns = c->last_ns;
 		for (int i = 0; i < n; i++) {
@@ -262,7 +250,7 @@ int main(int argc, char **argv)
 		if (f)
 			fclose(f);
 	}
-	sink_loop(fd, &c, seconds > 0 ? sink_now_ns() + (uint64_t)(seconds * 1e9) : 0, cost_ns);
+	sink_loop(fd, &c, seconds > 0 ? ethdrv_now_ns() + (uint64_t)(seconds * 1e9) : 0, cost_ns);
 	sink_report(&c, cost_ns);
 	close(fd);
 	return 0;

@@ -14,6 +14,7 @@
 
 #include "ethdrv/cpu_loops.h"
 #include "ethdrv/log.h"
+#include "ethdrv/loop.h"
 #include "node_priv.h"
 
 ETHDRV_LOG_MODULE(node);
@@ -64,15 +65,10 @@ static const struct ethdrv_stat_desc tap_batch_stats_desc[] = {
 static int node_timed_transfer(void *ctx, const uint8_t *tx, uint8_t *rx, size_t len)
 {
 	struct node *n = ctx;
-	struct timespec t0, t1;
-	int ret;
+	uint64_t t0 = ethdrv_thread_cpu_ns();
+	int ret = ethdrv_spi_transfer(&n->model_bus, tx, rx, len);
 
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
-	ret = ethdrv_spi_transfer(&n->model_bus, tx, rx, len);
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
-	ethdrv_counter_add(
-		&n->metrics.model_cpu_ns,
-		(uint64_t)((t1.tv_sec - t0.tv_sec) * 1000000000ll + (t1.tv_nsec - t0.tv_nsec)));
+	ethdrv_counter_add(&n->metrics.model_cpu_ns, ethdrv_thread_cpu_ns() - t0);
 	return ret;
 }
 
