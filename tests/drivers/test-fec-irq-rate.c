@@ -101,38 +101,68 @@ static void sleep_ns(long ns)
 	nanosleep(&ts, NULL);
 }
 
+/*
+ * Lateness values recorded in @h's buckets from RT_STALL_BUCKET up (at least
+ * 2^22 ns, 4.2 ms: past the 4 ms between frames at RT_PPS): the host stalled
+ * the line that long, so frames may rightly share an interrupt. Read with
+ * atomic loads, as the line's engine thread records them.
+ */
+#define RT_STALL_BUCKET 23u
+#define RT_ATTEMPTS 3u
+
+static uint64_t stall_count(const struct ethdrv_hist *h)
+{
+	uint64_t n = 0;
+
+	for (unsigned i = RT_STALL_BUCKET; i < ETHDRV_HIST_BUCKETS; i++)
+		n += __atomic_load_n(&h->bucket[i], __ATOMIC_RELAXED);
+	return n;
+}
+
 static void test_irq_per_frame_realtime(void **state)
 {
 	struct fixture *f = *state;
-	uint64_t irq0 = stat(&f->n[1], "fec_irq_rxf"), rx0 = stat(&f->n[1], "rx_packets");
-	uint64_t deadline = ethdrv_now_ns() + RT_TIMEOUT_NS, irqs, rx;
-	unsigned seen = 0;
-	double per_frame;
+	const struct ethdrv_hist *late = fdx_line_irq_lateness(f->line);
+	uint64_t irqs = 0, rx = 0, stalls = 0;
+	double per_frame = 0;
 
-	ethdrv_netdev_set_rx_handler(f->n[1].dev, count_rx, &seen);
-	gen_start(f, RT_PPS);
-	while (__atomic_load_n(&seen, __ATOMIC_RELAXED) < FRAMES && ethdrv_now_ns() < deadline) {
-		int work = 0;
+	/* A run the host stalled is run again, at most RT_ATTEMPTS times in all. */
+	for (unsigned attempt = 0; attempt < RT_ATTEMPTS; attempt++) {
+		uint64_t irq0 = stat(&f->n[1], "fec_irq_rxf"), rx0 = stat(&f->n[1], "rx_packets");
+		uint64_t deadline = ethdrv_now_ns() + RT_TIMEOUT_NS;
+		uint64_t stalls0 = stall_count(late);
+		unsigned seen = 0;
 
-		for (unsigned i = 0; i < 2; i++)
-			work += ethdrv_loop_run_once(f->n[i].loop, ETHDRV_RUN_NOWAIT);
-		if (!work)
-			sleep_ns(20000);
+		ethdrv_netdev_set_rx_handler(f->n[1].dev, count_rx, &seen);
+		gen_start(f, RT_PPS);
+		while (__atomic_load_n(&seen, __ATOMIC_RELAXED) < FRAMES &&
+		       ethdrv_now_ns() < deadline) {
+			int work = 0;
+
+			for (unsigned i = 0; i < 2; i++)
+				work += ethdrv_loop_run_once(f->n[i].loop, ETHDRV_RUN_NOWAIT);
+			if (!work)
+				sleep_ns(20000);
+		}
+		irqs = stat(&f->n[1], "fec_irq_rxf") - irq0;
+		rx = stat(&f->n[1], "rx_packets") - rx0;
+		per_frame = rx ? (double)irqs / (double)rx : 0;
+		stalls = stall_count(late) - stalls0;
+		print_message("real time, attempt %u: %llu frames, %llu RX interrupts, %.3f per "
+			      "frame, %llu interrupts over 4.2 ms late; all attempts: irq lateness "
+			      "p50 %llu ns p99 %llu ns max %llu ns\n",
+			      attempt + 1, (unsigned long long)rx, (unsigned long long)irqs,
+			      per_frame, (unsigned long long)stalls,
+			      (unsigned long long)ethdrv_hist_percentile(late, 50),
+			      (unsigned long long)ethdrv_hist_percentile(late, 99),
+			      (unsigned long long)late->max);
+		if (!stalls)
+			break;
 	}
-	irqs = stat(&f->n[1], "fec_irq_rxf") - irq0;
-	rx = stat(&f->n[1], "rx_packets") - rx0;
-	per_frame = rx ? (double)irqs / (double)rx : 0;
-	print_message(
-		"real time: %llu frames, %llu RX interrupts, %.3f per frame, irq "
-		"lateness p50 %llu ns p99 %llu ns max %llu ns\n",
-		(unsigned long long)rx, (unsigned long long)irqs, per_frame,
-		(unsigned long long)ethdrv_hist_percentile(fdx_line_irq_lateness(f->line), 50),
-		(unsigned long long)ethdrv_hist_percentile(fdx_line_irq_lateness(f->line), 99),
-		(unsigned long long)fdx_line_irq_lateness(f->line)->max);
 	assert_int_equal(rx, FRAMES);
 	assert_true(per_frame >= 0.9);
 	assert_true(irqs <= rx);
-	assert_true(fdx_line_irq_lateness(f->line)->count >= irqs);
+	assert_true(late->count >= irqs);
 }
 
 int main(void)
