@@ -106,13 +106,15 @@ def parse(argv=None):
     p.add_argument("--no-tcp", action="store_true", help="skip the TCP cases")
     p.add_argument("--no-udp", action="store_true", help="skip the UDP flood")
     p.add_argument("--results", default=None, help="output directory (bench/results)")
+    p.add_argument("--cost-clock", default="cpu", choices=("cpu", "wall"),
+                   help="what seed004's and seed002's cpu_cost_ns counts: cpu, the thread's "
+                        "own CPU time (cpu_cost_cputime=1, the core's default: a preempted "
+                        "spin resumes), or wall time (0, as results before 4 December ran; "
+                        "docs/design.md §4.9) (cpu)")
     g = p.add_argument_group("seed004 (docs/napi.md §12)")
     g.add_argument("--cost-ns", type=int, default=S4_COST_NS,
                    help=f"cpu_cost_ns of the receiving node: the calibrated per-frame cost "
                         f"standing for a slower CPU (docs/design.md §4.9; {S4_COST_NS})")
-    g.add_argument("--cost-cputime", action="store_true",
-                   help="spin the receiving node's cpu_cost_ns on its thread's CPU clock "
-                        "(cpu_cost_cputime=1, docs/design.md §4.9), not the wall clock")
     g.add_argument("--s4-payloads", default="18,1472",
                    help="UDP payload bytes (18: 64-byte frames; 1472: 1514-byte frames)")
     g.add_argument("--s4-apps", default="sink,iperf3",
@@ -144,6 +146,7 @@ def parse(argv=None):
                    help="experiments to run, as --experiments")
     checks = [c for c in (g(p) for g in EXPERIMENT_ARGS) if c]
     a = p.parse_args(argv)
+    a.cost_cputime = a.cost_clock == "cpu"
     for c in checks:
         c(p, a)
     if a.exps:
@@ -502,7 +505,8 @@ def seed002_args(p):
 def seed002_argv(a):
     """napi_seed002's arguments for this run: the device alone, so its result is
     napi-seed002-DEVICE.md beside this one."""
-    argv = ["--device", a.device, "--cpus", a.s2_cpus, "--speed", str(a.s2_speed)]
+    argv = ["--device", a.device, "--cpus", a.s2_cpus, "--speed", str(a.s2_speed),
+            "--cost-clock", a.cost_clock]
     argv += ["--costs", a.s2_costs] if a.s2_costs else []
     argv += ["--repeat", str(a.s2_repeat)] if a.s2_repeat else []
     argv += ["--quick"] if a.quick else []

@@ -59,6 +59,10 @@ def parse(argv=None):
                    help="line speed, Mb/s (100: this shared 2-CPU VM has headroom at cost 0 "
                         "there; at 1000 it has none)")
     p.add_argument("--cpus", default="1,2", help="CPU settings: 1, 2 or both (1,2)")
+    p.add_argument("--cost-clock", default="cpu", choices=("cpu", "wall"),
+                   help="what cpu_cost_ns counts: cpu, the thread's own CPU time "
+                        "(cpu_cost_cputime=1, the default), or wall time (0; docs/design.md "
+                        "§4.9) (cpu)")
     p.add_argument("--repeat", type=int, default=5, help="runs per cell (5)")
     p.add_argument("--seconds", type=int, default=4, help="iperf3 -t, after -O (4)")
     p.add_argument("--omit", type=int, default=1, help="iperf3 -O: slow start left out (1)")
@@ -70,6 +74,7 @@ def parse(argv=None):
     p.add_argument("--results", default=None, help="output directory (bench/results)")
     p.add_argument("--no-readme", action="store_true", help="leave docs/benchmarks.md alone")
     a = p.parse_args(argv)
+    a.cost_cputime = a.cost_clock == "cpu"
     if a.quick:
         a.repeat, a.seconds = 2, 2
         if a.costs == DEFAULT_COSTS:
@@ -265,17 +270,19 @@ def run_once(seg, dev, a, cl_cpus, sv_cpus, lim):
 # ---- a block: one link, one CPU setting ----------------------------------------------------
 
 
-def set_cell(seg, split, cost, cpus):
-    """The sender's knobs for a cell, read back: napi_split and cpu_cost_ns in
+def set_cell(seg, split, cost, cputime, cpus):
+    """The sender's knobs for a cell, read back: napi_split, cpu_cost_ns and its clock in
     contexts=loop, then contexts=irq with CPUS softirq loops, RX and TX lines apart on 2."""
     s = seg.node(0)
     eb.request(s, "set contexts=loop")
-    eb.request(s, f"set napi_split={split} cpu_cost_ns={cost}")
+    eb.request(s, f"set napi_split={split} cpu_cost_ns={cost} cpu_cost_cputime={int(cputime)}")
     eb.request(s, f"set contexts=irq cpus={cpus}")
     if cpus == 2:
         eb.request(s, "set irq_affinity=rx:0/tx:1")
-    got = eb.get_keys(s, ("napi_split", "cpu_cost_ns", "contexts", "cpus", "irq_affinity"))
+    got = eb.get_keys(s, ("napi_split", "cpu_cost_ns", "cpu_cost_cputime", "contexts", "cpus",
+                          "irq_affinity"))
     if got["napi_split"] != str(split) or got["cpu_cost_ns"] != str(cost) or \
+            got["cpu_cost_cputime"] != str(int(cputime)) or \
             got["contexts"] != "irq" or got["cpus"] != str(cpus):
         raise RuntimeError(f"{s}: knobs did not take: {got}")
     return got
@@ -297,7 +304,7 @@ def block(name, dev, cpus, a, bar):
         mine, rest = ({0}, {1}) if cpus == 1 else ({0, 1}, {0, 1})
         for cost in a.cost_list:
             for split in (0, 1):
-                knobs = set_cell(seg, split, cost, cpus)
+                knobs = set_cell(seg, split, cost, a.cost_cputime, cpus)
                 pin(seg.proc.pid, seg.node(0), mine, rest)
                 place = placement(seg.proc.pid)
                 place.update({"iperf3 client": cpu_text(mine), "iperf3 server": cpu_text(rest)})
@@ -463,6 +470,10 @@ BREAK_HEAD = ["link", "CPUs", "pollers", "cpu_cost_ns", "sender node CPU us/fram
               "steal ms per run", "RT demotions (spin guard)", "limit verdict per run"]
 
 
+COST_CLOCK = {True: "of the thread's own CPU time (`cpu_cost_cputime=1`: a preempted spin "
+                    "resumes)", False: "of wall time (`cpu_cost_cputime=0`)"}
+
+
 def report(a, blocks, rows, load0, load1):
     cost_texts = "".join(f"- {r['dev']}, {r['cpus']} CPU(s): cpu_cost_ns={r['cost']}: "
                          f"{r['text']}\n" for r in rows if r["cost"])
@@ -473,8 +484,8 @@ def report(a, blocks, rows, load0, load1):
 The sender (node 0: tsec0 / enet0) runs `contexts=irq` (its interrupts and polls in softirq
 loops `sirq/<if>/<cpu>` at SCHED_FIFO above the application, ksoftirqd `ksirqd/<if>` at
 SCHED_OTHER after 10 runs or 2 ms, docs/design.md §4.5-§4.6) and `cpu_cost_ns=C`, a busy
-spin of C ns per frame handed up and per TX descriptor confirmed in the poll (docs/design.md
-§4.9), with `napi_split=0` (the single poller of Linux 3.6's gianfar: either line masks
+spin of C ns {COST_CLOCK[a.cost_cputime]} per frame handed up and per TX descriptor
+confirmed in the poll (docs/design.md §4.9), with `napi_split=0` (the single poller of Linux 3.6's gianfar: either line masks
 everything and runs one poller, which returns its whole budget whenever it reclaimed a TX
 frame, docs/etsec.md §8.2; fec's combined poller on the ENET) or `napi_split=1` (separate
 RX and TX-confirmation pollers). The receiver (node 1) keeps the defaults (contexts=loop,

@@ -65,6 +65,7 @@ int ethdrv_netdev_init(struct ethdrv_netdev *dev, const char *name,
 	dev->napis = NULL;
 	dev->napi_cfg.busy_poll_budget = ETHDRV_BUSY_POLL_BUDGET;
 	dev->carrier = true; /* Linux's default until a driver turns it off */
+	dev->cpu_cost_cputime = true; /* a slower CPU's cost is CPU time (docs/design.md §4.9) */
 	ethdrv_dql_init(&dev->txq.dql, ETHDRV_DQL_HOLD_TIME_NS);
 	ret = ethdrv_stats_set_new(&dev->stats_set);
 	if (ret)
@@ -204,23 +205,34 @@ void ethdrv_netdev_carrier_off(struct ethdrv_netdev *dev)
 /*
  * The calibrated CPU cost (knob cpu_cost_ns, issue 24): @frames x the cost
  * busy-spun in the caller, the poll context, as a CPU that many ns per frame
- * slower would spend it. On CLOCK_MONOTONIC by default, so the time is CPU
- * time only while the thread is not preempted; with cpu_cost_cputime=1 on
- * the thread's CPU clock, so a preempted spin resumes where it stopped
- * (docs/design.md §4.9).
+ * slower would spend it (docs/design.md §4.9). With cpu_cost_cputime=1 (the
+ * default) the cost is the thread's own CPU time, so a preempted spin resumes
+ * where it stopped: each round spins what is still owed on CLOCK_MONOTONIC
+ * (vDSO, user time) and then reads the thread's CPU clock (a system call),
+ * two rounds when nothing preempts the thread. With 0, wall time only.
  */
+static void netdev_spin_ns(uint64_t ns)
+{
+	uint64_t end = ethdrv_now_ns() + ns;
+
+	while (ethdrv_now_ns() < end)
+		ethdrv_cpu_relax();
+}
+
 static void netdev_cpu_cost(struct ethdrv_netdev *dev, unsigned frames)
 {
-	uint64_t cost = __atomic_load_n(&dev->cpu_cost_ns, __ATOMIC_RELAXED), end;
-	uint64_t (*clock)(void);
+	uint64_t cost = __atomic_load_n(&dev->cpu_cost_ns, __ATOMIC_RELAXED), end, now;
 
 	if (ethdrv_likely(!cost || !frames))
 		return;
-	clock = __atomic_load_n(&dev->cpu_cost_cputime, __ATOMIC_RELAXED) ? ethdrv_thread_cpu_ns :
-									    ethdrv_now_ns;
-	end = clock() + cost * frames;
-	while (clock() < end)
-		ethdrv_cpu_relax();
+	cost *= frames;
+	if (!__atomic_load_n(&dev->cpu_cost_cputime, __ATOMIC_RELAXED)) {
+		netdev_spin_ns(cost);
+		return;
+	}
+	end = ethdrv_thread_cpu_ns() + cost;
+	while ((now = ethdrv_thread_cpu_ns()) < end)
+		netdev_spin_ns(end - now);
 }
 
 void ethdrv_netdev_receive(struct ethdrv_netdev *dev, struct ethdrv_pkt *pkt)
@@ -432,7 +444,7 @@ static const struct ethdrv_knob netdev_knobs[] = {
 					"CPU cost spun per RX frame and TX completion"),
 	[K_CPU_COST_CPUTIME] =
 		ETHDRV_KNOB_UINT("cpu_cost_cputime", 0, 1, "",
-				 "spin cpu_cost_ns on the thread's CPU clock, not the wall clock"),
+				 "1: cpu_cost_ns is the thread's CPU time; 0: wall time"),
 };
 
 ETHDRV_EXPORT const struct ethdrv_knob_table ethdrv_netdev_knob_table =

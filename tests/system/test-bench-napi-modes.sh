@@ -396,8 +396,14 @@ spec.loader.exec_module(m)
 a = m.parse(["--device", "etsec", "--s2-costs", "0,90000", "--s2-repeat", "3", "--quick",
              "--results", "/tmp/x"])
 assert a.exp_list == ["seed002"] and m.result_name(a) == "napi-modes-etsec", a.exp_list
-assert m.seed002_argv(a) == ["--device", "etsec", "--cpus", "1,2", "--speed", "100", "--costs",
-                             "0,90000", "--repeat", "3", "--quick", "--results", "/tmp/x"]
+assert m.seed002_argv(a) == ["--device", "etsec", "--cpus", "1,2", "--speed", "100",
+                             "--cost-clock", "cpu", "--costs", "0,90000", "--repeat", "3",
+                             "--quick", "--results", "/tmp/x"]
+# The cost's clock: the thread's CPU time by default (the core's default), wall time on
+# request, the same for seed 004's node and seed 002's sender.
+assert a.cost_cputime and m.s2.parse(m.seed002_argv(a)).cost_cputime
+w = m.parse(["--device", "etsec", "--cost-clock", "wall"])
+assert not w.cost_cputime and not m.s2.parse(m.seed002_argv(w)).cost_cputime
 assert "seed002" in m.parse(["--device", "enet"]).exp_list
 print("ok: napi-modes --device etsec passes its options to napi_seed002")
 PY

@@ -474,27 +474,31 @@ static void test_cpu_cost(void **state)
 	assert_int_equal(fake_netdev_rx_count(f), 5);
 }
 
-/* cpu_cost_cputime=1: the spin counts the thread's own CPU time, so the
- * thread spends at least the cost in CPU, preempted or not. */
+/* cpu_cost_cputime (default 1): the spin counts the thread's own CPU time,
+ * so the thread spends at least the cost in CPU, preempted or not; with 0 it
+ * counts wall time, which also never ends early. */
 static void test_cpu_cost_cputime(void **state)
 {
 	struct env *e = *state;
 	struct fake_netdev *f = e->f;
 	struct ethdrv_netdev *dev = &f->dev;
-	uint64_t c0;
+	uint64_t c0, t0;
 	char buf[32];
 
 	assert_int_equal(ethdrv_netdev_get(dev, "cpu_cost_cputime", buf, sizeof(buf)), 0);
-	assert_string_equal(buf, "0");
-	check_knob(dev, "cpu_cost_cputime", "1");
+	assert_string_equal(buf, "1");
 	assert_int_equal(ethdrv_netdev_set(dev, "cpu_cost_cputime", "2"), -EINVAL);
 	check_knob(dev, "cpu_cost_ns", "200000");
 	c0 = ethdrv_thread_cpu_ns();
 	for (uint32_t i = 0; i < 5; i++)
 		ethdrv_netdev_receive(dev, fake_netdev_make_frame(f, i, 60));
 	assert_true(ethdrv_thread_cpu_ns() - c0 >= 5 * 200000ull);
-	check_knob(dev, "cpu_cost_ns", "0");
 	check_knob(dev, "cpu_cost_cputime", "0");
+	t0 = ethdrv_now_ns();
+	ethdrv_netdev_tx_completed(dev, 2, 120);
+	assert_true(ethdrv_now_ns() - t0 >= 2 * 200000ull);
+	check_knob(dev, "cpu_cost_ns", "0");
+	check_knob(dev, "cpu_cost_cputime", "1");
 	assert_int_equal(fake_netdev_rx_count(f), 5);
 }
 
