@@ -12,7 +12,9 @@ it runs, what tells the causes apart (docs/host.md §9):
   - per-CPU idle and steal time (/proc/stat) and the load average;
   - the CPU of every thread on the machine over the same span (/proc/*/task/*/stat
     utime + stime), the heaviest first, with the kernel's interrupt and softirq time
-    that no thread is charged for: which thread the CPUs went to.
+    that no thread is charged for: which thread the CPUs went to; and each thread's
+    time runnable but waiting for a CPU (/proc/*/task/*/schedstat, the run-queue
+    wait): a thread short of CPU waits there, one waiting for work sleeps instead.
 Run as root under the shared lock (flock /tmp/ethdrv-systest.lock ...).
 Prints a table per sample and a summary; writes nothing else.
 """
@@ -52,8 +54,18 @@ def cpu_times():
     return res
 
 
+def run_queue_wait_ns(pid, tid):
+    """A thread's time runnable on a run queue but not running, ns (the second field of
+    /proc/PID/task/TID/schedstat, the kernel's sched_info run_delay); 0 when unreadable."""
+    try:
+        return int(open(f"/proc/{pid}/task/{tid}/schedstat").read().split()[1])
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
 def thread_times():
-    """{(pid, tid): (process comm, thread comm, utime + stime ticks)} of every thread."""
+    """{(pid, tid): (process comm, thread comm, utime + stime ticks, run-queue wait ns)}
+    of every thread."""
     res = {}
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
@@ -69,7 +81,8 @@ def thread_times():
             # comm is in parentheses and may hold spaces: split after the last ')'
             comm = st[st.index("(") + 1:st.rindex(")")]
             f = st[st.rindex(")") + 2:].split()
-            res[(pid, tid)] = (pcomm, comm, int(f[11]) + int(f[12]))
+            res[(pid, tid)] = (pcomm, comm, int(f[11]) + int(f[12]),
+                               run_queue_wait_ns(pid, tid))
     return res
 
 
@@ -195,15 +208,17 @@ def threads_report(c0, c1, t0, t1, irq):
     span = max(sum(c1[c][2] - c0[c][2] for c in c0) / len(c0), 1)  # ticks per CPU
     busy = sum((c1[c][2] - c1[c][0]) - (c0[c][2] - c0[c][0]) for c in c0)
     rows = []
-    for k, (pcomm, comm, ticks) in t1.items():
+    for k, (pcomm, comm, ticks, wait) in t1.items():
         d = ticks - (t0[k][2] if k in t0 else 0)
         if d > 0:
-            rows.append((d, pcomm, comm, k[1]))
+            rows.append((d, pcomm, comm, k[1], wait - (t0[k][3] if k in t0 else 0)))
     rows.sort(reverse=True)
     print(f"\nCPU per thread over the span ({span / hz:.1f} s; % of one CPU; threads that "
-          f"exited inside it, such as the samplers' ss and tc, are not in it):")
-    for d, pcomm, comm, tid in rows[:14]:
-        print(f"  {100 * d / span:5.1f} %  {pcomm}/{comm} ({tid})")
+          f"exited inside it, such as the samplers' ss and tc, are not in it), and the "
+          f"time each waited runnable for a CPU (run-queue wait, % of the span):")
+    for d, pcomm, comm, tid, wait in rows[:14]:
+        print(f"  {100 * d / span:5.1f} %  {pcomm}/{comm} ({tid}), waited "
+              f"{100 * wait / (span / hz * 1e9):.1f} %")
     rest = sum(d for d, *_ in rows[14:])
     print(f"  {100 * rest / span:5.1f} %  the other {max(len(rows) - 14, 0)} threads")
     print(f"  {100 * irq / span:5.1f} %  interrupts and softirqs no thread is charged for")
