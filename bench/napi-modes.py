@@ -11,9 +11,9 @@
          whose full result napi-seed002-etsec.md is written beside this one).
 `napi-modes seed002 [OPTIONS]` as the first argument runs that sweep alone with
 bench/napi_seed002.py's own options (both links by default).
-Run time on this VM (2 vCPUs), full, measured on 3 December: gbeth 36-37 min (1150 runs
-of about 1.4 s, 147 of them redone for steal), etsec 10.5 min (seed002: 120 runs of about
-5 s), enet 48 min in one run (classic 9: its 16 TCP cases at each speed under fq off
+Run time on this VM (2 vCPUs), full, measured: gbeth 28 min on a quiet 4 December (1150
+runs of about 1.4 s, none redone for steal; 36-37 min on 3 December with 147 redone),
+etsec 10.5-11 min (seed002: 120 runs of about 5 s), enet 48 min on 3 December in one run (classic 9: its 16 TCP cases at each speed under fq off
 and on, the UDP flood; seed004 28, 47 of its 1150 runs redone for steal; seed002 11);
 seed004's slow-sink part (--s4-apps slow-sink --merge) 15; --quick:
 gbeth about 3 min, etsec about 2, enet about 8. Seed 004 redoes a run the hypervisor stole

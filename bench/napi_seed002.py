@@ -61,8 +61,8 @@ def parse(argv=None):
     p.add_argument("--cpus", default="1,2", help="CPU settings: 1, 2 or both (1,2)")
     p.add_argument("--cost-clock", default="cpu", choices=("cpu", "wall"),
                    help="what cpu_cost_ns counts: cpu, the thread's own CPU time "
-                        "(cpu_cost_cputime=1, the default), or wall time (0; docs/design.md "
-                        "§4.9) (cpu)")
+                        "(cpu_cost_cputime=1, the default), or wall time "
+                        "(0; docs/design.md §4.9) (cpu)")
     p.add_argument("--repeat", type=int, default=5, help="runs per cell (5)")
     p.add_argument("--seconds", type=int, default=4, help="iperf3 -t, after -O (4)")
     p.add_argument("--omit", type=int, default=1, help="iperf3 -O: slow start left out (1)")
