@@ -138,7 +138,7 @@ struct ethdrv_netdev {
 	int napi_weight; /* "budget" knob: RX poller weight; 0 = as the driver asked */
 	uint64_t cpu_cost_ns; /* "cpu_cost_ns" knob: CPU spun per RX frame and per TX
 				 completion in the poll context (a slower CPU), atomic */
-	bool cpu_cost_cputime; /* "cpu_cost_cputime" knob: spin on the thread's CPU clock, atomic */
+	bool cpu_cost_cputime; /* "cpu_cost_cputime" knob: 1 (default) CPU time, 0 wall time, atomic */
 	bool carrier; /* link up (netif_carrier_ok); on at init, atomic */
 	ethdrv_carrier_fn carrier_fn; /* application's carrier-change callback, or NULL */
 	void *carrier_arg; /* its argument */
