@@ -106,11 +106,7 @@ def parse(argv=None):
     p.add_argument("--no-tcp", action="store_true", help="skip the TCP cases")
     p.add_argument("--no-udp", action="store_true", help="skip the UDP flood")
     p.add_argument("--results", default=None, help="output directory (bench/results)")
-    p.add_argument("--cost-clock", default="cpu", choices=("cpu", "wall"),
-                   help="what seed004's and seed002's cpu_cost_ns counts: cpu, the thread's "
-                        "own CPU time (cpu_cost_cputime=1, the core's default: a preempted "
-                        "spin resumes), or wall time (0, as results before 4 December ran; "
-                        "docs/design.md §4.9) (cpu)")
+    s2.add_cost_clock(p, "seed004's and seed002's cpu_cost_ns")
     g = p.add_argument_group("seed004 (docs/napi.md §12)")
     g.add_argument("--cost-ns", type=int, default=S4_COST_NS,
                    help=f"cpu_cost_ns of the receiving node: the calibrated per-frame cost "

@@ -47,6 +47,15 @@ DEVICES = {
 DEFAULT_COSTS = "0,30000,60000,90000,120000,150000"  # ns per frame, at the default 100 Mb/s
 
 
+def add_cost_clock(p, what):
+    """The --cost-clock option, shared with napi-modes: what WHAT counts, CPU or wall time."""
+    p.add_argument("--cost-clock", default="cpu", choices=("cpu", "wall"),
+                   help=f"what {what} counts: cpu, the thread's own CPU time "
+                        "(cpu_cost_cputime=1, the core's default: a preempted spin resumes), "
+                        "or wall time (0, as results before 4 December ran; "
+                        "docs/design.md §4.9) (cpu)")
+
+
 def parse(argv=None):
     p = argparse.ArgumentParser(prog="ethdrv bench napi-modes seed002", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -59,10 +68,7 @@ def parse(argv=None):
                    help="line speed, Mb/s (100: this shared 2-CPU VM has headroom at cost 0 "
                         "there; at 1000 it has none)")
     p.add_argument("--cpus", default="1,2", help="CPU settings: 1, 2 or both (1,2)")
-    p.add_argument("--cost-clock", default="cpu", choices=("cpu", "wall"),
-                   help="what cpu_cost_ns counts: cpu, the thread's own CPU time "
-                        "(cpu_cost_cputime=1, the default), or wall time "
-                        "(0; docs/design.md §4.9) (cpu)")
+    add_cost_clock(p, "cpu_cost_ns")
     p.add_argument("--repeat", type=int, default=5, help="runs per cell (5)")
     p.add_argument("--seconds", type=int, default=4, help="iperf3 -t, after -O (4)")
     p.add_argument("--omit", type=int, default=1, help="iperf3 -O: slow start left out (1)")
