@@ -73,7 +73,7 @@ ETHDRV_EXPORT void ethdrv_dql_completed_at(struct ethdrv_dql *dql, unsigned coun
 
 	limit = ETHDRV_MIN(ETHDRV_MAX(limit, dql->min_limit), dql->max_limit);
 	if (limit != dql->limit) {
-		dql->limit = limit;
+		__atomic_store_n(&dql->limit, limit, __ATOMIC_RELAXED); /* read by "bql_limit" */
 		ovlimit = 0;
 	}
 	__atomic_store_n(&dql->adj_limit, limit + completed, __ATOMIC_RELAXED);
@@ -90,7 +90,7 @@ ETHDRV_EXPORT void ethdrv_dql_completed(struct ethdrv_dql *dql, unsigned count)
 
 ETHDRV_EXPORT void ethdrv_dql_reset(struct ethdrv_dql *dql)
 {
-	dql->limit = dql->min_limit;
+	__atomic_store_n(&dql->limit, dql->min_limit, __ATOMIC_RELAXED);
 	__atomic_store_n(&dql->num_queued, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&dql->num_completed, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&dql->last_obj_cnt, 0, __ATOMIC_RELAXED);

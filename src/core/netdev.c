@@ -417,6 +417,8 @@ enum netdev_knob_id {
 	K_BQL_HOLD,
 	K_CPU_COST,
 	K_CPU_COST_CPUTIME,
+	K_BQL_LIMIT,
+	K_BQL_INFLIGHT,
 };
 
 /* Core knobs, indexed by id (knob.h; the names of Linux sysfs/sysctl, docs/design.md §2). */
@@ -445,6 +447,10 @@ static const struct ethdrv_knob netdev_knobs[] = {
 	[K_CPU_COST_CPUTIME] =
 		ETHDRV_KNOB_UINT("cpu_cost_cputime", 0, 1, "",
 				 "1: cpu_cost_ns is the thread's CPU time; 0: wall time"),
+	/* Linux's byte_queue_limits/limit and inflight (docs/napi.md §4.2). */
+	[K_BQL_LIMIT] = ETHDRV_KNOB_RO("bql_limit", "bytes", "BQL's current limit"),
+	[K_BQL_INFLIGHT] = ETHDRV_KNOB_RO("bql_inflight", "bytes",
+					  "bytes queued to the device and not yet completed"),
 };
 
 ETHDRV_EXPORT const struct ethdrv_knob_table ethdrv_netdev_knob_table =
@@ -557,6 +563,11 @@ int ethdrv_netdev_set(struct ethdrv_netdev *dev, const char *key, const char *va
 	k = ethdrv_knob_find(&ethdrv_netdev_knob_table, key);
 	if (!k)
 		return dev->ops->set_param ? dev->ops->set_param(dev, key, value) : -ENOENT;
+	if (k->type == ETHDRV_KNOB_T_RO) {
+		ethdrv_err(dev, "%s is read only; BQL's bounds are bql_limit_min and bql_limit_max",
+			   key);
+		return -EPERM;
+	}
 	ret = ethdrv_knob_uint(k, value, &v);
 	if (ret)
 		return ret;
@@ -610,6 +621,11 @@ static uint64_t netdev_get_core(const struct ethdrv_netdev *dev, enum netdev_kno
 		return __atomic_load_n(&dev->cpu_cost_ns, __ATOMIC_RELAXED);
 	case K_CPU_COST_CPUTIME:
 		return __atomic_load_n(&dev->cpu_cost_cputime, __ATOMIC_RELAXED);
+	case K_BQL_LIMIT:
+		return __atomic_load_n(&dev->txq.dql.limit, __ATOMIC_RELAXED);
+	case K_BQL_INFLIGHT: /* both totals wrap; their difference does not */
+		return __atomic_load_n(&dev->txq.dql.num_queued, __ATOMIC_RELAXED) -
+		       __atomic_load_n(&dev->txq.dql.num_completed, __ATOMIC_RELAXED);
 	default:
 		return dev->txq.dql.slack_hold_ns / NSEC_PER_MSEC;
 	}

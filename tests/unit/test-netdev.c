@@ -236,6 +236,15 @@ static void wake_cb(void *arg)
 	(*(unsigned *)arg)++;
 }
 
+/* A read-only knob reads @val. */
+static void check_gauge(struct ethdrv_netdev *dev, const char *key, const char *val)
+{
+	char buf[32];
+
+	assert_int_equal(ethdrv_netdev_get(dev, key, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, val);
+}
+
 static void test_bql_stop_wake(void **state)
 {
 	struct env *e = *state;
@@ -247,6 +256,9 @@ static void test_bql_stop_wake(void **state)
 	assert_int_equal(ethdrv_netdev_set(dev, "bql_limit_max", "300"), 0);
 	assert_int_equal(ethdrv_netdev_set(dev, "bql_limit_min", "300"), 0);
 	assert_int_equal(ethdrv_netdev_set(dev, "bql_limit_max", "299"), -EINVAL); /* < min */
+	/* The gauges are read only, whatever the value. */
+	assert_int_equal(ethdrv_netdev_set(dev, "bql_limit", "0"), -EPERM);
+	assert_int_equal(ethdrv_netdev_set(dev, "bql_inflight", "300"), -EPERM);
 	ethdrv_netdev_set_tx_wake_handler(dev, wake_cb, &woken);
 	assert_int_equal(ethdrv_netdev_open(dev), 0);
 
@@ -258,7 +270,10 @@ static void test_bql_stop_wake(void **state)
 	assert_int_equal(cnt(&q->stops), 1);
 	ethdrv_netdev_tx_completed(dev, 0, 0); /* bytes 0: nothing happens */
 	assert_true(ethdrv_netdev_tx_stopped(dev));
+	check_gauge(dev, "bql_inflight", "400");
+	check_gauge(dev, "bql_limit", "300");
 	ethdrv_netdev_tx_completed(dev, 1, 200); /* inflight 200, avail 100: wake */
+	check_gauge(dev, "bql_inflight", "200");
 	assert_false(ethdrv_netdev_tx_stopped(dev));
 	assert_int_equal(woken, 1);
 	assert_int_equal(cnt(&q->wakes), 1);
