@@ -39,8 +39,34 @@ def parse():
     p.add_argument("--speed", type=int, default=1000, help="line speed Mb/s (1000)")
     p.add_argument("--set", action="append", default=[], dest="sets", metavar="KEY=VALUE",
                    help="a knob for both nodes (default napi_split=1, as enet-tcp)")
+    p.add_argument("--pin", action="append", default=[], metavar="THREAD=CPU",
+                   help="pin the segment's thread named THREAD (fdx-line, enet0, enet1: the "
+                        "line engine and the nodes' loops) to CPU, to see whether placement "
+                        "moves the run-queue wait (none pinned by default)")
     p.add_argument("--json", help="also write the samples here")
     return p.parse_args()
+
+
+def pin_threads(pins):
+    """Pin the `ethdrv` process's threads named in PINS ({comm: cpu}); returns what was
+    pinned. A name that matches no thread is an error, so a typo cannot pass unseen."""
+    done = {}
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if open(f"/proc/{pid}/comm").read().strip() != "ethdrv":
+                continue
+            for tid in os.listdir(f"/proc/{pid}/task"):
+                comm = open(f"/proc/{pid}/task/{tid}/comm").read().strip()
+                if comm in pins:
+                    os.sched_setaffinity(int(tid), {pins[comm]})
+                    done[comm] = pins[comm]
+        except OSError:
+            continue  # gone meanwhile
+    missing = set(pins) - set(done)
+    if missing:
+        raise SystemExit(f"hostpath-cause: --pin: no ethdrv thread named {', '.join(missing)}"
+                         f" (fdx-line, enet0, enet1)")
+    return done
 
 
 def cpu_times():
@@ -137,7 +163,9 @@ def sample(seg):
         backlog, sent = qdisc(ns, ns)
         after = eb.stats(ns)
         read = (before["node_tap_rx_frames"] + after["node_tap_rx_frames"]) / 2
+        bql = eb.get_keys(ns, ("bql_limit", "bql_inflight"))
         res["nodes"].append({
+            "bql_limit": int(bql["bql_limit"]), "bql_inflight": int(bql["bql_inflight"]),
             "conns": ss_senders(ns), "qdisc_backlog": backlog,
             # frames in the TAP's queue: handed over by the qdisc, not yet
             # read by the node (its read is bracketed around the tc call; the
@@ -153,7 +181,16 @@ def main():
     sets = a.sets or ["napi_split=1"]
     load0 = open("/proc/loadavg").read().split()[:3]
     samples = []
+    pins = {}
+    for spec in a.pin:
+        name, _, cpu = spec.partition("=")
+        if not cpu.isdigit() or int(cpu) >= os.cpu_count():
+            raise SystemExit(f"hostpath-cause: --pin {spec}: use THREAD=CPU, CPU 0.."
+                             f"{os.cpu_count() - 1}")
+        pins["ethdrv/" + name if name != "fdx-line" else name] = int(cpu)
     with eb.EnetLink(device=f"emu:enet,speed={a.speed}", sets=sets) as seg:
+        if pins:
+            print("pinned:", pin_threads(pins))
         eb.run_in(seg.node(0), ["sysctl", "-q", "-w", "net.ipv4.tcp_no_metrics_save=1"])
         server = eb.popen_in(seg.node(1), ["iperf3", "-s", "-1", "-B", "169.254.20.2",
                                            "-p", str(PORT)])
@@ -169,6 +206,7 @@ def main():
         th = threading.Thread(target=client)
         c0, t0, i0 = cpu_times(), thread_times(), irq_ticks()
         l0 = (time.monotonic(), seg.stats("link"))
+        n0 = [eb.stats(seg.node(k)) for k in range(2)]
         th.start()
         time.sleep(2)  # past slow start
         while th.is_alive() and len(samples) < 2 * (a.seconds - 3):
@@ -176,6 +214,7 @@ def main():
             time.sleep(0.3)
         c1, t1, i1 = cpu_times(), thread_times(), irq_ticks()
         l1 = (time.monotonic(), seg.stats("link"))
+        n1 = [eb.stats(seg.node(k)) for k in range(2)]
         th.join()
         eb.stop_proc(server)
     load1 = open("/proc/loadavg").read().split()[:3]
@@ -183,6 +222,7 @@ def main():
     report(a, sets, load0, load1, idle, samples, end, c0, c1)
     threads_report(c0, c1, t0, t1, i1 - i0)
     engine_report(l0, l1)
+    nodes_report(l1[0] - l0[0], n0, n1)
 
 
 ENGINE_KEYS = ("wakeups", "kicks", "events", "catchups", "engine_cpu_ns", "catchup_cpu_ns")
@@ -200,6 +240,36 @@ def engine_report(l0, l1):
     print(f"  engine thread CPU {100 * d['engine_cpu_ns'] / dt / 1e9:.1f} % of one CPU, "
           f"{d['engine_cpu_ns'] / max(d['wakeups'], 1) / 1e3:.1f} us per wakeup; "
           f"catch-ups in the node threads {100 * d['catchup_cpu_ns'] / dt / 1e9:.1f} %")
+
+
+NODE_KEYS = ("node_loop_wakeups", "node_loop_iterations", "fec_irqs", "fec_irq_rxf",
+             "fec_irq_txf", "node_tap_rx_frames", "node_tap_rx_tso", "node_tap_tx_frames",
+             "node_tap_tx_submits", "node_loop_cpu_ns")
+
+
+def nodes_report(dt, n0, n1):
+    """Per node over the span: what woke its loop, per second and per frame it moved
+    (frames read from the TAP, TSO super-frames counted once, plus frames written)."""
+    print(f"\nnodes over the span ({dt:.1f} s, `ethdrv stats IF`), per second:")
+    for k, (b, a) in enumerate(zip(n0, n1)):
+        missing = [key for key in NODE_KEYS if key not in a]
+        if missing:
+            raise SystemExit(f"hostpath-cause: `ethdrv stats` has no {', '.join(missing)}")
+        d = {key[5:] if key.startswith("node_") else key: int(a[key]) - int(b[key])
+             for key in NODE_KEYS}
+        d["poller_thread_wakeups"] = sum(int(v) - int(b.get(key, 0)) for key, v in a.items()
+                                         if key.startswith("napi_") and
+                                         key.endswith("_thread_wakeups"))
+        moved = d["tap_rx_frames"] + d["tap_tx_frames"]
+        print(f"  enet{k}: loop wakeups {d['loop_wakeups'] / dt:.0f} "
+              f"({d['loop_wakeups'] / max(moved, 1):.2f} per frame moved), iterations "
+              f"{d['loop_iterations'] / dt:.0f}, poller-thread wakeups "
+              f"{d['poller_thread_wakeups'] / dt:.0f}; interrupts {d['fec_irqs'] / dt:.0f} "
+              f"(RXF {d['fec_irq_rxf'] / dt:.0f}, TXF {d['fec_irq_txf'] / dt:.0f}); "
+              f"frames from the TAP {d['tap_rx_frames'] / dt:.0f} (TSO {d['tap_rx_tso'] / dt:.0f})"
+              f", to it {d['tap_tx_frames'] / dt:.0f} in {d['tap_tx_submits'] / dt:.0f} "
+              f"submits; loop CPU {d['loop_cpu_ns'] / max(d['loop_wakeups'], 1) / 1e3:.1f} us "
+              f"per wakeup")
 
 
 def threads_report(c0, c1, t0, t1, irq):
@@ -266,6 +336,11 @@ def report(a, sets, load0, load1, idle, samples, end, c0, c1):
               f"{med([n['tap_queue'] for n in ns]):.0f} frames "
               f"(+-{med([n['tap_queue_err'] for n in ns]):.0f} sampling), min "
               f"{min(n['tap_queue'] for n in ns):.0f} max {max(n['tap_queue'] for n in ns):.0f}")
+        print(f"         BQL limit {med([n['bql_limit'] for n in ns])} B (min "
+              f"{min(n['bql_limit'] for n in ns)}, max {max(n['bql_limit'] for n in ns)}), "
+              f"in flight {med([n['bql_inflight'] for n in ns])} B (min "
+              f"{min(n['bql_inflight'] for n in ns)}), i.e. "
+              f"{8 * med([n['bql_inflight'] for n in ns]) / a.speed:.0f} us of line")
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"samples": samples, "end": end}, f)
