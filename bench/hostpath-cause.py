@@ -14,7 +14,11 @@ it runs, what tells the causes apart (docs/host.md §9):
     utime + stime), the heaviest first, with the kernel's interrupt and softirq time
     that no thread is charged for: which thread the CPUs went to; and each thread's
     time runnable but waiting for a CPU (/proc/*/task/*/schedstat, the run-queue
-    wait): a thread short of CPU waits there, one waiting for work sleeps instead.
+    wait): a thread short of CPU waits there, one waiting for work sleeps instead;
+  - per node, its loop's wakeups and interrupts against the frames it moved, and per
+    sample BQL's limit and bytes in flight (`ethdrv get IF bql_limit bql_inflight`):
+    whether a ring ran dry for want of room or of frames.
+--pin THREAD=CPU places the line engine or a node's loop, to test placement.
 Run as root under the shared lock (flock /tmp/ethdrv-systest.lock ...).
 Prints a table per sample and a summary; writes nothing else.
 """

@@ -259,6 +259,36 @@ echo "ok: demo.sh refuses bad DEMO_* settings"
 # bench/sleep_cost.c: with each way to sleep, every sleep lasts at least its
 # period (the timer never fires early), its CPU and lateness are reported;
 # bad arguments exit 2.
+# bench/hostpath-cause.py: its node report adds up per frame moved and refuses a stats
+# dump without its keys; --pin refuses a thread name that matches nothing.
+python3 - "$TOP/bench" <<'PY'
+import contextlib, importlib.util, io, sys
+spec = importlib.util.spec_from_file_location("hc", sys.argv[1] + "/hostpath-cause.py")
+hc = importlib.util.module_from_spec(spec)
+sys.path.insert(0, sys.argv[1])
+spec.loader.exec_module(hc)
+b = {k: 0 for k in hc.NODE_KEYS}
+a = dict(b, node_loop_wakeups=200, node_tap_rx_frames=6000, node_tap_tx_frames=4000,
+         node_loop_cpu_ns=20000000, fec_irqs=100, napi_rx_thread_wakeups=50)
+out = io.StringIO()
+with contextlib.redirect_stdout(out):
+    hc.nodes_report(2.0, [b, b], [a, a])
+text = out.getvalue()
+assert "loop wakeups 100 (0.02 per frame moved)" in text, text
+assert "poller-thread wakeups 25" in text and "100.0 us per wakeup" in text, text
+try:
+    hc.nodes_report(1.0, [b], [{"node_loop_wakeups": 1}])
+    raise AssertionError("a dump without the keys passed")
+except SystemExit as e:
+    assert "has no" in str(e), e
+try:
+    hc.pin_threads({"no-such-thread": 0})
+    raise AssertionError("an unknown thread name passed")
+except SystemExit as e:
+    assert "no ethdrv thread named no-such-thread" in str(e), e
+print("ok: hostpath-cause node report and --pin refusal")
+PY
+
 if [[ -n ${1:-} ]]; then
 	sc=$1/bench/sleep-cost
 	[[ -x $sc ]] || { echo "FAIL: $sc not built"; exit 1; }
