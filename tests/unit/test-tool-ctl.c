@@ -64,12 +64,27 @@ static int tc_set(void *arg, const char *key, const char *value, const char **wh
 		*why = "locked at start: restart with --unlock";
 		return -EPERM;
 	}
+	if (!strcmp(key, "gauge"))
+		return -EPERM; /* no why: the reply says it is read only */
 	return strcmp(key, "ok") ? -ENOENT : 0;
 }
 
 static int tc_get(void *arg, const char *key, char *buf, size_t size)
 {
 	return -ENOENT;
+}
+
+static const struct ethdrv_knob tc_knobs[] = {
+	ETHDRV_KNOB_RO("gauge", "bytes", "what the device holds now"),
+};
+static const struct ethdrv_knob_table tc_knob_table = ETHDRV_KNOB_TABLE("test", tc_knobs);
+
+static size_t tc_knob_tables(void *arg, const struct ethdrv_knob_table **out, size_t max)
+{
+	if (!max)
+		return 0;
+	out[0] = &tc_knob_table;
+	return 1;
 }
 
 static int tc_info(void *arg, struct ctl_reply *r)
@@ -83,6 +98,7 @@ static const struct ctl_ops tc_ops = {
 	.set = tc_set,
 	.get = tc_get,
 	.info = tc_info,
+	.knobs = tc_knob_tables,
 };
 
 static int setup(void **state)
@@ -398,9 +414,22 @@ static void test_set_failure_says_why(void **state)
 	ctl_reply_free(&r);
 }
 
+/* A read-only knob refused by the op without a reason: the reply says it is read only. */
+static void test_set_read_only_says_so(void **state)
+{
+	struct ctl_reply r = { 0 };
+	char line[] = "set gauge=5";
+
+	ctl_dispatch(&tc_ops, NULL, line, &r);
+	assert_string_equal(r.buf, "error EPERM: set gauge=5: read only (what the device holds "
+				   "now): `ethdrv get` reads it\n");
+	ctl_reply_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_set_read_only_says_so),
 		cmocka_unit_test_setup_teardown(test_client_that_never_reads_costs_the_loop_nothing,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_slow_client_dropped_after_write_ms, setup,

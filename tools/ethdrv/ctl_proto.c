@@ -194,6 +194,18 @@ static const char *ctl_knob_hint(const struct ctl_ops *ops, void *arg, const cha
 	return buf;
 }
 
+/* "read only (HELP)" when @key is a read-only knob of the server's tables, else NULL. */
+static const char *ctl_read_only_hint(const struct ctl_ops *ops, void *arg, const char *key,
+				      char *buf, size_t size)
+{
+	const struct ethdrv_knob *k = ctl_knob(ops, arg, key);
+
+	if (!k || k->type != ETHDRV_KNOB_T_RO)
+		return NULL;
+	snprintf(buf, size, "read only (%s): `ethdrv get` reads it", k->help ? k->help : "");
+	return buf;
+}
+
 static void ctl_do_set(const struct ctl_ops *ops, void *arg, int argc, char **argv,
 		       struct ctl_reply *r)
 {
@@ -219,6 +231,8 @@ static void ctl_do_set(const struct ctl_ops *ops, void *arg, int argc, char **ar
 			why = ctl_knob_hint(ops, arg, argv[i], eq + 1, hint, sizeof(hint));
 		if (err == -ENOENT && !why)
 			why = "unknown key: `ethdrv get IFNAME --list` lists the keys";
+		if (err && !why)
+			why = ctl_read_only_hint(ops, arg, argv[i], hint, sizeof(hint));
 		if (err) {
 			ctl_reply_error(r, err, "set %s=%s: %s", argv[i], eq + 1,
 					why ? why : ctl_err_text(err));
