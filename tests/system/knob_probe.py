@@ -13,6 +13,7 @@ must be answered with the accepted values.
 
 usage: knob_probe.py SRC ETHDRV IFNAME:SECTION...
 """
+import os
 import re
 import socket
 import subprocess
@@ -20,6 +21,7 @@ import sys
 from pathlib import Path
 
 RUN = "/run/ethdrv"
+BARE_ERRNO_TEXTS = {os.strerror(e) for e in range(1, 134)}  # what a reply without a why says
 FAMILY = ("irq.",)  # keys of a family are listed as "irq.*"
 
 
@@ -107,7 +109,8 @@ def main():
         if not lst.startswith("ok\n"):
             errors.append(f"{ifname}: list: {lst.strip()}")
             continue
-        lkeys = {ln.split()[0] for ln in lst.splitlines()[1:] if ln.split()}
+        lines = {ln.split()[0]: ln for ln in lst.splitlines()[1:] if ln.split()}
+        lkeys = set(lines)
         for k in found:
             if not listed(k, sec | every):
                 errors.append(f"{ifname}: accepts '{k}', missing from `ethdrv set --help`")
@@ -117,8 +120,17 @@ def main():
             probe = k.replace("*", "txpe")
             if probe not in found:
                 errors.append(f"{ifname}: --list shows '{k}', which it does not accept")
-            if k == "spi_trace" or "(read only)" in lst.split(k, 1)[1].split("\n", 1)[0]:
-                continue  # spi_trace=NAME would create a file; read-only keys take no value
+            # the key's own line: bql_limit's, not bql_limit_min's, which it prefixes
+            if "(read only)" in lines[k]:
+                # refused, with a reason beyond a bare errno text
+                r = request(ifname, f"set {probe}=0")
+                reason = r.partition(f"set {probe}=0: ")[2].strip()
+                if not r.startswith("error") or not reason or reason in BARE_ERRNO_TEXTS:
+                    errors.append(f"{ifname}: set {probe}=0 of a read-only key gives no "
+                                  f"reason: {r.strip()}")
+                continue  # read-only keys take no value
+            if k == "spi_trace":
+                continue  # spi_trace=NAME would create a file
             r = request(ifname, f"set {probe}=-")
             if r.startswith("ok") or ("use " not in r and "give " not in r):
                 errors.append(f"{ifname}: set {probe}=- does not name the accepted values: "

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every knob a running node accepts is in `ethdrv set --help` and in `ethdrv
-# get IFNAME --list`, and a bad value names the accepted values: asked of a
+# get IFNAME --list`, a bad value names the accepted values and a set of a
+# read-only key is refused with a reason, not a bare errno text: asked of a
 # LAN8650 node, an ENET, a GbEth and an eTSEC node and the media by trying every key-like string
 # of the sources (tests/system/knob_probe.py; the help's knob tables are not
 # read). Every device-spec key `ethdrv up` accepts is in `ethdrv up --help`.
