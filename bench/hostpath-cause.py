@@ -253,7 +253,8 @@ NODE_KEYS = ("node_loop_wakeups", "node_loop_iterations", "fec_irqs", "fec_irq_r
 
 def nodes_report(dt, n0, n1):
     """Per node over the span: what woke its loop, per second and per frame it moved
-    (frames read from the TAP, TSO super-frames counted once, plus frames written)."""
+    (frames read from the TAP, a TSO super-frame as the segments it is cut into, plus
+    frames written to it, before GRO joins them)."""
     print(f"\nnodes over the span ({dt:.1f} s, `ethdrv stats IF`), per second:")
     for k, (b, a) in enumerate(zip(n0, n1)):
         missing = [key for key in NODE_KEYS if key not in a]
