@@ -448,7 +448,8 @@ static const struct ethdrv_knob netdev_knobs[] = {
 		ETHDRV_KNOB_UINT("cpu_cost_cputime", 0, 1, "",
 				 "1: cpu_cost_ns is the thread's CPU time; 0: wall time"),
 	/* Linux's byte_queue_limits/limit and inflight (docs/napi.md §4.2). */
-	[K_BQL_LIMIT] = ETHDRV_KNOB_RO("bql_limit", "bytes", "BQL's current limit"),
+	[K_BQL_LIMIT] = ETHDRV_KNOB_RO("bql_limit", "bytes",
+				       "BQL's current limit, within bql_limit_min..bql_limit_max"),
 	[K_BQL_INFLIGHT] = ETHDRV_KNOB_RO("bql_inflight", "bytes",
 					  "bytes queued to the device and not yet completed"),
 };
@@ -563,11 +564,8 @@ int ethdrv_netdev_set(struct ethdrv_netdev *dev, const char *key, const char *va
 	k = ethdrv_knob_find(&ethdrv_netdev_knob_table, key);
 	if (!k)
 		return dev->ops->set_param ? dev->ops->set_param(dev, key, value) : -ENOENT;
-	if (k->type == ETHDRV_KNOB_T_RO) {
-		ethdrv_err(dev, "%s is read only; BQL's bounds are bql_limit_min and bql_limit_max",
-			   key);
-		return -EPERM;
-	}
+	if (k->type == ETHDRV_KNOB_T_RO)
+		return -EPERM; /* the control socket answers with the knob's help */
 	ret = ethdrv_knob_uint(k, value, &v);
 	if (ret)
 		return ret;
