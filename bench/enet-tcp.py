@@ -44,11 +44,16 @@ def parse():
     p.add_argument("--device", default="emu:enet",
                    help="device spec without speed= (emu:enet, emu:gbeth or emu:etsec; speed= is "
                    "set per case)")
-    p.add_argument("--host-path", default="off,fq,htb",
+    p.add_argument("--host-path", default="off,fq,htb,off-rt,fq-rt",
                    help="the both-ways case under each of: off (no fair queue, no shaper), fq "
                    "(the node's fair queue, fq=on, docs/fq.md), htb (an htb shaper at "
-                   "--htb-pct of the line on each TAP, the control); comma-separated, "
-                   "alternated within each repeat (off,fq,htb)")
+                   "--htb-pct of the line on each TAP, the control), and off-rt, fq-rt (off "
+                   "and fq with the nodes' threads at SCHED_FIFO --rt-prio, the knob "
+                   "rt_prio); comma-separated, alternated within each repeat "
+                   "(off,fq,htb,off-rt,fq-rt)")
+    p.add_argument("--rt-prio", type=int, default=50,
+                   help="the SCHED_FIFO priority of the -rt host paths, 1-99 (50, Linux's "
+                   "threaded interrupt handlers')")
     p.add_argument("--htb-pct", type=float, default=98.0,
                    help="the htb control's rate in %% of the line's rate (98)")
     p.add_argument("--results", default=None, help="output directory (bench/results)")
@@ -59,6 +64,8 @@ def parse():
             sys.exit(f"ethdrv bench {NAME}: --host-path {v}: use {', '.join(HOST_PATH)}")
     if not a.variants:
         sys.exit(f"ethdrv bench {NAME}: --host-path: at least one of {', '.join(HOST_PATH)}")
+    if not 1 <= a.rt_prio <= 99:
+        sys.exit(f"ethdrv bench {NAME}: --rt-prio {a.rt_prio}: use 1-99")
     if not 10 <= a.htb_pct <= 100:
         sys.exit(f"ethdrv bench {NAME}: --htb-pct {a.htb_pct}: use 10-100")
     return a
@@ -66,7 +73,9 @@ def parse():
 
 # The host path under the both-ways case (docs/fq.md): what each variant adds.
 HOST_PATH = {"off": "fq=off, no shaper", "fq": "fq=on (the node's fair queue)",
-             "htb": "fq=off, htb shaper on each TAP"}
+             "htb": "fq=off, htb shaper on each TAP",
+             "off-rt": "fq=off, no shaper, the nodes' threads at SCHED_FIFO {prio}",
+             "fq-rt": "fq=on, the nodes' threads at SCHED_FIFO {prio}"}
 
 
 def htb_rate_bit(link, host, pct):
@@ -76,13 +85,16 @@ def htb_rate_bit(link, host, pct):
     return int(link["speed_mbps"] * 1e6 * (ETH_HDR + host["mtu"]) / wire * pct / 100)
 
 
-def host_path(seg, variant, rate_bit):
-    """Put both nodes' host path into VARIANT (HOST_PATH): the fair queue knob, and an
-    htb root qdisc with one class at RATE_BIT on each node's TAP (htb is the one
+def host_path(seg, variant, rate_bit, prio):
+    """Put both nodes' host path into VARIANT (HOST_PATH): the fair queue knob, the
+    priority of the nodes' threads (PRIO for an -rt variant, else PRIO's value at the
+    segment's start, {k: rt_prio}; the lab's threads keep theirs, docs/fq.md §4.1), and
+    an htb root qdisc with one class at RATE_BIT on each node's TAP (htb is the one
     shaping qdisc this kernel has, docs/host.md §1), or none."""
     for k in range(2):
         ns = seg.node(k)
-        eb.request(ns, f"set fq={'on' if variant == 'fq' else 'off'}")
+        eb.request(ns, f"set fq={'on' if variant.startswith('fq') else 'off'}")
+        eb.request(ns, f"set rt_prio={prio['rt'] if variant.endswith('-rt') else prio[k]}")
         eb.run_in(ns, ["tc", "qdisc", "del", "dev", ns, "root"], check=False)
         if variant == "htb":
             eb.run_in(ns, ["tc", "qdisc", "add", "dev", ns, "root", "handle", "1:", "htb",
@@ -208,6 +220,8 @@ def run_case(seg, args, seconds):
                 for c in (KIND["nobd"], "rx_errors", "node_tap_tx_dropped", "node_fq_drops",
                           "node_fq_overlimit"))
     idle = [a["emu_tx_idle_ns"] - b["emu_tx_idle_ns"] for b, a in zip(s0["nodes"], s1["nodes"])]
+    demoted = sum(eb.delta(a, b).get("node_rt_demotions", 0)
+                  for b, a in zip(s0["nodes"], s1["nodes"]))
     late = (eb.hist_delta(s1["link"]["irq_lateness_ns"], s0["link"]["irq_lateness_ns"])
             if "irq_lateness_ns" in s1["link"] else None)
     both = {k: sum(eb.delta(a, b).get(k, 0) for b, a in zip(s0["nodes"], s1["nodes"]))
@@ -217,7 +231,7 @@ def run_case(seg, args, seconds):
     causes = eb.sum_causes([{"c": eb.loss_causes(eb.delta(a, b), a)}
                             for b, a in zip(s0["nodes"], s1["nodes"])], "c")
     return {"dirs": dirs, "cpu_ns": cpu, "engine_ns": engine, "ratio": ratio, "idle_ns": idle,
-            "retrans": retrans, "drops": drops, "span": s1["t"] - s0["t"],
+            "retrans": retrans, "drops": drops, "span": s1["t"] - s0["t"], "demoted": demoted,
             "causes": causes if "emu_rx_lost_driver" in s1["nodes"][0] else None,
             "lab": nm.lab_clock(both, eb.delta(s1["link"], s0["link"]), late, "irqs"),
             **eb.host_conditions(h0, h1)}
@@ -253,7 +267,8 @@ def summarise(label, both, run, lim):
     for r in rows:
         r.update(cpu=[c / 1e6 / mb for c in run["cpu_ns"]], engine=run["engine_ns"] / 1e6 / mb,
                  ratio=run["ratio"], retrans=run["retrans"], drops=run["drops"], lab=run["lab"],
-                 causes=run["causes"], load1=run["load1"], steal_ms=run["steal_ms"])
+                 causes=run["causes"], load1=run["load1"], steal_ms=run["steal_ms"],
+                 demoted=run["demoted"])
     return rows
 
 
@@ -275,13 +290,15 @@ def main():
             link, host = facts(seg)
             lim = line_limit(link, host)
             rate = htb_rate_bit(link, host, a.htb_pct)
+            prio = {k: int(eb.get_keys(seg.node(k), ("rt_prio",))["rt_prio"]) for k in range(2)}
+            prio["rt"] = a.rt_prio
             runs = {v: [] for v in variants}
             for _ in range(a.repeat):
                 # alternate the variants so a change of load hits each alike
                 for v in variants:
                     if v:
-                        host_path(seg, v, rate)
-                    vlabel = f"{label}, {HOST_PATH[v]}" if v else label
+                        host_path(seg, v, rate, prio)
+                    vlabel = f"{label}, {HOST_PATH[v].format(prio=a.rt_prio)}" if v else label
                     if v == "htb":
                         vlabel += f" at {rate / 1e6:.1f} Mbit/s ({a.htb_pct:g} % of the line)"
                     load.append(loadavg())
@@ -289,7 +306,7 @@ def main():
                     runs[v].append(rows)
                     bar.step(f"{vlabel}: " + ", ".join(f"{r['pct']:.1f} %" for r in rows))
             if both:
-                host_path(seg, "off", rate)
+                host_path(seg, "off", rate, prio)
             for v in variants:
                 rs = sorted(runs[v], key=lambda rows: min(r["pct"] for r in rows))
                 res.append({"device": device, "runs": rs, "median": rs[len(rs) // 2]})
@@ -304,7 +321,8 @@ def write(a, sets, res, load):
     head = ["case", "direction", "goodput Mb/s", "line-rate limit Mb/s", "% of limit",
             "tolerance %", "verdict", "limit with the ACKs Mb/s", "% of that",
             "ACKs per data segment", "TCP retransmits", "frames dropped",
-            "lost without a BD: driver/lab/steal", "sender's line idle %",
+            "lost without a BD: driver/lab/steal", "node threads put back to SCHED_OTHER",
+            "sender's line idle %",
             "node 0 CPU ms/MB", "node 1 CPU ms/MB", "line engine CPU ms/MB", "VM steal ms",
             "load", "% of limit: median of the runs", "% of limit: minimum",
             "% of limit in each run", "VM steal ms in each run", "load in each run",
@@ -316,7 +334,8 @@ def write(a, sets, res, load):
                          f"{r['pct']:.1f}", f"{r['tol']:.4f}", r["verdict"],
                          f"{r['limit_acks']:.2f}", f"{r['pct_acks']:.1f}",
                          f"{r['ratio']:.3f}", r["retrans"], r["drops"],
-                         eb.causes_text(r["causes"]) if r["causes"] else "-", f"{r['idle']:.1f}",
+                         eb.causes_text(r["causes"]) if r["causes"] else "-", r["demoted"],
+                         f"{r['idle']:.1f}",
                          f"{r['cpu'][0]:.2f}",
                          f"{r['cpu'][1]:.2f}", f"{r['engine']:.2f}", f"{r['steal_ms']:.0f}",
                          f"{r['load1']:.2f}",
@@ -340,7 +359,12 @@ load in the same order). The both-ways case runs under each host path of
 queue, no shaper), fq (`ethdrv set NODE fq=on`: the node's fair queue) and htb, the
 control (`tc qdisc add dev NODE root handle 1: htb default 1` and one class at
 {a.htb_pct:g} % of the line's rate as htb counts bytes, 14 + MTU per frame, on each
-node's TAP, fair queue off). Goodput: the bytes
+node's TAP, fair queue off); off-rt and fq-rt are off and fq with both nodes' threads
+at SCHED_FIFO {a.rt_prio} (`ethdrv set NODE rt_prio={a.rt_prio}`: the node's loop, which
+takes the interrupts, runs the polls and reads the TAP, above iperf3 and the line
+engine, which stay SCHED_OTHER; docs/fq.md §4.1); "node threads put back to
+SCHED_OTHER" counts the node's spin guard's demotions in the run (docs/design.md
+§4.5). Goodput: the bytes
 the iperf3 receiver got over its time. CPU per MB: the CPU time of each node's
 threads (its loop and poller threads, which also run the model's registers and
 DMA) and of the line engine thread, over the payload MB both directions carried,

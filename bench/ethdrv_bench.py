@@ -529,6 +529,42 @@ class Progress:
         sys.stderr.flush()
 
 
+_SCHED_ATTR = "IIQiIQQQ"  # struct sched_attr, SCHED_ATTR_SIZE_VER0 (48 bytes): size,
+# policy, flags, nice, priority, runtime, deadline, period
+_SCHED_NR = {"x86_64": (314, 315), "aarch64": (274, 275)}  # sched_setattr, sched_getattr
+
+
+def _sched_attr_call(which, tid, buf, *extra):
+    import ctypes
+    nrs = _SCHED_NR.get(platform.machine())
+    if nrs is None:
+        raise OSError(f"sched_setattr: no syscall number known for {platform.machine()}")
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.syscall(nrs[which], tid, buf, *extra):
+        err = ctypes.get_errno()
+        raise OSError(err, f"sched_{('set', 'get')[which]}attr({tid}): {os.strerror(err)}")
+
+
+def set_fair_slice(tid, slice_ns):
+    """Set thread TID's EEVDF request size (sched_attr.sched_runtime of a SCHED_OTHER
+    thread; Linux 6.12+ clamps it to 0.1-100 ms, older kernels ignore it) by
+    sched_setattr(2), which Python's os module does not wrap."""
+    import ctypes
+    import struct
+    attr = struct.pack(_SCHED_ATTR, struct.calcsize(_SCHED_ATTR), 0, 0, 0, 0, slice_ns, 0, 0)
+    _sched_attr_call(0, tid, ctypes.create_string_buffer(attr), 0)
+
+
+def fair_slice(tid):
+    """Thread TID's EEVDF request size in ns, as sched_getattr(2) reports it."""
+    import ctypes
+    import struct
+    size = struct.calcsize(_SCHED_ATTR)
+    buf = ctypes.create_string_buffer(size)
+    _sched_attr_call(1, tid, buf, size, 0)
+    return struct.unpack(_SCHED_ATTR, buf.raw)[5]
+
+
 def machine():
     """One line describing the host: CPU model, CPUs, kernel, RAM."""
     cpu = "unknown CPU"

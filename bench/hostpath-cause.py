@@ -47,13 +47,26 @@ def parse():
                    help="pin the segment's thread named THREAD (fdx-line, enet0, enet1: the "
                         "line engine and the nodes' loops) to CPU, to see whether placement "
                         "moves the run-queue wait (none pinned by default)")
+    p.add_argument("--slice", action="append", default=[], metavar="THREAD=US",
+                   help="give the segment's thread named THREAD (as --pin) an EEVDF slice of "
+                        "US microseconds (100-100000; the kernel's default is its base slice), "
+                        "to see whether a thread woken with a shorter slice waits less")
+    p.add_argument("--batch", action="append", default=[], metavar="THREAD",
+                   choices=("fdx-line", "enet0", "enet1", "iperf3"),
+                   help="run THREAD (as --pin, or iperf3: both iperf3 processes, once the "
+                        "client runs) at SCHED_BATCH, which a wakeup never lets preempt the "
+                        "running thread, to see who a node waits behind")
+    p.add_argument("--rt-prio", type=int, metavar="N",
+                   help="run the segment with `--rt-prio N` (docs/design.md §4.5: the nodes' "
+                        "loops at SCHED_FIFO N, the line engine at N+1); default SCHED_OTHER")
     p.add_argument("--json", help="also write the samples here")
     return p.parse_args()
 
 
-def pin_threads(pins):
-    """Pin the `ethdrv` process's threads named in PINS ({comm: cpu}); returns what was
-    pinned. A name that matches no thread is an error, so a typo cannot pass unseen."""
+def each_thread(wanted, what, apply):
+    """Apply APPLY(tid, value) to the `ethdrv` process's threads named in WANTED
+    ({comm: value}); returns what was applied. A name that matches no thread is an
+    error, so a typo cannot pass unseen."""
     done = {}
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
@@ -61,16 +74,67 @@ def pin_threads(pins):
                 continue
             for tid in os.listdir(f"/proc/{pid}/task"):
                 comm = open(f"/proc/{pid}/task/{tid}/comm").read().strip()
-                if comm in pins:
-                    os.sched_setaffinity(int(tid), {pins[comm]})
-                    done[comm] = pins[comm]
-        except OSError:
+                if comm in wanted:
+                    apply(int(tid), wanted[comm])
+                    done[comm] = wanted[comm]
+        except (FileNotFoundError, ProcessLookupError):
             continue  # gone meanwhile
-    missing = set(pins) - set(done)
+    missing = set(wanted) - set(done)
     if missing:
-        raise SystemExit(f"hostpath-cause: --pin: no ethdrv thread named {', '.join(missing)}"
-                         f" (fdx-line, enet0, enet1)")
+        raise SystemExit(f"hostpath-cause: --{what}: no ethdrv thread named "
+                         f"{', '.join(sorted(missing))} (fdx-line, enet0, enet1)")
     return done
+
+
+def thread_name(name):
+    """The comm of the segment's thread NAME (fdx-line, enet0, enet1)."""
+    return name if name == "fdx-line" else "ethdrv/" + name
+
+
+def thread_values(specs, what, unit, lo, hi):
+    """--pin/--slice THREAD=VALUE specs as {comm: int}, VALUE within LO..HI."""
+    res = {}
+    for spec in specs:
+        name, _, v = spec.partition("=")
+        if not v.isdigit() or not lo <= int(v) <= hi:
+            raise SystemExit(f"hostpath-cause: --{what} {spec}: use THREAD={unit}, "
+                             f"{unit} {lo}..{hi}")
+        res[thread_name(name)] = int(v)
+    return res
+
+
+def pin_threads(pins):
+    """--pin: each named thread onto its CPU."""
+    return each_thread(pins, "pin", lambda tid, cpu: os.sched_setaffinity(tid, {cpu}))
+
+
+def batch_tid(tid, _):
+    os.sched_setscheduler(tid, os.SCHED_BATCH, os.sched_param(0))
+
+
+def batch_iperf3():
+    """--batch iperf3: every thread of every iperf3 process at SCHED_BATCH; returns how
+    many processes. Both must be running (the caller waits for the client)."""
+    n = 0
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if open(f"/proc/{pid}/comm").read().strip() != "iperf3":
+                continue
+            for tid in os.listdir(f"/proc/{pid}/task"):
+                batch_tid(int(tid), None)
+            n += 1
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+    if n < 2:
+        raise SystemExit(f"hostpath-cause: --batch iperf3: {n} iperf3 processes, want 2")
+    return n
+
+
+def slice_threads(slices):
+    """--slice: each named thread's EEVDF request size (sched_attr.sched_runtime of a
+    SCHED_OTHER thread, Linux 6.12+, 100-100000 us): a shorter slice gives the thread an
+    earlier virtual deadline, so on wakeup it preempts a thread that asked for more."""
+    return each_thread(slices, "slice", lambda tid, us: eb.set_fair_slice(tid, us * 1000))
 
 
 def cpu_times():
@@ -185,16 +249,17 @@ def main():
     sets = a.sets or ["napi_split=1"]
     load0 = open("/proc/loadavg").read().split()[:3]
     samples = []
-    pins = {}
-    for spec in a.pin:
-        name, _, cpu = spec.partition("=")
-        if not cpu.isdigit() or int(cpu) >= os.cpu_count():
-            raise SystemExit(f"hostpath-cause: --pin {spec}: use THREAD=CPU, CPU 0.."
-                             f"{os.cpu_count() - 1}")
-        pins["ethdrv/" + name if name != "fdx-line" else name] = int(cpu)
-    with eb.EnetLink(device=f"emu:enet,speed={a.speed}", sets=sets) as seg:
+    pins = thread_values(a.pin, "pin", "CPU", 0, os.cpu_count() - 1)
+    slices = thread_values(a.slice, "slice", "US", 100, 100000)
+    batch = {thread_name(b): None for b in a.batch if b != "iperf3"}
+    args = ("--rt-prio", str(a.rt_prio)) if a.rt_prio is not None else ()
+    with eb.EnetLink(device=f"emu:enet,speed={a.speed}", sets=sets, args=args) as seg:
         if pins:
             print("pinned:", pin_threads(pins))
+        if slices:
+            print("slices (us):", slice_threads(slices))
+        if batch:
+            print("SCHED_BATCH:", ", ".join(each_thread(batch, "batch", batch_tid)))
         eb.run_in(seg.node(0), ["sysctl", "-q", "-w", "net.ipv4.tcp_no_metrics_save=1"])
         server = eb.popen_in(seg.node(1), ["iperf3", "-s", "-1", "-B", "169.254.20.2",
                                            "-p", str(PORT)])
@@ -213,6 +278,8 @@ def main():
         n0 = [eb.stats(seg.node(k)) for k in range(2)]
         th.start()
         time.sleep(2)  # past slow start
+        if "iperf3" in a.batch:
+            print("SCHED_BATCH: iperf3 x", batch_iperf3())
         while th.is_alive() and len(samples) < 2 * (a.seconds - 3):
             samples.append(sample(seg))
             time.sleep(0.3)

@@ -260,7 +260,8 @@ echo "ok: demo.sh refuses bad DEMO_* settings"
 # period (the timer never fires early), its CPU and lateness are reported;
 # bad arguments exit 2.
 # bench/hostpath-cause.py: its node report adds up per frame moved and refuses a stats
-# dump without its keys; --pin refuses a thread name that matches nothing.
+# dump without its keys; --pin, --slice and --batch refuse a thread name that matches
+# nothing and a value out of range; a slice set is the slice the kernel reports.
 python3 - "$TOP/bench" <<'PY'
 import contextlib, importlib.util, io, sys
 spec = importlib.util.spec_from_file_location("hc", sys.argv[1] + "/hostpath-cause.py")
@@ -286,7 +287,32 @@ try:
     raise AssertionError("an unknown thread name passed")
 except SystemExit as e:
     assert "no ethdrv thread named no-such-thread" in str(e), e
-print("ok: hostpath-cause node report and --pin refusal")
+for what, specs, unit in (("pin", ["enet0=x"], "CPU"), ("slice", ["enet0=99"], "US"),
+                          ("slice", ["enet0=100001"], "US")):
+    try:
+        hc.thread_values(specs, what, unit, 100 if what == "slice" else 0, 100000)
+        raise AssertionError(f"--{what} {specs} passed")
+    except SystemExit as e:
+        assert f"--{what} {specs[0]}: use THREAD={unit}" in str(e), e
+assert hc.thread_values(["enet1=200", "fdx-line=3000"], "slice", "US", 100, 100000) == \
+    {"ethdrv/enet1": 200, "fdx-line": 3000}
+for fn, arg in ((hc.slice_threads, {"ethdrv/no-such": 200}),
+                (lambda w: hc.each_thread(w, "batch", hc.batch_tid), {"ethdrv/no-such": None})):
+    try:
+        fn(arg)
+        raise AssertionError("an unknown thread name passed")
+    except SystemExit as e:
+        assert "no ethdrv thread named ethdrv/no-such" in str(e), e
+import os, re, threading
+if tuple(map(int, re.match(r"(\d+)\.(\d+)", os.uname().release).groups())) >= (6, 12):
+    tid = threading.get_native_id()
+    hc.eb.set_fair_slice(tid, 300000)
+    assert hc.eb.fair_slice(tid) == 300000, hc.eb.fair_slice(tid)
+    hc.eb.set_fair_slice(tid, 0)  # back to the kernel's base slice
+    assert hc.eb.fair_slice(tid) != 300000
+else:
+    print("skip: EEVDF slices need Linux 6.12+")
+print("ok: hostpath-cause node report, --pin/--slice/--batch refusals, the slice round trip")
 PY
 
 if [[ -n ${1:-} ]]; then

@@ -126,18 +126,35 @@ def row(pct, steal, load):
             "limit": 941.5, "pct": pct, "tol": 0.3, "verdict": "ok", "limit_acks": 940.0,
             "pct_acks": pct, "ratio": 0.02, "retrans": 0, "drops": 0, "causes": None,
             "idle": 1.0, "cpu": [2.0, 2.0], "engine": 1.8, "steal_ms": steal, "load1": load,
-            "lab": lab}
+            "lab": lab, "demoted": 7}
 runs = [[row(p, s, l)] for p, s, l in ((52.3, 1510, 1.29), (96.2, 20, 1.48), (97.4, 5, 1.64))]
 res = [{"device": "emu:enet,speed=1000", "runs": runs, "median": runs[1]}]
 d = tempfile.mkdtemp()
 a = types.SimpleNamespace(device="emu:enet", host_path="off,fq,htb", htb_pct=98.0, results=d,
-                          repeat=3, seconds=10)
+                          repeat=3, seconds=10, rt_prio=50)
 et.write(a, ["napi_split=1"], res, ["1.29", "1.48", "1.64"])
 text = open(os.path.join(d, "enet-tcp.md")).read()
 line = [l for l in text.splitlines() if l.startswith("| 1 Gb/s")][0]
 cells = [c.strip() for c in line.split("|")]
 # Each run's goodput, VM steal and load, in the same order.
 assert "52.3 96.2 97.4" in cells and "1510 20 5" in cells and "1.29 1.48 1.64" in cells, cells
+head = [c.strip() for c in text.splitlines()[text.splitlines().index(line) - 2].split("|")]
+assert cells[head.index("node threads put back to SCHED_OTHER")] == "7", (head, cells)
+# A host path sets both nodes' fair queue and priority: an -rt path the asked one, the
+# others the priority each node started with.
+calls = []
+et.eb.request = lambda ns, line: calls.append((ns, line))
+et.eb.run_in = lambda ns, cmd, check=True: calls.append((ns, " ".join(cmd)))
+seg = types.SimpleNamespace(node=lambda k: f"enet{k}")
+prio = {0: 0, 1: 3, "rt": 50}
+for v, want in (("fq-rt", ("fq=on", 50, 50)), ("off", ("fq=off", 0, 3)),
+                ("off-rt", ("fq=off", 50, 50)), ("fq", ("fq=on", 0, 3))):
+    calls.clear()
+    et.host_path(seg, v, 1000000, prio)
+    sets = [(ns, line) for ns, line in calls if line.startswith("set ")]
+    assert sets == [("enet0", f"set {want[0]}"), ("enet0", f"set rt_prio={want[1]}"),
+                    ("enet1", f"set {want[0]}"), ("enet1", f"set rt_prio={want[2]}")], (v, sets)
+assert "SCHED_FIFO {prio}" in et.HOST_PATH["fq-rt"] and "{prio}" not in et.HOST_PATH["fq"]
 print("ok", file=sys.stderr)
 PY
-echo "ok: enet-tcp per-run steal and load"
+echo "ok: enet-tcp per-run steal and load, its host paths' knobs"
