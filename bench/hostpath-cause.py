@@ -311,6 +311,10 @@ def engine_report(l0, l1):
     print(f"  engine thread CPU {100 * d['engine_cpu_ns'] / dt / 1e9:.1f} % of one CPU, "
           f"{d['engine_cpu_ns'] / max(d['wakeups'], 1) / 1e3:.1f} us per wakeup; "
           f"catch-ups in the node threads {100 * d['catchup_cpu_ns'] / dt / 1e9:.1f} %")
+    prio = int(l1[1].get("lab_rt_prio", 0))
+    print(f"  the lab's threads at {f'SCHED_FIFO {prio}' if prio else 'SCHED_OTHER'}; put back "
+          f"to SCHED_OTHER by its spin guard over the span: "
+          f"{int(l1[1].get('lab_rt_demotions', 0)) - int(l0[1].get('lab_rt_demotions', 0))}")
 
 
 NODE_KEYS = ("node_loop_wakeups", "node_loop_iterations", "fec_irqs", "fec_irq_rxf",

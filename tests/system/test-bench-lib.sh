@@ -287,6 +287,14 @@ try:
     raise AssertionError("an unknown thread name passed")
 except SystemExit as e:
     assert "no ethdrv thread named no-such-thread" in str(e), e
+e0 = {k: 0 for k in hc.ENGINE_KEYS}
+e1 = dict(e0, wakeups=2000, engine_cpu_ns=10 ** 9, lab_rt_prio="51", lab_rt_demotions="1")
+out = io.StringIO()
+with contextlib.redirect_stdout(out):
+    hc.engine_report((0.0, dict(e0, lab_rt_demotions="0")), (2.0, e1))
+text = out.getvalue()
+assert "wakeups 1000," in text and "500.0 us per wakeup" in text, text
+assert "at SCHED_FIFO 51; put back to SCHED_OTHER by its spin guard over the span: 1" in text, text
 for what, specs, unit in (("pin", ["enet0=x"], "CPU"), ("slice", ["enet0=99"], "US"),
                           ("slice", ["enet0=100001"], "US")):
     try:
@@ -315,6 +323,17 @@ else:
 print("ok: hostpath-cause node report, --pin/--slice/--batch refusals, the slice round trip")
 PY
 
+# refuses PROGRAM ARGS...: each ARGS (one word-split string) makes PROGRAM exit 2.
+refuses() {
+	local prog=$1 bad rc
+	shift
+	for bad in "$@"; do
+		rc=0
+		"$prog" $bad >/dev/null 2>&1 || rc=$?
+		[[ $rc -eq 2 ]] || { echo "FAIL: ${prog##*/} $bad exited $rc"; exit 1; }
+	done
+}
+
 if [[ -n ${1:-} ]]; then
 	sc=$1/bench/sleep-cost
 	[[ -x $sc ]] || { echo "FAIL: $sc not built"; exit 1; }
@@ -328,11 +347,7 @@ assert r["wall_ns_per_sleep"] >= 200000, r
 assert 0 < r["cpu_ns_per_sleep"] < r["wall_ns_per_sleep"], r
 assert 0 <= r["late_p50_ns"] <= r["late_p99_ns"], r'
 	done
-	for bad in "--sleeps 0" "--period-us x" "--cpu -2" "--bogus 1" "extra" "--wait spin"; do
-		rc=0
-		"$sc" $bad >/dev/null 2>&1 || rc=$?
-		[[ $rc -eq 2 ]] || { echo "FAIL: sleep-cost $bad exited $rc"; exit 1; }
-	done
+	refuses "$sc" "--sleeps 0" "--period-us x" "--cpu -2" "--bogus 1" "extra" "--wait spin"
 	echo "ok: sleep-cost"
 	# bench/udp_sink.c --cost-ns: 10 datagrams over loopback at 1 ms each cost the
 	# sink at least 10 ms of its own CPU; bad values exit 2 naming the range.
@@ -365,6 +380,27 @@ PY
 			{ echo "FAIL: udp-sink $bad exited $rc: $err"; exit 1; }
 	done
 	echo "ok: udp-sink --cost-ns"
+	# bench/stall_probe.c: a spinner that shares CPU 0 with the probe's thread takes
+	# about half of it, which the probe must find as stalls; the stalls add up, the
+	# time both CPUs were stalled is within each one's; bad arguments exit 2.
+	sp=$1/bench/stall-probe
+	taskset -c 0 sh -c 'while :; do :; done' &
+	hog=$!
+	"$sp" --seconds 1 --cpus "$(($(nproc) > 1 ? 2 : 1))" >"$TMP/stall.json"
+	kill "$hog"
+	python3 - "$TMP/stall.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+c0 = r["cpus"][0]
+keys = ("lt_50us", "lt_100us", "lt_300us", "lt_1ms", "lt_3ms", "ge_3ms")
+assert r["seconds"] == 1 and r["gap_us"] == 20 and r["steal_ms"] >= 0, r
+assert 200 <= c0["stalled_ms"] <= 1000, r  # the hog's share of CPU 0
+assert sum(c0[k] for k in keys) * 20e-3 <= c0["stalled_ms"] <= sum(c0[k] for k in keys) * \
+    c0["max_us"] / 1e3, r
+assert r["cpu0_cpu1_stalled_ms"] <= min(c["stalled_ms"] for c in r["cpus"]), r
+PY
+	refuses "$sp" "--seconds 0" "--gap-us 4" "--cpus 0" "--cpus 99" "--bogus 1" "extra"
+	echo "ok: stall-probe"
 else
-	echo "skip: sleep-cost, udp-sink (no build directory given)"
+	echo "skip: sleep-cost, udp-sink, stall-probe (no build directory given)"
 fi
