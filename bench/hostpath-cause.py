@@ -18,7 +18,9 @@ it runs, what tells the causes apart (docs/host.md §9):
   - per node, its loop's wakeups and interrupts against the frames it moved, and per
     sample BQL's limit and bytes in flight (`ethdrv get IF bql_limit bql_inflight`):
     whether a ring ran dry for want of room or of frames.
---pin THREAD=CPU places the line engine or a node's loop, to test placement.
+--pin THREAD=CPU places the line engine or a node's loop, to test placement;
+--slice THREAD=US, --batch THREAD and --rt-prio N change how the scheduler treats
+them, to find who a node's loop waits behind (docs/fq.md §4.1).
 Run as root under the shared lock (flock /tmp/ethdrv-systest.lock ...).
 Prints a table per sample and a summary; writes nothing else.
 """
