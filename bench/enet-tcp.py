@@ -87,8 +87,8 @@ def htb_rate_bit(link, host, pct):
 
 def host_path(seg, variant, rate_bit, prio):
     """Put both nodes' host path into VARIANT (HOST_PATH): the fair queue knob, the
-    priority of the nodes' threads (PRIO for an -rt variant, else PRIO's value at the
-    segment's start, {k: rt_prio}; the lab's threads keep theirs, docs/fq.md §4.1), and
+    priority of the nodes' threads (PRIO: {k: node k's rt_prio at the segment's start,
+    "rt": the -rt paths' priority}; the lab's threads keep theirs, docs/fq.md §4.1), and
     an htb root qdisc with one class at RATE_BIT on each node's TAP (htb is the one
     shaping qdisc this kernel has, docs/host.md §1), or none."""
     for k in range(2):

@@ -35,6 +35,7 @@ Command line (for shell scripts):
 """
 
 import atexit
+import ctypes
 import datetime
 import hashlib
 import json
@@ -45,6 +46,7 @@ import re
 import shlex
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import tempfile
@@ -535,7 +537,6 @@ _SCHED_NR = {"x86_64": (314, 315), "aarch64": (274, 275)}  # sched_setattr, sche
 
 
 def _sched_attr_call(which, tid, buf, *extra):
-    import ctypes
     nrs = _SCHED_NR.get(platform.machine())
     if nrs is None:
         raise OSError(f"sched_setattr: no syscall number known for {platform.machine()}")
@@ -549,16 +550,12 @@ def set_fair_slice(tid, slice_ns):
     """Set thread TID's EEVDF request size (sched_attr.sched_runtime of a SCHED_OTHER
     thread; Linux 6.12+ clamps it to 0.1-100 ms, older kernels ignore it) by
     sched_setattr(2), which Python's os module does not wrap."""
-    import ctypes
-    import struct
     attr = struct.pack(_SCHED_ATTR, struct.calcsize(_SCHED_ATTR), 0, 0, 0, 0, slice_ns, 0, 0)
     _sched_attr_call(0, tid, ctypes.create_string_buffer(attr), 0)
 
 
 def fair_slice(tid):
     """Thread TID's EEVDF request size in ns, as sched_getattr(2) reports it."""
-    import ctypes
-    import struct
     size = struct.calcsize(_SCHED_ATTR)
     buf = ctypes.create_string_buffer(size)
     _sched_attr_call(1, tid, buf, size, 0)

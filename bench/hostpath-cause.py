@@ -65,22 +65,31 @@ def parse():
     return p.parse_args()
 
 
+def tids_of(comm):
+    """(pid, tid, thread comm) of every thread of every process named COMM; a process
+    or thread that exits meanwhile is left out."""
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if open(f"/proc/{pid}/comm").read().strip() != comm:
+                continue
+            for tid in os.listdir(f"/proc/{pid}/task"):
+                yield int(pid), int(tid), open(f"/proc/{pid}/task/{tid}/comm").read().strip()
+        except FileNotFoundError:
+            continue
+
+
 def each_thread(wanted, what, apply):
     """Apply APPLY(tid, value) to the `ethdrv` process's threads named in WANTED
     ({comm: value}); returns what was applied. A name that matches no thread is an
     error, so a typo cannot pass unseen."""
     done = {}
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            if open(f"/proc/{pid}/comm").read().strip() != "ethdrv":
-                continue
-            for tid in os.listdir(f"/proc/{pid}/task"):
-                comm = open(f"/proc/{pid}/task/{tid}/comm").read().strip()
-                if comm in wanted:
-                    apply(int(tid), wanted[comm])
-                    done[comm] = wanted[comm]
-        except (FileNotFoundError, ProcessLookupError):
-            continue  # gone meanwhile
+    for _, tid, comm in tids_of("ethdrv"):
+        if comm in wanted:
+            try:
+                apply(tid, wanted[comm])
+            except ProcessLookupError:
+                continue  # gone meanwhile
+            done[comm] = wanted[comm]
     missing = set(wanted) - set(done)
     if missing:
         raise SystemExit(f"hostpath-cause: --{what}: no ethdrv thread named "
@@ -117,19 +126,17 @@ def batch_tid(tid, _):
 def batch_iperf3():
     """--batch iperf3: every thread of every iperf3 process at SCHED_BATCH; returns how
     many processes. Both must be running (the caller waits for the client)."""
-    n = 0
-    for pid in filter(str.isdigit, os.listdir("/proc")):
+    pids = set()
+    for pid, tid, _ in tids_of("iperf3"):
         try:
-            if open(f"/proc/{pid}/comm").read().strip() != "iperf3":
-                continue
-            for tid in os.listdir(f"/proc/{pid}/task"):
-                batch_tid(int(tid), None)
-            n += 1
-        except (FileNotFoundError, ProcessLookupError):
-            continue
-    if n < 2:
-        raise SystemExit(f"hostpath-cause: --batch iperf3: {n} iperf3 processes, want 2")
-    return n
+            batch_tid(tid, None)
+        except ProcessLookupError:
+            continue  # gone meanwhile
+        pids.add(pid)
+    if len(pids) < 2:
+        raise SystemExit(f"hostpath-cause: --batch iperf3: {len(pids)} iperf3 processes, "
+                         f"want 2")
+    return len(pids)
 
 
 def slice_threads(slices):

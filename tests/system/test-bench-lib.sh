@@ -263,7 +263,7 @@ echo "ok: demo.sh refuses bad DEMO_* settings"
 # dump without its keys; --pin, --slice and --batch refuse a thread name that matches
 # nothing and a value out of range; a slice set is the slice the kernel reports.
 python3 - "$TOP/bench" <<'PY'
-import contextlib, importlib.util, io, sys
+import contextlib, importlib.util, io, os, sys
 spec = importlib.util.spec_from_file_location("hc", sys.argv[1] + "/hostpath-cause.py")
 hc = importlib.util.module_from_spec(spec)
 sys.path.insert(0, sys.argv[1])
@@ -311,7 +311,13 @@ for fn, arg in ((hc.slice_threads, {"ethdrv/no-such": 200}),
         raise AssertionError("an unknown thread name passed")
     except SystemExit as e:
         assert "no ethdrv thread named ethdrv/no-such" in str(e), e
-import os, re, threading
+if not any(comm == "iperf3" for comm in os.popen("ps -eo comm").read().split()):
+    try:
+        hc.batch_iperf3()
+        raise AssertionError("--batch iperf3 passed with no iperf3 running")
+    except SystemExit as e:
+        assert "0 iperf3 processes, want 2" in str(e), e
+import re, threading
 if tuple(map(int, re.match(r"(\d+)\.(\d+)", os.uname().release).groups())) >= (6, 12):
     tid = threading.get_native_id()
     hc.eb.set_fair_slice(tid, 300000)
