@@ -360,11 +360,12 @@ static uint32_t rx_prefix(const struct etsec_emu *emu)
 /* Copy byte @i.. of (prefix zeros + frame) into @dst. */
 static void rx_copy(uint8_t *dst, uint32_t from, uint32_t n, uint32_t prefix, const uint8_t *frame)
 {
-	for (uint32_t k = 0; k < n; k++) {
-		uint32_t i = from + k;
+	uint32_t z = from < prefix ? ETHDRV_MIN(prefix - from, n) : 0;
 
-		dst[k] = i < prefix ? 0 : frame[i - prefix];
-	}
+	/* Not a byte loop: that took 8 % of the lab's CPU with TCP both ways. */
+	memset(dst, 0, z);
+	if (n > z)
+		memcpy(dst + z, frame + (from + z - prefix), n - z);
 }
 
 static uint16_t rx_status_bits(const struct etsec_emu *emu, uint32_t len, bool fcs_ok)
